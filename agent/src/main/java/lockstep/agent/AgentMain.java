@@ -1,0 +1,101 @@
+package lockstep.agent;
+
+import io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import lockstep.agent.fs.MountInfo;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code lockstep-agent --listen HOST:PORT --root DIR [--name NAME]}. */
+@Command(name = "lockstep-agent", mixinStandardHelpOptions = true, versionProvider = AgentMain.VersionProvider.class,
+        description = "Runs Lockstep workloads on this node when a coordinator asks.")
+public final class AgentMain implements Callable<Integer> {
+    private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
+
+    @Option(names = "--listen", defaultValue = "127.0.0.1:7070", paramLabel = "HOST:PORT",
+            description = "Address to listen on; port 0 picks a free port (default: ${DEFAULT-VALUE}).")
+    String listen;
+
+    @Option(names = "--root", required = true, paramLabel = "DIR",
+            description = "Directory every workload file lives under (on the file system to test).")
+    Path root;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "Node name in reports (default: host name).")
+    String name;
+
+    public static void main(String[] args) {
+        Logging.init("log4j2-agent.xml");
+        System.exit(new CommandLine(new AgentMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        AgentConfig config = parse();
+        AgentServer server = new AgentServer(
+                NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort())), config)
+                .start();
+        String fs = MountInfo.of(config.root()).map(MountInfo::fsType).orElse("unknown");
+        System.out.printf("lockstep-agent %s listening on %s:%d (node %s, root %s, fs %s)%n",
+                Version.get(), config.listenHost(), server.port(), config.nodeName(), config.root(), fs);
+        System.out.flush();
+        Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shutdown"));
+        server.awaitTermination();
+        return 0;
+    }
+
+    private AgentConfig parse() {
+        CommandLine cmd = new CommandLine(this);
+        int colon = listen.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new CommandLine.ParameterException(cmd, "--listen: '" + listen + "' is not HOST:PORT");
+        }
+        String host = listen.substring(0, colon).replace("[", "").replace("]", "");
+        int port;
+        try {
+            port = Integer.parseInt(listen.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(cmd, "--listen: port '" + listen.substring(colon + 1) + "' is not a number");
+        }
+        if (port < 0 || port > 65535) {
+            throw new CommandLine.ParameterException(cmd, "--listen: port " + port + " is outside 0..65535");
+        }
+        if (!Files.isDirectory(root) || !Files.isWritable(root)) {
+            throw new CommandLine.ParameterException(cmd, "--root: " + root + " is not a writable directory");
+        }
+        String node = name != null ? name : defaultName();
+        if (!NODE_NAME.matcher(node).matches()) {
+            throw new CommandLine.ParameterException(cmd, "--name: '" + node + "' must be letters, digits, '.', '_' or '-' (at most 63)");
+        }
+        try {
+            return new AgentConfig(node, root.toRealPath(), host, port);
+        } catch (IOException e) {
+            throw new CommandLine.ParameterException(cmd, "--root: " + root + ": " + e.getMessage());
+        }
+    }
+
+    private static String defaultName() {
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = java.net.InetAddress.getLocalHost().getHostName();
+            } catch (java.net.UnknownHostException e) {
+                host = "node";
+            }
+        }
+        int dot = host.indexOf('.');
+        return dot > 0 ? host.substring(0, dot) : host;
+    }
+
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"lockstep-agent " + Version.get()};
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package lockstep.agent;
+
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The agent's gRPC server around any {@link ServerBuilder}: Netty in production, in-process in
+ * tests. Serves the agent service and the standard health service.
+ */
+public final class AgentServer {
+    private final Server server;
+    private final RunRegistry registry;
+    private final AgentService service;
+    private final HealthStatusManager health = new HealthStatusManager();
+
+    public AgentServer(ServerBuilder<?> builder, AgentConfig config) {
+        this.registry = new RunRegistry(config);
+        this.service = new AgentService(registry);
+        this.server = builder.addService(service).addService(health.getHealthService()).build();
+    }
+
+    public AgentServer start() throws IOException {
+        server.start();
+        health.setStatus("", ServingStatus.SERVING);
+        health.setStatus(lockstep.agent.v1.AgentServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
+        return this;
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    /** Stops serving, then ends every run (workers killed, files removed). */
+    public void stop() {
+        health.enterTerminalState();
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+                server.shutdownNow();
+                server.awaitTermination(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            server.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        service.close();
+        registry.close();
+    }
+
+    public void awaitTermination() throws InterruptedException {
+        server.awaitTermination();
+    }
+}

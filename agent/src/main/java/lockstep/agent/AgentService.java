@@ -1,0 +1,207 @@
+package lockstep.agent;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import lockstep.agent.fs.MountInfo;
+import lockstep.agent.v1.AbortRequest;
+import lockstep.agent.v1.AbortResponse;
+import lockstep.agent.v1.AgentServiceGrpc;
+import lockstep.agent.v1.CleanupRequest;
+import lockstep.agent.v1.CleanupResponse;
+import lockstep.agent.v1.DescribeRequest;
+import lockstep.agent.v1.DescribeResponse;
+import lockstep.agent.v1.GetResultRequest;
+import lockstep.agent.v1.GetResultResponse;
+import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.PrepareResponse;
+import lockstep.agent.v1.ProbeClockRequest;
+import lockstep.agent.v1.ProbeClockResponse;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.StartRequest;
+import lockstep.agent.v1.StartResponse;
+import lockstep.agent.v1.WatchProgressRequest;
+import lockstep.agent.v1.WatchProgressResponse;
+import lockstep.agent.workload.CleanupReport;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/** The gRPC face of the agent: maps each call onto the {@link RunRegistry}. */
+final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
+    static final List<String> CAPABILITIES = List.of(
+            "workload:write", "workload:lock-files", "lock:fcntl", "lock:flock", "lock:ofd");
+    private static final Logger LOG = LogManager.getLogger(AgentService.class);
+    private static final int MIN_INTERVAL_MILLIS = 50;
+    private static final int DEFAULT_INTERVAL_MILLIS = 250;
+
+    private final RunRegistry registry;
+    private final ScheduledExecutorService streams = Executors.newScheduledThreadPool(1, r -> {
+        Thread t = new Thread(r, "progress-streams");
+        t.setDaemon(true);
+        return t;
+    });
+
+    AgentService(RunRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void describe(DescribeRequest request, StreamObserver<DescribeResponse> response) {
+        respond(response, () -> {
+            AgentConfig config = registry.config();
+            DescribeResponse.Builder b = DescribeResponse.newBuilder()
+                    .setNodeName(config.nodeName())
+                    .setVersion(Version.get())
+                    .addAllCapabilities(CAPABILITIES)
+                    .setRoot(config.root().toString())
+                    .setHostname(hostname())
+                    .setPid(ProcessHandle.current().pid());
+            MountInfo.of(config.root()).ifPresent(m -> b.setFsType(m.fsType())
+                    .setMountPoint(m.mountPoint())
+                    .setMountOptions(m.options())
+                    .setMountSource(m.source()));
+            return b.build();
+        });
+    }
+
+    private static String hostname() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "";
+        }
+    }
+
+    @Override
+    public void probeClock(ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
+        response.onNext(ProbeClockResponse.newBuilder().setAgentUnixNanos(WallClock.nowNanos()).build());
+        response.onCompleted();
+    }
+
+    @Override
+    public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
+        respond(response, () -> {
+            Run run = registry.prepare(request);
+            return PrepareResponse.newBuilder()
+                    .setState(run.state())
+                    .addAllPaths(run.workload().paths())
+                    .addAllWorkerPids(run.workload().workerPids())
+                    .build();
+        });
+    }
+
+    @Override
+    public void start(StartRequest request, StreamObserver<StartResponse> response) {
+        respond(response, () -> {
+            Run run = registry.get(request.getRunId());
+            if (request.getStartAtUnixNanos() <= 0) {
+                throw Status.INVALID_ARGUMENT.withDescription("start_at_unix_nanos must be set").asRuntimeException();
+            }
+            try {
+                return StartResponse.newBuilder().setState(run.arm(request.getStartAtUnixNanos())).build();
+            } catch (IllegalStateException e) {
+                throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
+            }
+        });
+    }
+
+    @Override
+    public void watchProgress(WatchProgressRequest request, StreamObserver<WatchProgressResponse> response) {
+        Run run;
+        try {
+            run = registry.get(request.getRunId());
+        } catch (StatusRuntimeException e) {
+            response.onError(e);
+            return;
+        }
+        int interval = request.getIntervalMillis() == 0 ? DEFAULT_INTERVAL_MILLIS
+                : Math.max(MIN_INTERVAL_MILLIS, request.getIntervalMillis());
+        ServerCallStreamObserver<WatchProgressResponse> call = (ServerCallStreamObserver<WatchProgressResponse>) response;
+        AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
+        call.setOnCancelHandler(() -> {
+            ScheduledFuture<?> f = task.get();
+            if (f != null) {
+                f.cancel(false);
+            }
+        });
+        task.set(streams.scheduleAtFixedRate(() -> {
+            try {
+                run.touch();
+                RunState state = run.state();
+                synchronized (call) {
+                    if (call.isCancelled()) {
+                        return;
+                    }
+                    call.onNext(WatchProgressResponse.newBuilder().setSample(run.progress()).setState(state).build());
+                    if (Run.isFinal(state)) {
+                        call.onCompleted();
+                        task.get().cancel(false);
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("progress stream for {} ended: {}", request.getRunId(), e.toString());
+                ScheduledFuture<?> f = task.get();
+                if (f != null) {
+                    f.cancel(false);
+                }
+            }
+        }, 0, interval, TimeUnit.MILLISECONDS));
+    }
+
+    @Override
+    public void getResult(GetResultRequest request, StreamObserver<GetResultResponse> response) {
+        respond(response, () -> {
+            Run run = registry.get(request.getRunId());
+            return GetResultResponse.newBuilder().setState(run.state()).setResult(run.result()).build();
+        });
+    }
+
+    @Override
+    public void abort(AbortRequest request, StreamObserver<AbortResponse> response) {
+        respond(response, () -> {
+            Run run = registry.get(request.getRunId());
+            return AbortResponse.newBuilder().setState(run.abort(request.getReason())).build();
+        });
+    }
+
+    @Override
+    public void cleanup(CleanupRequest request, StreamObserver<CleanupResponse> response) {
+        respond(response, () -> {
+            CleanupReport report = registry.cleanup(request.getRunId());
+            return CleanupResponse.newBuilder()
+                    .setFilesRemoved(report.filesRemoved())
+                    .addAllLeftovers(report.leftovers())
+                    .build();
+        });
+    }
+
+    void close() {
+        streams.shutdownNow();
+    }
+
+    private static <T> void respond(StreamObserver<T> response, Supplier<T> call) {
+        T value;
+        try {
+            value = call.get();
+        } catch (StatusRuntimeException e) {
+            response.onError(e);
+            return;
+        } catch (RuntimeException e) {
+            LOG.error("call failed", e);
+            response.onError(Status.INTERNAL.withDescription(e.toString()).asRuntimeException());
+            return;
+        }
+        response.onNext(value);
+        response.onCompleted();
+    }
+}

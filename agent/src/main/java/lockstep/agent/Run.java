@@ -1,0 +1,166 @@
+package lockstep.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+import lockstep.agent.v1.ProgressSample;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.WorkloadError;
+import lockstep.agent.v1.WorkloadResult;
+import lockstep.agent.v1.WorkloadSpec;
+import lockstep.agent.workload.CleanupReport;
+import lockstep.agent.workload.Workload;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/** One run on this agent: prepared -> armed -> running -> succeeded/failed/aborted. */
+final class Run {
+    private static final Logger LOG = LogManager.getLogger(Run.class);
+
+    private final String runId;
+    private final WorkloadSpec spec;
+    private final Workload workload;
+    private final long leaseMillis;
+    private final List<ProgressSample> series = new ArrayList<>();
+    private volatile RunState state = RunState.RUN_STATE_PREPARED;
+    private volatile long startAt;
+    private volatile WorkloadResult result;
+    private volatile long lastTouchMillis = System.currentTimeMillis();
+    private volatile String abortReason;
+    private Thread runner;
+
+    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis) {
+        this.runId = runId;
+        this.spec = spec;
+        this.workload = workload;
+        this.leaseMillis = leaseMillis;
+    }
+
+    String runId() {
+        return runId;
+    }
+
+    WorkloadSpec spec() {
+        return spec;
+    }
+
+    Workload workload() {
+        return workload;
+    }
+
+    void touch() {
+        lastTouchMillis = System.currentTimeMillis();
+    }
+
+    boolean leaseExpired(long nowMillis) {
+        return leaseMillis > 0 && nowMillis - lastTouchMillis > leaseMillis;
+    }
+
+    RunState state() {
+        RunState s = state;
+        if (s == RunState.RUN_STATE_ARMED && WallClock.nowNanos() >= startAt) {
+            return RunState.RUN_STATE_RUNNING;
+        }
+        return s;
+    }
+
+    static boolean isFinal(RunState s) {
+        return s == RunState.RUN_STATE_SUCCEEDED || s == RunState.RUN_STATE_FAILED || s == RunState.RUN_STATE_ABORTED;
+    }
+
+    /** Arms the run for the instant; repeating the same instant is a no-op. */
+    synchronized RunState arm(long startAtUnixNanos) {
+        if (state != RunState.RUN_STATE_PREPARED) {
+            if (startAt == startAtUnixNanos) {
+                return state();
+            }
+            throw new IllegalStateException("run " + runId + " is already " + state() + " for another start instant");
+        }
+        startAt = startAtUnixNanos;
+        state = RunState.RUN_STATE_ARMED;
+        runner = new Thread(this::execute, "run-" + runId);
+        runner.start();
+        return state();
+    }
+
+    private void execute() {
+        WorkloadResult.Builder r;
+        try {
+            r = workload.run(startAt);
+        } catch (RuntimeException e) {
+            LOG.error("run {} failed", runId, e);
+            r = WorkloadResult.newBuilder().setState(RunState.RUN_STATE_FAILED)
+                    .setError(WorkloadError.newBuilder().setOperation("run").setMessage(e.toString()));
+        }
+        r.setIntendedStartUnixNanos(startAt);
+        if (abortReason != null) {
+            r.setState(RunState.RUN_STATE_ABORTED);
+            if (!r.hasError()) {
+                r.setError(WorkloadError.newBuilder().setOperation("abort").setMessage("aborted: " + abortReason));
+            }
+        }
+        synchronized (this) {
+            sample();
+            r.addAllSeries(series);
+            result = r.build();
+            state = result.getState();
+        }
+        LOG.info("run {} {}: {} ops, {} bytes", runId, state, result.getOps(), result.getBytes());
+    }
+
+    /** Appends one progress sample while running; called by the agent's sampler. */
+    synchronized void sample() {
+        // The state field stays ARMED while the workload runs; final states take no samples.
+        if (state == RunState.RUN_STATE_ARMED && WallClock.nowNanos() >= startAt) {
+            series.add(progress());
+        }
+    }
+
+    ProgressSample progress() {
+        return ProgressSample.newBuilder()
+                .setAtUnixNanos(WallClock.nowNanos())
+                .setOps(workload.opsSoFar())
+                .setBytes(workload.bytesSoFar())
+                .build();
+    }
+
+    WorkloadResult result() {
+        WorkloadResult r = result;
+        if (r != null) {
+            return r;
+        }
+        return WorkloadResult.newBuilder().setState(state()).setIntendedStartUnixNanos(startAt)
+                .setOps(workload.opsSoFar()).setBytes(workload.bytesSoFar()).build();
+    }
+
+    synchronized RunState abort(String reason) {
+        if (isFinal(state)) {
+            return state;
+        }
+        abortReason = reason == null || reason.isBlank() ? "requested by coordinator" : reason;
+        LOG.warn("run {} aborted: {}", runId, abortReason);
+        workload.abort();
+        if (state == RunState.RUN_STATE_PREPARED) {
+            state = RunState.RUN_STATE_ABORTED;
+            result = WorkloadResult.newBuilder().setState(state)
+                    .setError(WorkloadError.newBuilder().setOperation("abort").setMessage("aborted: " + abortReason))
+                    .build();
+        }
+        return state;
+    }
+
+    CleanupReport cleanup() {
+        abort("cleanup");
+        Thread t;
+        synchronized (this) {
+            t = runner;
+        }
+        if (t != null) {
+            try {
+                t.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return workload.cleanup();
+    }
+}

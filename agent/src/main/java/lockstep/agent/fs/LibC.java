@@ -1,0 +1,22 @@
+package lockstep.agent.fs;
+
+import jnr.ffi.Pointer;
+import jnr.ffi.annotations.SaveError;
+
+/**
+ * The few libc calls jnr-posix does not expose in the form we need: writes and reads from an
+ * aligned native buffer (O_DIRECT) and fcntl with a {@code struct flock} (record and OFD locks).
+ */
+public interface LibC {
+    @SaveError
+    long write(int fd, Pointer buf, long count);
+
+    @SaveError
+    long pwrite(int fd, Pointer buf, long count, long offset);
+
+    @SaveError
+    long pread(int fd, Pointer buf, long count, long offset);
+
+    @SaveError
+    int fcntl(int fd, int cmd, Pointer flock);
+}

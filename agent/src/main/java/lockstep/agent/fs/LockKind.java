@@ -1,0 +1,11 @@
+package lockstep.agent.fs;
+
+/** Which kernel lock call a workload uses. */
+public enum LockKind {
+    /** POSIX record lock, fcntl(F_SETLKW): owned by the process, so threads share it. */
+    FCNTL,
+    /** BSD flock(2): owned by the open file description. */
+    FLOCK,
+    /** Open-file-description record lock, fcntl(F_OFD_SETLKW). */
+    OFD
+}

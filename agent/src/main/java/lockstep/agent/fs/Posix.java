@@ -1,0 +1,282 @@
+package lockstep.agent.fs;
+
+import jnr.constants.platform.Errno;
+import jnr.constants.platform.OpenFlags;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
+import jnr.posix.POSIXHandler;
+import jnr.posix.util.DefaultPOSIXHandler;
+
+/**
+ * Real system calls for workloads: jnr-posix for open/close/flock/fsync/unlink/rlimits and a
+ * small jnr-ffi {@link LibC} for aligned I/O and {@code struct flock}. Every call either
+ * succeeds or throws {@link PosixException} carrying errno, the call and the path.
+ */
+public final class Posix {
+    // Linux values (same on x86_64 and aarch64 unless noted); jnr-constants lacks O_DIRECT.
+    public static final int O_RDONLY = 0;
+    public static final int O_WRONLY = 1;
+    public static final int O_RDWR = 2;
+    public static final int O_CREAT = OpenFlags.O_CREAT.intValue();
+    public static final int O_TRUNC = OpenFlags.O_TRUNC.intValue();
+    public static final int O_SYNC = OpenFlags.O_SYNC.intValue();
+    public static final int O_DIRECT = isArm() ? 0200000 : 040000;
+
+    static final int F_SETLK = 6;
+    static final int F_SETLKW = 7;
+    static final int F_OFD_SETLK = 37;
+    static final int F_OFD_SETLKW = 38;
+    static final short F_RDLCK = 0;
+    static final short F_WRLCK = 1;
+    static final short F_UNLCK = 2;
+    static final int LOCK_SH = 1;
+    static final int LOCK_EX = 2;
+    static final int LOCK_NB = 4;
+    static final int LOCK_UN = 8;
+    private static final int RLIMIT_NOFILE = 7;
+    private static final int STRUCT_FLOCK_SIZE = 32;
+
+    private static final Posix INSTANCE = new Posix();
+
+    private final POSIX posix;
+    private final LibC libc;
+    private final Runtime runtime;
+    private final ThreadLocal<Pointer> flockStruct;
+
+    private Posix() {
+        POSIXHandler handler = new DefaultPOSIXHandler();
+        this.posix = POSIXFactory.getNativePOSIX(handler);
+        this.libc = LibraryLoader.create(LibC.class).load("c");
+        this.runtime = Runtime.getRuntime(libc);
+        this.flockStruct = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, STRUCT_FLOCK_SIZE, true));
+    }
+
+    public static Posix get() {
+        return INSTANCE;
+    }
+
+    private static boolean isArm() {
+        String arch = System.getProperty("os.arch", "");
+        return arch.startsWith("aarch64") || arch.startsWith("arm");
+    }
+
+    public int open(String path, int flags, int mode) {
+        int fd = posix.open(path, flags, mode);
+        if (fd < 0) {
+            throw error("open", path, posix.errno());
+        }
+        return fd;
+    }
+
+    public void close(int fd, String path) {
+        if (posix.close(fd) < 0) {
+            throw error("close", path, posix.errno());
+        }
+    }
+
+    /** Closes without throwing; used on cleanup paths where the first error is what matters. */
+    public void closeQuietly(int fd) {
+        if (fd >= 0) {
+            posix.close(fd);
+        }
+    }
+
+    public void fdatasync(int fd, String path) {
+        if (posix.fdatasync(fd) < 0) {
+            throw error("fdatasync", path, posix.errno());
+        }
+    }
+
+    public void fsync(int fd, String path) {
+        if (posix.fsync(fd) < 0) {
+            throw error("fsync", path, posix.errno());
+        }
+    }
+
+    /** Writes the whole buffer, retrying short writes; returns the bytes written. */
+    public long writeFully(int fd, AlignedBuffer buf, long count, String path) {
+        long done = 0;
+        while (done < count) {
+            long n = libc.write(fd, buf.pointer().slice(done), count - done);
+            if (n < 0) {
+                int errno = runtime.getLastError();
+                if (errno == Errno.EINTR.intValue()) {
+                    continue;
+                }
+                throw error("write", path, errno);
+            }
+            if (n == 0) {
+                throw new PosixException("write", path, 0, "", "write returned 0 bytes");
+            }
+            done += n;
+        }
+        return done;
+    }
+
+    /** Reads up to count bytes at offset; returns the bytes read (0 at end of file). */
+    public long pread(int fd, AlignedBuffer buf, long count, long offset, String path) {
+        while (true) {
+            long n = libc.pread(fd, buf.pointer(), count, offset);
+            if (n >= 0) {
+                return n;
+            }
+            int errno = runtime.getLastError();
+            if (errno != Errno.EINTR.intValue()) {
+                throw error("pread", path, errno);
+            }
+        }
+    }
+
+    public void unlink(String path) {
+        if (posix.unlink(path) < 0) {
+            throw error("unlink", path, posix.errno());
+        }
+    }
+
+    public int getpid() {
+        return posix.getpid();
+    }
+
+    /**
+     * Takes a lock on the whole file. Returns true when taken, false when a non-blocking
+     * attempt found it held (EAGAIN/EACCES/EWOULDBLOCK); any other failure throws.
+     */
+    public boolean lock(int fd, LockMode mode, String path) {
+        return switch (mode.kind()) {
+            case FLOCK -> flock(fd, mode, path);
+            case FCNTL -> fcntlLock(fd, mode, mode.blocking() ? F_SETLKW : F_SETLK, path);
+            case OFD -> fcntlLock(fd, mode, mode.blocking() ? F_OFD_SETLKW : F_OFD_SETLK, path);
+        };
+    }
+
+    public void unlock(int fd, LockMode mode, String path) {
+        switch (mode.kind()) {
+            case FLOCK -> {
+                if (posix.flock(fd, LOCK_UN) < 0) {
+                    throw error("flock(LOCK_UN)", path, posix.errno());
+                }
+            }
+            case FCNTL -> setFlock(fd, F_SETLK, F_UNLCK, 0, 0, "fcntl(F_SETLK, F_UNLCK)", path);
+            case OFD -> setFlock(fd, F_OFD_SETLK, F_UNLCK, 0, 0, "fcntl(F_OFD_SETLK, F_UNLCK)", path);
+        }
+    }
+
+    /** Record lock on a byte range (fcntl or OFD kinds only). */
+    public boolean lockRange(int fd, LockMode mode, long start, long len, String path) {
+        int cmd = switch (mode.kind()) {
+            case FCNTL -> mode.blocking() ? F_SETLKW : F_SETLK;
+            case OFD -> mode.blocking() ? F_OFD_SETLKW : F_OFD_SETLK;
+            case FLOCK -> throw new IllegalArgumentException("flock locks whole files only");
+        };
+        short type = mode.exclusive() ? F_WRLCK : F_RDLCK;
+        return setFlock(fd, cmd, type, start, len, describe(cmd, type), path);
+    }
+
+    public void unlockRange(int fd, LockMode mode, long start, long len, String path) {
+        int cmd = mode.kind() == LockKind.OFD ? F_OFD_SETLK : F_SETLK;
+        setFlock(fd, cmd, F_UNLCK, start, len, describe(cmd, F_UNLCK), path);
+    }
+
+    private boolean flock(int fd, LockMode mode, String path) {
+        int op = (mode.exclusive() ? LOCK_EX : LOCK_SH) | (mode.blocking() ? 0 : LOCK_NB);
+        while (true) {
+            if (posix.flock(fd, op) == 0) {
+                return true;
+            }
+            int errno = posix.errno();
+            if (errno == Errno.EINTR.intValue()) {
+                continue;
+            }
+            if (!mode.blocking() && isBusy(errno)) {
+                return false;
+            }
+            throw error(mode.exclusive() ? "flock(LOCK_EX)" : "flock(LOCK_SH)", path, errno);
+        }
+    }
+
+    private boolean fcntlLock(int fd, LockMode mode, int cmd, String path) {
+        short type = mode.exclusive() ? F_WRLCK : F_RDLCK;
+        return setFlock(fd, cmd, type, 0, 0, describe(cmd, type), path);
+    }
+
+    private boolean setFlock(int fd, int cmd, short type, long start, long len, String what, String path) {
+        Pointer flock = flockStruct.get();
+        // struct flock { short l_type; short l_whence; off_t l_start; off_t l_len; pid_t l_pid; }
+        flock.putShort(0, type);
+        flock.putShort(2, (short) 0); // SEEK_SET
+        flock.putLong(8, start);
+        flock.putLong(16, len);
+        flock.putInt(24, 0); // must be 0 for OFD locks
+        while (true) {
+            if (libc.fcntl(fd, cmd, flock) == 0) {
+                return true;
+            }
+            int errno = runtime.getLastError();
+            if (errno == Errno.EINTR.intValue()) {
+                continue;
+            }
+            boolean nonBlocking = cmd == F_SETLK || cmd == F_OFD_SETLK;
+            if (nonBlocking && type != F_UNLCK && isBusy(errno)) {
+                return false;
+            }
+            throw error(what, path, errno);
+        }
+    }
+
+    private static boolean isBusy(int errno) {
+        return errno == Errno.EAGAIN.intValue() || errno == Errno.EACCES.intValue()
+                || errno == Errno.EWOULDBLOCK.intValue();
+    }
+
+    private static String describe(int cmd, short type) {
+        String c = switch (cmd) {
+            case F_SETLK -> "F_SETLK";
+            case F_SETLKW -> "F_SETLKW";
+            case F_OFD_SETLK -> "F_OFD_SETLK";
+            case F_OFD_SETLKW -> "F_OFD_SETLKW";
+            default -> String.valueOf(cmd);
+        };
+        String t = switch (type) {
+            case F_RDLCK -> "F_RDLCK";
+            case F_WRLCK -> "F_WRLCK";
+            default -> "F_UNLCK";
+        };
+        return "fcntl(" + c + ", " + t + ")";
+    }
+
+    /** Soft and hard RLIMIT_NOFILE. */
+    public long[] openFileLimits() {
+        var limit = posix.getrlimit(RLIMIT_NOFILE);
+        return new long[] {limit.rlimCur(), limit.rlimMax()};
+    }
+
+    /**
+     * Raises the soft open-file limit to at least {@code needed}, up to the hard limit.
+     * Returns false if the hard limit is below what is needed.
+     */
+    public boolean raiseOpenFileLimit(long needed) {
+        long[] limits = openFileLimits();
+        if (limits[0] >= needed) {
+            return true;
+        }
+        if (limits[1] >= 0 && limits[1] < needed) {
+            return false;
+        }
+        return posix.setrlimit(RLIMIT_NOFILE, needed, limits[1]) == 0;
+    }
+
+    public AlignedBuffer allocateAligned(int size, int alignment) {
+        return new AlignedBuffer(runtime, size, alignment);
+    }
+
+    public static PosixException error(String operation, String path, int errno) {
+        Errno e = Errno.valueOf(errno);
+        String name = e == null || e == Errno.__UNKNOWN_CONSTANT__ ? "errno " + errno : e.name();
+        String text = e == null || e == Errno.__UNKNOWN_CONSTANT__ ? "" : e.description();
+        return new PosixException(operation, path, errno, name, text);
+    }
+}

@@ -1,0 +1,109 @@
+package lockstep.agent.worker;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import lockstep.agent.WallClock;
+import lockstep.agent.fs.Posix;
+import lockstep.agent.v1.ProgressSample;
+import lockstep.agent.v1.WorkloadError;
+import lockstep.worker.v1.WorkerCommand;
+import lockstep.worker.v1.WorkerEvent;
+import lockstep.worker.v1.WorkerOutcome;
+import lockstep.worker.v1.WorkerTask;
+
+/**
+ * A worker process started by the agent. Talks length-delimited protobuf on stdin/stdout:
+ * task -> ready, start -> progress... outcome, release -> exit. If stdin closes (the agent
+ * died) it exits, and the kernel drops its locks.
+ */
+public final class WorkerMain {
+    static final long FD_HEADROOM = 64;
+    private static final long PROGRESS_MILLIS = 100;
+
+    private final OutputStream out;
+
+    private WorkerMain(OutputStream out) {
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws IOException {
+        InputStream in = new BufferedInputStream(System.in);
+        WorkerMain worker = new WorkerMain(new BufferedOutputStream(System.out));
+        System.exit(worker.serve(in));
+    }
+
+    private int serve(InputStream in) throws IOException {
+        WorkerCommand first = WorkerCommand.parseDelimitedFrom(in);
+        if (first == null || !first.hasTask()) {
+            return 3;
+        }
+        WorkerTask task = first.getTask();
+        Posix posix = Posix.get();
+        long needed = task.getLockFiles().getFiles() + FD_HEADROOM;
+        if (!posix.raiseOpenFileLimit(needed)) {
+            long[] limits = posix.openFileLimits();
+            send(WorkerEvent.newBuilder().setOutcome(WorkerOutcome.newBuilder().setError(WorkloadError.newBuilder()
+                    .setOperation("setrlimit(RLIMIT_NOFILE)")
+                    .setErrnoName("EMFILE")
+                    .setMessage("each process needs " + needed + " open files (" + task.getLockFiles().getFiles()
+                            + " files + " + FD_HEADROOM + ") but the hard limit RLIMIT_NOFILE is " + limits[1]))).build());
+            return 0;
+        }
+        LockFilesLoop loop = new LockFilesLoop(Path.of(task.getDir()), task.getFilePrefix(), task.getLockFiles(), Path.of(task.getRoot()));
+        send(WorkerEvent.newBuilder().setReadyPid(posix.getpid()).build());
+
+        WorkerCommand next = WorkerCommand.parseDelimitedFrom(in);
+        if (next == null || next.hasRelease() || next.getCommandCase() != WorkerCommand.CommandCase.START_AT_UNIX_NANOS) {
+            return 0;
+        }
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "progress");
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleAtFixedRate(() -> sendQuietly(WorkerEvent.newBuilder().setProgress(
+                ProgressSample.newBuilder().setAtUnixNanos(WallClock.nowNanos()).setOps(loop.ops())).build()),
+                PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
+        Thread stdinWatcher = new Thread(() -> {
+            try {
+                // Anything on stdin now (release, or EOF because the agent died) ends the worker;
+                // exiting closes every file, which drops the locks.
+                WorkerCommand.parseDelimitedFrom(in);
+            } catch (IOException ignored) {
+                // EOF or broken pipe: same as release
+            }
+            loop.stop();
+            System.exit(0);
+        }, "stdin");
+        stdinWatcher.start();
+        WorkerOutcome outcome = loop.run(next.getStartAtUnixNanos());
+        ticker.shutdownNow();
+        send(WorkerEvent.newBuilder().setOutcome(outcome).build());
+        try {
+            stdinWatcher.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private synchronized void send(WorkerEvent event) throws IOException {
+        event.writeDelimitedTo(out);
+        out.flush();
+    }
+
+    private void sendQuietly(WorkerEvent event) {
+        try {
+            send(event);
+        } catch (IOException ignored) {
+            // agent gone: the stdin watcher ends the process
+        }
+    }
+}
