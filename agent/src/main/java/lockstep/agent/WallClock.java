@@ -6,7 +6,8 @@ import java.util.function.BooleanSupplier;
 
 /** The host's wall clock in ns since the Unix epoch, and waiting for an instant of it. */
 public final class WallClock {
-    private static final long SPIN_BELOW_NANOS = 2_000_000;
+    // Spin only the last 200 us: many waiting processes on few cores must not starve each other.
+    private static final long SPIN_BELOW_NANOS = 200_000;
 
     private WallClock() {
     }
@@ -17,7 +18,7 @@ public final class WallClock {
     }
 
     /**
-     * Returns once the wall clock reaches {@code unixNanos}: parks until about 2 ms before,
+     * Returns once the wall clock reaches {@code unixNanos}: parks until about 200 us before,
      * then spins, so the first operation begins within microseconds of the instant.
      * Returns false if {@code cancelled} became true first.
      */

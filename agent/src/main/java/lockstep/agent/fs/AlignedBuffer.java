@@ -33,7 +33,12 @@ public final class AlignedBuffer {
     }
 
     public void fill(byte value) {
-        aligned.setMemory(0, size, value);
+        // Bulk put: jnr's bounded setMemory checks its bounds wrongly.
+        byte[] chunk = new byte[Math.min(size, 1 << 16)];
+        java.util.Arrays.fill(chunk, value);
+        for (int off = 0; off < size; off += chunk.length) {
+            aligned.put(off, chunk, 0, Math.min(chunk.length, size - off));
+        }
     }
 
     public byte getByte(long offset) {

@@ -212,7 +212,8 @@ public final class LockFilesProcesses implements Workload {
             for (int i = 0; i < spec.getFiles(); i++) {
                 Path f = dir.resolve(LockFilesLoop.fileName(prefix(p), i));
                 try {
-                    if (Files.deleteIfExists(f)) {
+                    // Only regular files: a directory or link in the way is the user's, not ours.
+                    if (Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(f)) {
                         removed++;
                     }
                 } catch (IOException e) {

@@ -1,0 +1,92 @@
+package lockstep.agent.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lockstep.agent.WallClock;
+import lockstep.agent.fs.LockKind;
+import lockstep.agent.fs.LockMode;
+import lockstep.agent.fs.Posix;
+import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.v1.LockFilesWorkload;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.WorkloadResult;
+import lockstep.agent.worker.LockFilesLoop;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Starts real worker processes; the locks they hold must really block this JVM. */
+class LockFilesProcessesTest {
+    @TempDir
+    Path root;
+
+    private static LockFilesWorkload spec(lockstep.agent.v1.LockKind kind) {
+        return LockFilesWorkload.newBuilder().setDir("locks.{node}").setProcesses(2).setFiles(25).setLock(kind).build();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = lockstep.agent.v1.LockKind.class, names = {"LOCK_KIND_FCNTL", "LOCK_KIND_FLOCK", "LOCK_KIND_OFD"})
+    void workersHoldRealLocksUntilCleanup(lockstep.agent.v1.LockKind kind) throws Exception {
+        LockFilesProcesses w = new LockFilesProcesses(spec(kind), new RootedPaths(root, "n1"));
+        try {
+            w.prepare();
+            assertThat(w.workerPids()).hasSize(2).doesNotHaveDuplicates().doesNotContain(ProcessHandle.current().pid());
+            WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
+
+            assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+            assertThat(r.getOps()).isEqualTo(50);
+            assertThat(r.getProcessesList()).hasSize(2).allSatisfy(p -> assertThat(p.getOps()).isEqualTo(25));
+            assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isEqualTo(50);
+
+            Path held = root.resolve("locks.n1/test-1-24");
+            assertThat(held).exists();
+            Posix posix = Posix.get();
+            int fd = posix.open(held.toString(), Posix.O_RDWR, 0);
+            try {
+                boolean got = posix.lock(fd, new LockMode(LockFilesLoop.kindOf(kind), true, false), held.toString());
+                assertThat(got).as("another process holds the %s lock", kind).isFalse();
+            } finally {
+                posix.closeQuietly(fd);
+            }
+        } finally {
+            CleanupReport c = w.cleanup();
+            assertThat(c.filesRemoved()).isEqualTo(50);
+        }
+        assertThat(root.resolve("locks.n1")).doesNotExist();
+    }
+
+    @Test
+    void aFileThatCannotBeOpenedFailsThatWorkerWithErrnoAndPath() throws Exception {
+        Files.createDirectories(root.resolve("locks.n1/test-0-7"));
+        LockFilesProcesses w = new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_FCNTL), new RootedPaths(root, "n1"));
+        try {
+            w.prepare();
+            WorkloadResult r = w.run(WallClock.nowNanos()).build();
+            assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);
+            assertThat(r.getError().getErrnoName()).isEqualTo("EISDIR");
+            assertThat(r.getError().getPath()).isEqualTo("locks.n1/test-0-7");
+            assertThat(r.getOps()).isEqualTo(7 + 25);
+        } finally {
+            w.cleanup();
+        }
+        assertThat(root.resolve("locks.n1/test-0-7")).isDirectory();
+        assertThat(root.resolve("locks.n1/test-0-0")).doesNotExist();
+    }
+
+    @Test
+    void refusesAbsurdCounts() {
+        assertThatThrownBy(() -> new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_FCNTL).toBuilder().setProcesses(0).build(),
+                new RootedPaths(root, "n1"))).hasMessageContaining("workload.processes");
+        assertThatThrownBy(() -> new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_UNSPECIFIED),
+                new RootedPaths(root, "n1"))).hasMessageContaining("workload.lock");
+    }
+
+    @Test
+    void lockModeKindsMap() {
+        assertThat(LockFilesLoop.kindOf(lockstep.agent.v1.LockKind.LOCK_KIND_OFD)).isEqualTo(LockKind.OFD);
+    }
+}

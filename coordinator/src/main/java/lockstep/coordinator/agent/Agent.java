@@ -1,0 +1,41 @@
+package lockstep.coordinator.agent;
+
+import java.util.Iterator;
+import lockstep.agent.v1.AbortResponse;
+import lockstep.agent.v1.CleanupResponse;
+import lockstep.agent.v1.DescribeResponse;
+import lockstep.agent.v1.GetResultResponse;
+import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.PrepareResponse;
+import lockstep.agent.v1.StartResponse;
+import lockstep.agent.v1.WatchProgressResponse;
+
+/**
+ * How the coordinator sees one agent. Every call is bounded by a deadline and fails with an
+ * {@link AgentCallException} that names the agent and the call.
+ */
+public interface Agent extends AutoCloseable {
+    /** host:port as given by the user. */
+    String address();
+
+    DescribeResponse describe();
+
+    /** One clock probe: the agent's clock and the coordinator's around the call. */
+    ClockSample probeClock();
+
+    PrepareResponse prepare(PrepareRequest request);
+
+    StartResponse start(String runId, long startAtAgentUnixNanos);
+
+    /** Progress samples until the run ends or {@code timeoutMillis} passes. */
+    Iterator<WatchProgressResponse> watchProgress(String runId, int intervalMillis, long timeoutMillis);
+
+    GetResultResponse getResult(String runId);
+
+    AbortResponse abort(String runId, String reason);
+
+    CleanupResponse cleanup(String runId);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,148 @@
+package lockstep.coordinator.agent;
+
+import io.grpc.Channel;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import lockstep.agent.v1.AbortRequest;
+import lockstep.agent.v1.AbortResponse;
+import lockstep.agent.v1.AgentServiceGrpc;
+import lockstep.agent.v1.CleanupRequest;
+import lockstep.agent.v1.CleanupResponse;
+import lockstep.agent.v1.DescribeRequest;
+import lockstep.agent.v1.DescribeResponse;
+import lockstep.agent.v1.GetResultRequest;
+import lockstep.agent.v1.GetResultResponse;
+import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.PrepareResponse;
+import lockstep.agent.v1.ProbeClockRequest;
+import lockstep.agent.v1.StartRequest;
+import lockstep.agent.v1.StartResponse;
+import lockstep.agent.v1.WatchProgressRequest;
+import lockstep.agent.v1.WatchProgressResponse;
+import lockstep.coordinator.WallClock;
+
+/** An {@link Agent} over gRPC, with a deadline on every call. */
+public final class GrpcAgent implements Agent {
+    static final Duration SHORT = Duration.ofSeconds(5);
+    static final Duration PREPARE = Duration.ofMinutes(3);
+    static final Duration CLEANUP = Duration.ofMinutes(5);
+
+    private final String address;
+    private final Channel channel;
+    private final ManagedChannel owned;
+
+    /** Talks to an agent over a channel the caller owns (tests pass an in-process channel). */
+    public GrpcAgent(String address, Channel channel) {
+        this.address = address;
+        this.channel = channel;
+        this.owned = null;
+    }
+
+    private GrpcAgent(String address, ManagedChannel channel) {
+        this.address = address;
+        this.channel = channel;
+        this.owned = channel;
+    }
+
+    /** Opens a plaintext channel to host:port (or any gRPC target such as dns:///name:port). */
+    public static GrpcAgent connect(String address) {
+        return new GrpcAgent(address, NettyChannelBuilder.forTarget(address).usePlaintext().build());
+    }
+
+    private AgentServiceGrpc.AgentServiceBlockingStub stub(Duration deadline) {
+        return AgentServiceGrpc.newBlockingStub(channel).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private <T> T call(String name, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (StatusRuntimeException e) {
+            throw new AgentCallException(address, name, e.getStatus());
+        }
+    }
+
+    @Override
+    public String address() {
+        return address;
+    }
+
+    @Override
+    public DescribeResponse describe() {
+        return call("describe", () -> stub(SHORT).describe(DescribeRequest.getDefaultInstance()));
+    }
+
+    @Override
+    public ClockSample probeClock() {
+        return call("clock probe", () -> {
+            var s = stub(SHORT);
+            long wall = WallClock.nowNanos();
+            long t0 = System.nanoTime();
+            long agent = s.probeClock(ProbeClockRequest.getDefaultInstance()).getAgentUnixNanos();
+            long rtt = System.nanoTime() - t0;
+            return new ClockSample(wall, rtt, agent);
+        });
+    }
+
+    @Override
+    public PrepareResponse prepare(PrepareRequest request) {
+        return call("prepare", () -> stub(PREPARE).prepare(request));
+    }
+
+    @Override
+    public StartResponse start(String runId, long startAtAgentUnixNanos) {
+        return call("start", () -> stub(SHORT).start(StartRequest.newBuilder()
+                .setRunId(runId).setStartAtUnixNanos(startAtAgentUnixNanos).build()));
+    }
+
+    @Override
+    public Iterator<WatchProgressResponse> watchProgress(String runId, int intervalMillis, long timeoutMillis) {
+        Iterator<WatchProgressResponse> it = call("watch progress", () -> stub(Duration.ofMillis(timeoutMillis))
+                .watchProgress(WatchProgressRequest.newBuilder().setRunId(runId).setIntervalMillis(intervalMillis).build()));
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return call("watch progress", it::hasNext);
+            }
+
+            @Override
+            public WatchProgressResponse next() {
+                return call("watch progress", it::next);
+            }
+        };
+    }
+
+    @Override
+    public GetResultResponse getResult(String runId) {
+        return call("get result", () -> stub(SHORT).getResult(GetResultRequest.newBuilder().setRunId(runId).build()));
+    }
+
+    @Override
+    public AbortResponse abort(String runId, String reason) {
+        return call("abort", () -> stub(SHORT).abort(AbortRequest.newBuilder().setRunId(runId).setReason(reason).build()));
+    }
+
+    @Override
+    public CleanupResponse cleanup(String runId) {
+        return call("cleanup", () -> stub(CLEANUP).cleanup(CleanupRequest.newBuilder().setRunId(runId).build()));
+    }
+
+    @Override
+    public void close() {
+        if (owned != null) {
+            owned.shutdown();
+            try {
+                if (!owned.awaitTermination(5, TimeUnit.SECONDS)) {
+                    owned.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                owned.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package lockstep.coordinator.cli;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import lockstep.agent.v1.DescribeResponse;
+import lockstep.coordinator.agent.Agent;
+import lockstep.coordinator.agent.AgentEnsemble;
+import lockstep.coordinator.agent.ClockOffset;
+import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.run.RunSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code lockstep agents --agents H:P,...}: who answers, their clock offset and round trip. */
+@Command(name = "agents", mixinStandardHelpOptions = true, description = "Show each agent: node, version, file system, clock offset.")
+final class AgentsCommand implements Callable<Integer> {
+    private static final int PROBES = 9;
+
+    @Option(names = "--agents", split = ",", required = true, paramLabel = "HOST:PORT", description = "Agents to query.")
+    List<String> agents;
+
+    record Row(DescribeResponse info, ClockOffset clock) {
+    }
+
+    @Override
+    public Integer call() {
+        List<String> addresses = RunSession.validateAddresses(agents, "--agents");
+        List<Agent> list = addresses.stream().<Agent>map(GrpcAgent::connect).toList();
+        try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
+            var rows = ensemble.call("describe", list, a -> new Row(a.describe(), ClockOffset.measure(a, PROBES)), 20_000);
+            System.out.printf("%-24s %-12s %-9s %-12s %-10s %12s %10s  %s%n", "address", "node", "version", "reachable",
+                    "fs", "offset ms", "rtt ms", "root");
+            for (Agent a : list) {
+                Row r = rows.values().get(a);
+                if (r == null) {
+                    System.out.printf("%-24s %-12s %-9s %-12s%n", a.address(), "-", "-", "no");
+                    continue;
+                }
+                System.out.printf(Locale.ROOT, "%-24s %-12s %-9s %-12s %-10s %12.3f %10.3f  %s%n", a.address(),
+                        r.info().getNodeName(), r.info().getVersion(), "yes", r.info().getFsType(),
+                        r.clock().offsetNanos() / 1e6, r.clock().roundTripNanos() / 1e6, r.info().getRoot());
+            }
+            rows.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
+            return rows.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
+        }
+    }
+}

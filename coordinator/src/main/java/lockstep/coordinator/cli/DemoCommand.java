@@ -1,0 +1,27 @@
+package lockstep.coordinator.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import lockstep.coordinator.local.Demo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code lockstep demo}: local agents on loopback, both seed experiments scaled down, the report. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Start local agent processes on loopback and run both seed experiments, scaled down.")
+final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--nodes", defaultValue = "3", description = "Number of local agents (default: ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Override
+    public Integer call() throws IOException {
+        if (nodes < 1 || nodes > 16) {
+            throw new lockstep.coordinator.scenario.ScenarioException("--nodes: " + nodes + " is outside 1 .. 16");
+        }
+        return new Demo(System.out, nodes, out).run() ? 0 : LockstepCli.EXIT_RUN_FAILED;
+    }
+}

@@ -1,0 +1,43 @@
+package lockstep.coordinator.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import lockstep.coordinator.run.RunSession;
+import lockstep.coordinator.scenario.Scenario;
+import lockstep.coordinator.scenario.ScenarioParser;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code lockstep run SCENARIO.yaml [--agents H:P,...] [--out DIR]}. */
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Run a scenario's plan on the agents and report.")
+final class RunCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "Scenario YAML file.")
+    Path scenarioFile;
+
+    @Option(names = "--agents", split = ",", paramLabel = "HOST:PORT", description = "Agents to use (overrides the scenario's 'agents').")
+    List<String> agents;
+
+    @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Scenario scenario = new ScenarioParser().parse(scenarioFile);
+        List<String> addresses = agents != null ? agents : scenario.agents();
+        String source = agents != null ? "--agents" : scenarioFile.toString();
+        scenario = scenario.withAgents(RunSession.validateAddresses(addresses, source));
+        RunSession.Outcome outcome = new RunSession(System.out).execute(scenario, out);
+        if (!outcome.ok()) {
+            outcome.run().errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
+            spec.commandLine().getErr().flush();
+            return LockstepCli.EXIT_RUN_FAILED;
+        }
+        return 0;
+    }
+}

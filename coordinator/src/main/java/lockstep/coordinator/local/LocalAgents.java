@@ -1,0 +1,125 @@
+package lockstep.coordinator.local;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import lockstep.agent.AgentMain;
+
+/**
+ * Real agent processes on loopback, each with its own root directory, started from this JVM's
+ * classpath: the demo's "cluster" and the integration tests' nodes.
+ */
+public final class LocalAgents implements AutoCloseable {
+    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
+    private static final long START_TIMEOUT_SECONDS = 60;
+
+    private final List<Process> processes = new ArrayList<>();
+    private final List<String> addresses = new ArrayList<>();
+    private final List<Path> roots = new ArrayList<>();
+
+    private LocalAgents() {
+    }
+
+    /** Starts agents node1..nodeN with roots WORK/nodeI and logs WORK/nodeI.log; ports picked by the OS. */
+    public static LocalAgents start(int count, Path workDir) throws IOException {
+        List<Path> roots = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            Path root = workDir.resolve("node" + i);
+            Files.createDirectories(root);
+            roots.add(root);
+        }
+        return start(roots, workDir);
+    }
+
+    /** Starts one agent per root, named node1..nodeN, logs in logDir. */
+    public static LocalAgents start(List<Path> roots, Path logDir) throws IOException {
+        LocalAgents agents = new LocalAgents();
+        try {
+            for (int i = 0; i < roots.size(); i++) {
+                agents.launch("node" + (i + 1), roots.get(i), logDir.resolve("node" + (i + 1) + ".log"));
+            }
+            return agents;
+        } catch (IOException | RuntimeException e) {
+            agents.close();
+            throw e;
+        }
+    }
+
+    private void launch(String name, Path root, Path log) throws IOException {
+        List<String> cmd = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"),
+                AgentMain.class.getName(),
+                "--listen", "127.0.0.1:0", "--root", root.toString(), "--name", name);
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        processes.add(p);
+        roots.add(root);
+        CompletableFuture<String> address = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    Matcher m = LISTENING.matcher(line);
+                    if (m.find() && !address.isDone()) {
+                        address.complete(m.group(1) + ":" + m.group(2));
+                    }
+                }
+            } catch (IOException ignored) {
+                // process gone
+            }
+            address.completeExceptionally(new IOException("agent " + name + " exited before listening; see " + log));
+        }, "agent-" + name + "-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            addresses.add(address.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IOException("agent " + name + " did not start listening within " + START_TIMEOUT_SECONDS + " s; see " + log);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting agent " + name);
+        }
+    }
+
+    public List<String> addresses() {
+        return List.copyOf(addresses);
+    }
+
+    public List<Path> roots() {
+        return List.copyOf(roots);
+    }
+
+    public List<Long> pids() {
+        return processes.stream().map(Process::pid).toList();
+    }
+
+    /** Stops every agent (SIGTERM lets it clean up its runs), killing any that does not exit. */
+    @Override
+    public void close() {
+        processes.forEach(Process::destroy);
+        for (Process p : processes) {
+            try {
+                if (!p.waitFor(15, TimeUnit.SECONDS)) {
+                    p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

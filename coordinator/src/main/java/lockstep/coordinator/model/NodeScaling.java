@@ -1,0 +1,5 @@
+package lockstep.coordinator.model;
+
+/** One node's solo and concurrent throughput and their ratio. */
+public record NodeScaling(String node, Double solo, Double concurrent, Double efficiency) {
+}

@@ -1,0 +1,180 @@
+package lockstep.coordinator.scenario;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads one YAML mapping field by field, so every error names the file and the full field
+ * path, and fields nobody asked for are reported as unknown.
+ */
+final class Fields {
+    private final JsonNode node;
+    private final String path;
+    private final String source;
+    private final Set<String> known = new LinkedHashSet<>();
+    private final Map<String, Object> used = new LinkedHashMap<>();
+
+    Fields(JsonNode node, String path, String source) {
+        this.node = node;
+        this.path = path;
+        this.source = source;
+        if (node == null || !node.isObject()) {
+            throw error(path.isEmpty() ? "top level" : path, "must be a mapping of fields");
+        }
+    }
+
+    Map<String, Object> used() {
+        return used;
+    }
+
+    ScenarioException error(String field, String problem) {
+        return new ScenarioException("scenario " + source + ": " + field + ": " + problem);
+    }
+
+    private String qualified(String name) {
+        return path.isEmpty() ? name : path + "." + name;
+    }
+
+    private JsonNode get(String name) {
+        known.add(name);
+        JsonNode v = node.get(name);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    boolean has(String name) {
+        return node.has(name) && !node.get(name).isNull();
+    }
+
+    String string(String name, String defaultValue) {
+        JsonNode v = get(name);
+        if (v == null) {
+            if (defaultValue != null) {
+                used.put(name, defaultValue);
+            }
+            return defaultValue;
+        }
+        if (!v.isValueNode() || v.isBoolean()) {
+            throw error(qualified(name), "must be a text value");
+        }
+        used.put(name, v.asText());
+        return v.asText();
+    }
+
+    String requiredString(String name) {
+        String v = string(name, null);
+        if (v == null || v.isBlank()) {
+            throw error(qualified(name), "is required");
+        }
+        return v;
+    }
+
+    JsonNode node(String name) {
+        return get(name);
+    }
+
+    boolean bool(String name, boolean defaultValue) {
+        JsonNode v = get(name);
+        if (v == null) {
+            used.put(name, defaultValue);
+            return defaultValue;
+        }
+        if (!v.isBoolean()) {
+            throw error(qualified(name), "'" + v.asText() + "' must be true or false");
+        }
+        used.put(name, v.booleanValue());
+        return v.booleanValue();
+    }
+
+    long integer(String name, long defaultValue, long min, long max) {
+        JsonNode v = get(name);
+        if (v == null) {
+            used.put(name, defaultValue);
+            return defaultValue;
+        }
+        if (!v.canConvertToLong() || !v.isIntegralNumber()) {
+            throw error(qualified(name), "'" + v.asText() + "' must be a whole number");
+        }
+        long n = v.longValue();
+        if (n < min || n > max) {
+            throw error(qualified(name), n + " is outside the allowed range " + min + " .. " + max);
+        }
+        used.put(name, n);
+        return n;
+    }
+
+    long size(String name, String defaultValue, long min, long max) {
+        JsonNode v = get(name);
+        String text = v == null ? defaultValue : v.asText();
+        if (text == null) {
+            throw error(qualified(name), "is required (a size such as 4KiB, 1MiB, 2GiB)");
+        }
+        if (v != null && v.isNumber() && v.longValue() < 0 || text.trim().startsWith("-")) {
+            throw error(qualified(name), "'" + text + "' is negative");
+        }
+        long bytes = Sizes.parse(text);
+        if (bytes < 0) {
+            throw error(qualified(name), "'" + text + "' is not a size (use e.g. 4KiB, 1MiB, 2GiB, or bytes)");
+        }
+        if (bytes < min || bytes > max) {
+            throw error(qualified(name), "'" + text + "' is outside the allowed range " + Sizes.format(min) + " .. " + Sizes.format(max));
+        }
+        used.put(name, text);
+        return bytes;
+    }
+
+    Duration duration(String name, String defaultValue, Duration min, Duration max) {
+        String text = string(name, defaultValue);
+        Duration d = Durations.parse(text);
+        if (d == null) {
+            throw error(qualified(name), "'" + text + "' is not a duration (use e.g. 500ms, 30s, 10m)");
+        }
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw error(qualified(name), "'" + text + "' is outside the allowed range " + min + " .. " + max);
+        }
+        return d;
+    }
+
+    List<String> stringList(String name) {
+        JsonNode v = get(name);
+        if (v == null) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        if (v.isTextual()) {
+            for (String s : v.asText().split(",")) {
+                if (!s.isBlank()) {
+                    out.add(s.trim());
+                }
+            }
+            return out;
+        }
+        if (!v.isArray()) {
+            throw error(qualified(name), "must be a list");
+        }
+        for (JsonNode e : v) {
+            if (!e.isValueNode()) {
+                throw error(qualified(name), "must be a list of text values");
+            }
+            out.add(e.asText());
+        }
+        used.put(name, out);
+        return out;
+    }
+
+    /** Fails on any field that was never asked for. */
+    void rejectUnknown() {
+        var it = node.fieldNames();
+        while (it.hasNext()) {
+            String f = it.next();
+            if (!known.contains(f)) {
+                throw error(qualified(f), "unknown field (known: " + String.join(", ", known) + ")");
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package lockstep.coordinator.scenario;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import lockstep.agent.v1.WorkloadSpec;
+
+/**
+ * A parsed, validated scenario: what to run on which agents in which plan.
+ *
+ * @param workloadParams the workload as written (after defaults), for reports and run.json
+ */
+public record Scenario(
+        String name,
+        List<String> agents,
+        List<PlanStep> plan,
+        String workloadType,
+        Map<String, Object> workloadParams,
+        WorkloadSpec workload,
+        Duration timeout,
+        Duration startLead,
+        double skewWarnFraction) {
+
+    public Scenario withAgents(List<String> newAgents) {
+        return new Scenario(name, List.copyOf(newAgents), plan, workloadType, workloadParams, workload, timeout, startLead, skewWarnFraction);
+    }
+
+    public String unit() {
+        return workload.hasWrite() ? "MB/s" : "locks/s";
+    }
+}
