@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import lockstep.coordinator.inventory.Inventory;
 import lockstep.coordinator.inventory.InventoryNode;
 import lockstep.coordinator.launch.AgentJar;
@@ -24,8 +23,6 @@ import picocli.CommandLine.Option;
 @Command(name = "launch", mixinStandardHelpOptions = true,
         description = "Copy the agent to nodes with scp, start it there (detached) and wait until it answers.")
 final class AgentsLaunchCommand implements Callable<Integer> {
-    private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|.*:.*");
-
     @Mixin
     SshLaunchOptions nodes;
 
@@ -101,18 +98,8 @@ final class AgentsLaunchCommand implements Callable<Integer> {
             if (!seen.add(t.spec())) {
                 throw new ScenarioException("--ssh: '" + t + "' is listed twice");
             }
-            specs.add(new LaunchSpec(t, root, nodeName(t), bind, port, nodes.remoteDir, java, null));
+            specs.add(new LaunchSpec(t, root, t.defaultNodeName(), bind, port, nodes.remoteDir, java, null));
         }
         return specs;
-    }
-
-    /** The first label of the host as written (orca.example.net: orca); none for an address, so the agent uses its host name. */
-    static String nodeName(SshTarget t) {
-        String host = t.host();
-        if (IP_LITERAL.matcher(host).matches()) {
-            return null;
-        }
-        int dot = host.indexOf('.');
-        return dot > 0 ? host.substring(0, dot) : host;
     }
 }

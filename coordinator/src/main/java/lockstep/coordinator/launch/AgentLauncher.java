@@ -59,13 +59,13 @@ public final class AgentLauncher {
 
     /** How a launch is named in messages: the target, and the node name when one is given. */
     public static String label(LaunchSpec s) {
-        return s.name() == null ? s.target().spec() : s.target().spec() + " (" + s.name() + ")";
+        return s.name() == null || s.name().equals(s.target().host()) ? s.target().spec() : s.target().spec() + " (" + s.name() + ")";
     }
 
     private LaunchedAgent launchOne(LaunchSpec spec, AgentJar jar) {
         SshTarget t = spec.target();
         String host = spec.agentHost() != null ? spec.agentHost() : ssh.resolveHost(t);
-        SshClient.Result probe = expect(t, "prepare " + spec.remoteDir(),
+        SshClient.Result probe = expect(t, "reach it over ssh",
                 ssh.runScript(t, RemoteScripts.probe(spec.remoteDir(), jar.remoteName()), SSH_TIMEOUT));
         String uploaded = null;
         if (probe.stdout().contains("ABSENT")) {
