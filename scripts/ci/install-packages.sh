@@ -18,6 +18,7 @@ packages=(
   chromium
   chromium-driver
   python3              # used by gluster-smoke.sh (fcntl lock check)
+  openssh-client       # ssh, scp, ssh-keygen for the SSH launch tests
   util-linux           # flock, mountpoint, findmnt
   iproute2             # ss
   attr                 # setfattr/getfattr (brick clean-up)

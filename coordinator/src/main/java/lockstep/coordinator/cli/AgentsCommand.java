@@ -1,5 +1,6 @@
 package lockstep.coordinator.cli;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -8,24 +9,37 @@ import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.ClockOffset;
 import lockstep.coordinator.agent.GrpcAgent;
-import lockstep.coordinator.run.RunSession;
+import lockstep.coordinator.inventory.AgentSelection;
+import lockstep.coordinator.inventory.AgentTargets;
+import lockstep.coordinator.scenario.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code lockstep agents --agents H:P,...}: who answers, their clock offset and round trip. */
-@Command(name = "agents", mixinStandardHelpOptions = true, description = "Show each agent: node, version, file system, clock offset.")
+/**
+ * {@code lockstep agents --agents H:P,... | --inventory FILE}: who answers, their clock offset and round trip;
+ * subcommands {@code launch} and {@code stop} start and end agents over SSH.
+ */
+@Command(name = "agents", mixinStandardHelpOptions = true, description = "Show each agent: node, version, file system, clock offset.",
+        subcommands = {AgentsLaunchCommand.class, AgentsStopCommand.class})
 final class AgentsCommand implements Callable<Integer> {
     private static final int PROBES = 9;
 
-    @Option(names = "--agents", split = ",", required = true, paramLabel = "HOST:PORT", description = "Agents to query.")
+    @Option(names = "--agents", split = ",", paramLabel = "HOST:PORT",
+            description = "Agents to query; dns:///NAME:PORT means every address of NAME.")
     List<String> agents;
+
+    @Option(names = "--inventory", paramLabel = "FILE", description = "Query the nodes of this inventory YAML.")
+    Path inventory;
 
     record Row(DescribeResponse info, ClockOffset clock) {
     }
 
     @Override
     public Integer call() {
-        List<String> addresses = RunSession.validateAddresses(agents, "--agents");
+        if (agents == null && inventory == null) {
+            throw new ScenarioException("give --agents HOST:PORT,... or --inventory FILE");
+        }
+        List<String> addresses = AgentSelection.choose(agents, inventory, List.of(), "--agents", AgentTargets.system()).addresses();
         List<Agent> list = addresses.stream().<Agent>map(GrpcAgent::connect).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
             var rows = ensemble.call("describe", list, a -> new Row(a.describe(), ClockOffset.measure(a, PROBES)), 20_000);

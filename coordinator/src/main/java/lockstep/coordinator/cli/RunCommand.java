@@ -3,6 +3,8 @@ package lockstep.coordinator.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import lockstep.coordinator.inventory.AgentSelection;
+import lockstep.coordinator.inventory.AgentTargets;
 import lockstep.coordinator.run.RunSession;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
@@ -11,14 +13,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code lockstep run SCENARIO.yaml [--agents H:P,...] [--out DIR]}. */
+/** {@code lockstep run SCENARIO.yaml [--agents H:P,...|dns:///NAME:PORT | --inventory FILE] [--out DIR]}. */
 @Command(name = "run", mixinStandardHelpOptions = true, description = "Run a scenario's plan on the agents and report.")
 final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "Scenario YAML file.")
     Path scenarioFile;
 
-    @Option(names = "--agents", split = ",", paramLabel = "HOST:PORT", description = "Agents to use (overrides the scenario's 'agents').")
+    @Option(names = "--agents", split = ",", paramLabel = "HOST:PORT",
+            description = "Agents to use (overrides the scenario's 'agents'); dns:///NAME:PORT means every address of NAME.")
     List<String> agents;
+
+    @Option(names = "--inventory", paramLabel = "FILE",
+            description = "Inventory YAML whose nodes are the agents (overrides the scenario's 'agents'); labels go into run.json.")
+    Path inventory;
 
     @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -29,10 +36,10 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Scenario scenario = new ScenarioParser().parse(scenarioFile);
-        List<String> addresses = agents != null ? agents : scenario.agents();
-        String source = agents != null ? "--agents" : scenarioFile.toString();
-        scenario = scenario.withAgents(RunSession.validateAddresses(addresses, source));
-        RunSession.Outcome outcome = new RunSession(System.out).execute(scenario, out);
+        AgentSelection selection = AgentSelection.choose(agents, inventory, scenario.agents(), scenarioFile.toString(),
+                AgentTargets.system());
+        scenario = scenario.withAgents(selection.addresses());
+        RunSession.Outcome outcome = new RunSession(System.out).execute(scenario, out, selection.labels());
         if (!outcome.ok()) {
             outcome.run().errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
             spec.commandLine().getErr().flush();

@@ -1,6 +1,12 @@
 package lockstep.coordinator.model;
 
-/** One agent as it described itself at the start of the run. */
+import java.util.Map;
+
+/**
+ * One agent as it described itself at the start of the run.
+ *
+ * @param labels the node's labels from the inventory file (empty without one)
+ */
 public record AgentRecord(
         String node,
         String address,
@@ -10,5 +16,19 @@ public record AgentRecord(
         String fsType,
         String mountPoint,
         String mountOptions,
-        String mountSource) {
+        String mountSource,
+        Map<String, String> labels) {
+
+    public AgentRecord {
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    public AgentRecord(String node, String address, String version, String hostname, String root, String fsType,
+                       String mountPoint, String mountOptions, String mountSource) {
+        this(node, address, version, hostname, root, fsType, mountPoint, mountOptions, mountSource, Map.of());
+    }
+
+    public AgentRecord withLabels(Map<String, String> newLabels) {
+        return new AgentRecord(node, address, version, hostname, root, fsType, mountPoint, mountOptions, mountSource, newLabels);
+    }
 }

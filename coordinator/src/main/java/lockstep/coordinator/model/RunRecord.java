@@ -22,4 +22,9 @@ public record RunRecord(
         List<String> errors) {
 
     public static final String SCHEMA = "lockstep.run/v1";
+
+    public RunRecord withAgents(List<AgentRecord> newAgents) {
+        return new RunRecord(schema, runId, name, createdAt, coordinatorVersion, workloadType, workload, unit, opName, plan,
+                newAgents, steps, analysis, status, errors);
+    }
 }

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
@@ -52,6 +53,11 @@ public final class RunSession {
     }
 
     public Outcome execute(Scenario scenario, Path resultsDir) {
+        return execute(scenario, resultsDir, Map.of());
+    }
+
+    /** @param labelsByAddress labels (from an inventory) for the agent records, by agent address */
+    public Outcome execute(Scenario scenario, Path resultsDir, Map<String, Map<String, String>> labelsByAddress) {
         List<Agent> agents = scenario.agents().stream().<Agent>map(GrpcAgent::connect).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
             String runId = ExperimentRunner.newRunId(scenario.name());
@@ -59,6 +65,10 @@ public final class RunSession {
                     scenario.plan().stream().map(p -> p.yamlName()).toList());
             RunRecord run = new ExperimentRunner(scenario, ensemble,
                     new ConsoleProgress(out, scenario.workload().hasWrite(), scenario.unit())).run(runId);
+            if (!labelsByAddress.isEmpty()) {
+                run = run.withAgents(run.agents().stream()
+                        .map(a -> a.withLabels(labelsByAddress.getOrDefault(a.address(), Map.of()))).toList());
+            }
             Path saved = new ResultsStore(resultsDir).save(run);
             TextReport.print(run, out);
             out.printf("%nResults: %s%n", saved);

@@ -1,0 +1,23 @@
+package lockstep.coordinator.inventory;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The cluster's nodes, read from one YAML file (see deploy/inventory.example.yaml). */
+public record Inventory(String source, List<InventoryNode> nodes) {
+    public Inventory {
+        nodes = List.copyOf(nodes);
+    }
+
+    public List<String> addresses() {
+        return nodes.stream().map(InventoryNode::address).toList();
+    }
+
+    /** Labels by agent address, for the agent records of a run. */
+    public Map<String, Map<String, String>> labelsByAddress() {
+        Map<String, Map<String, String>> out = new LinkedHashMap<>();
+        nodes.forEach(n -> out.put(n.address(), n.labels()));
+        return out;
+    }
+}

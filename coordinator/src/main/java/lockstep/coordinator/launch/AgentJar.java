@@ -1,0 +1,64 @@
+package lockstep.coordinator.launch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import lockstep.coordinator.scenario.ScenarioException;
+
+/** The agent jar to copy to nodes, and its content-addressed remote name. */
+public record AgentJar(Path path, String remoteName) {
+
+    public static AgentJar of(Path path) {
+        if (!Files.isRegularFile(path)) {
+            throw new ScenarioException("--agent-jar: " + path + " is not a file (build it with mvn -DskipTests package)");
+        }
+        return new AgentJar(path, "lockstep-agent-" + sha256(path).substring(0, 12) + ".jar");
+    }
+
+    /**
+     * The jar next to the running coordinator: lockstep-agent.jar in the same directory (an
+     * installation or the container image), or agent/target/ of the source tree.
+     */
+    public static AgentJar locate() {
+        List<Path> tried = new ArrayList<>();
+        try {
+            Path self = Path.of(AgentJar.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path dir = Files.isDirectory(self) ? self : self.getParent();
+            // coordinator/target/lockstep.jar or coordinator/target/classes -> agent/target/lockstep-agent.jar
+            for (Path candidate : List.of(dir.resolve("lockstep-agent.jar"),
+                    dir.resolveSibling("lockstep-agent.jar"),
+                    dir.getParent().getParent().resolve("agent/target/lockstep-agent.jar"),
+                    dir.getParent().resolve("agent/target/lockstep-agent.jar"))) {
+                tried.add(candidate.normalize());
+                if (Files.isRegularFile(candidate)) {
+                    return of(candidate.normalize());
+                }
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // fall through to the message
+        }
+        throw new ScenarioException("no agent jar found (looked at " + tried + "); build it with mvn -DskipTests package or give --agent-jar");
+    }
+
+    private static String sha256(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                md.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(md.digest());
+        } catch (IOException e) {
+            throw new ScenarioException("--agent-jar: cannot read " + file + ": " + e.getMessage());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
