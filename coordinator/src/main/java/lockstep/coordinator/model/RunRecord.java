@@ -28,6 +28,9 @@ public record RunRecord(
     public static final double DEFAULT_SKEW_WARN_FRACTION = 0.05;
 
     public RunRecord {
+        errors = errors == null ? List.of() : errors;
+        plan = plan == null ? List.of() : plan;
+        workload = workload == null ? Map.of() : workload;
         repeat = Math.max(1, repeat);
         ramp = ramp == null ? List.of() : List.copyOf(ramp);
         skewWarnFraction = skewWarnFraction <= 0 ? DEFAULT_SKEW_WARN_FRACTION : skewWarnFraction;

@@ -24,6 +24,9 @@ public record StepRecord(
         int repeat) {
 
     public StepRecord {
+        results = results == null ? List.of() : results;
+        errors = errors == null ? List.of() : errors;
+        nodes = nodes == null ? List.of() : nodes;
         group = group == null || group.isEmpty() ? id : group;
         repeat = Math.max(1, repeat);
     }
