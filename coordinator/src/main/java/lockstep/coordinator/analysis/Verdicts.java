@@ -147,12 +147,10 @@ public final class Verdicts {
         for (StepSummary s : a.steps()) {
             if (s.perNode().size() >= 3) {
                 for (NodeStepStats n : s.perNode()) {
-                    List<Double> others = s.perNode().stream().filter(o -> o != n).map(o -> o.throughput().mean()).sorted().toList();
-                    double median = others.size() % 2 == 1 ? others.get(others.size() / 2)
-                            : (others.get(others.size() / 2 - 1) + others.get(others.size() / 2)) / 2;
+                    double median = median(s.perNode().stream().map(o -> o.throughput().mean()).toList());
                     double dev = median == 0 ? 0 : (n.throughput().mean() - median) / median;
                     if (Math.abs(dev) > OUTLIER) {
-                        out.add(new Finding("outlier", Finding.WARNING, f("Node %s is an outlier in step %s: %s %s, %.0f%% %s than the other nodes' median (%s).",
+                        out.add(new Finding("outlier", Finding.WARNING, f("Node %s is an outlier in step %s: %s %s, %.0f%% %s than the median node (%s).",
                                 n.node(), s.group(), num(n.throughput().mean()), unit, Math.abs(dev) * 100, dev < 0 ? "lower" : "higher", num(median))));
                     }
                 }
@@ -164,16 +162,20 @@ public final class Verdicts {
         List<NodeScaling> solos = a.nodes().stream().filter(n -> n.solo() != null).toList();
         if (solos.size() >= 3) {
             for (NodeScaling n : solos) {
-                List<Double> others = solos.stream().filter(o -> o != n).map(NodeScaling::solo).sorted().toList();
-                double median = others.size() % 2 == 1 ? others.get(others.size() / 2)
-                        : (others.get(others.size() / 2 - 1) + others.get(others.size() / 2)) / 2;
+                double median = median(solos.stream().map(NodeScaling::solo).toList());
                 double dev = median == 0 ? 0 : (n.solo() - median) / median;
                 if (Math.abs(dev) > OUTLIER) {
-                    out.add(new Finding("outlier-solo", Finding.WARNING, f("Node %s is an outlier even alone: %s %s solo, %.0f%% %s than the other nodes' median (%s); "
+                    out.add(new Finding("outlier-solo", Finding.WARNING, f("Node %s is an outlier even alone: %s %s solo, %.0f%% %s than the median node (%s); "
                             + "look at its hardware and settings.", n.node(), num(n.solo()), unit, Math.abs(dev) * 100, dev < 0 ? "lower" : "higher", num(median))));
                 }
             }
         }
+    }
+
+    /** The median of the values (of all nodes, so one outlier cannot move it far). */
+    static double median(List<Double> values) {
+        List<Double> v = values.stream().sorted().toList();
+        return v.size() % 2 == 1 ? v.get(v.size() / 2) : (v.get(v.size() / 2 - 1) + v.get(v.size() / 2)) / 2;
     }
 
     private static void skew(RunRecord run, List<Finding> out) {
