@@ -36,6 +36,7 @@ public final class WriteFileWorkload implements Workload {
     private final AtomicLong bytes = new AtomicLong();
     private volatile boolean aborted;
     private int fd = -1;
+    private boolean opened;
     private AlignedBuffer buffer;
 
     public WriteFileWorkload(WriteWorkload spec, RootedPaths paths) {
@@ -78,6 +79,7 @@ public final class WriteFileWorkload implements Workload {
         int flags = Posix.O_WRONLY | Posix.O_CREAT | Posix.O_TRUNC
                 | (spec.getODirect() ? Posix.O_DIRECT : 0) | (spec.getOSync() ? Posix.O_SYNC : 0);
         fd = posix.open(file.toString(), flags, 0644);
+        opened = true;
         buffer = posix.allocateAligned(spec.getBlockSizeBytes(), DIRECT_ALIGNMENT);
         buffer.fill((byte) 0);
     }
@@ -156,7 +158,8 @@ public final class WriteFileWorkload implements Workload {
         long removed = 0;
         List<String> leftovers = new java.util.ArrayList<>();
         try {
-            if (Files.deleteIfExists(file)) {
+            // Only a file this run opened: whatever was in the way before is the user's.
+            if (opened && Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(file)) {
                 removed++;
             }
         } catch (IOException e) {

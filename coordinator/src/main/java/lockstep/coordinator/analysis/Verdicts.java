@@ -15,7 +15,10 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
 
-/** The verdict in plain words, from the analysis figures; invalid first, then warnings, then the rest. */
+/**
+ * The verdict in plain words, from the analysis figures: what makes the run invalid first, then
+ * scaling (efficiency, aggregate), rate limit, outliers, start skew, overlap, noise, environment.
+ */
 public final class Verdicts {
     /** Mean per-node efficiency at or above this: "the nodes scale well". */
     static final double SCALES_WELL = 0.9;
@@ -56,11 +59,7 @@ public final class Verdicts {
     }
 
     private static int rank(String severity) {
-        return switch (severity) {
-            case Finding.INVALID -> 0;
-            case Finding.WARNING -> 2;
-            default -> 1;
-        };
+        return Finding.INVALID.equals(severity) ? 0 : 1;
     }
 
     private static void coherence(RunRecord run, List<Finding> out) {
@@ -92,8 +91,8 @@ public final class Verdicts {
             out.add(new Finding("scales-well", Finding.INFO,
                     f("Running together, each node kept %.2fx of its solo %s%s: the nodes scale well.", meanEff, what, range)));
         } else if (nodes.size() >= 2 && meanEff >= HALVED_LOW && meanEff <= HALVED_HIGH) {
-            out.add(new Finding("halved", Finding.WARNING, f("Per-node %s halved: running together, each node kept only %.2fx "
-                    + "of its solo %s%s (scaling loss %.0f%%).", what, meanEff, what, range, (1 - meanEff) * 100)));
+            out.add(new Finding("halved", Finding.WARNING, f("Running together, each node kept %.2fx of its solo %s%s: "
+                    + "per-node %s halved (scaling loss %.0f%%).", meanEff, what, range, what, (1 - meanEff) * 100)));
         } else {
             out.add(new Finding("scaling-loss", meanEff < SCALES_WELL * 0.8 ? Finding.WARNING : Finding.INFO,
                     f("Running together, each node kept %.2fx of its solo %s%s (scaling loss %.0f%%).", meanEff, what, range,

@@ -1,0 +1,158 @@
+package lockstep.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import lockstep.agent.v1.AgentServiceGrpc;
+import lockstep.agent.v1.CleanupRequest;
+import lockstep.agent.v1.DescribeRequest;
+import lockstep.agent.v1.GetResultRequest;
+import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.StartRequest;
+import lockstep.agent.v1.WatchProgressRequest;
+import lockstep.agent.v1.WatchProgressResponse;
+import lockstep.agent.v1.WorkloadSpec;
+import lockstep.agent.v1.WriteWorkload;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent service over an in-process channel: phases, idempotency and errors as Status. */
+class AgentServiceTest {
+    @TempDir
+    Path root;
+
+    private AgentServer server;
+    private ManagedChannel channel;
+    private AgentServiceGrpc.AgentServiceBlockingStub stub;
+
+    @BeforeEach
+    void start() throws Exception {
+        String name = InProcessServerBuilder.generateName();
+        server = new AgentServer(InProcessServerBuilder.forName(name).directExecutor(),
+                new AgentConfig("n1", root.toRealPath(), "in-process", 0)).start();
+        channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+        stub = AgentServiceGrpc.newBlockingStub(channel);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.stop();
+    }
+
+    private AgentServiceGrpc.AgentServiceBlockingStub call() {
+        return stub.withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
+    private static WorkloadSpec write(String file, long size) {
+        return WorkloadSpec.newBuilder().setWrite(WriteWorkload.newBuilder()
+                .setFile(file).setSizeBytes(size).setBlockSizeBytes(4096)).build();
+    }
+
+    @Test
+    void describesItself() {
+        var d = call().describe(DescribeRequest.getDefaultInstance());
+        assertThat(d.getNodeName()).isEqualTo("n1");
+        assertThat(d.getCapabilitiesList()).contains("workload:write", "workload:lock-files", "lock:ofd");
+        assertThat(d.getFsType()).isNotEmpty();
+    }
+
+    @Test
+    void runsThroughEveryPhaseAndCleansUp() {
+        var prepared = call().prepare(PrepareRequest.newBuilder().setRunId("r1").setWorkload(write("w.{node}", 4 << 20)).build());
+        assertThat(prepared.getState()).isEqualTo(RunState.RUN_STATE_PREPARED);
+        assertThat(prepared.getPathsList()).containsExactly("w.n1");
+
+        long startAt = WallClock.nowNanos() + 100_000_000;
+        assertThat(call().start(StartRequest.newBuilder().setRunId("r1").setStartAtUnixNanos(startAt).build()).getState())
+                .isIn(RunState.RUN_STATE_ARMED, RunState.RUN_STATE_RUNNING);
+        // a repeated Start with the same instant is accepted
+        call().start(StartRequest.newBuilder().setRunId("r1").setStartAtUnixNanos(startAt).build());
+
+        List<WatchProgressResponse> progress = new ArrayList<>();
+        call().watchProgress(WatchProgressRequest.newBuilder().setRunId("r1").setIntervalMillis(50).build())
+                .forEachRemaining(progress::add);
+        assertThat(progress).isNotEmpty();
+        assertThat(progress.get(progress.size() - 1).getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+
+        var result = call().getResult(GetResultRequest.newBuilder().setRunId("r1").build());
+        assertThat(result.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+        assertThat(result.getResult().getBytes()).isEqualTo(4 << 20);
+        assertThat(result.getResult().getIntendedStartUnixNanos()).isEqualTo(startAt);
+        assertThat(result.getResult().getFirstOpUnixNanos()).isGreaterThanOrEqualTo(startAt);
+        assertThat(root.resolve("w.n1")).exists();
+
+        var cleaned = call().cleanup(CleanupRequest.newBuilder().setRunId("r1").build());
+        assertThat(cleaned.getFilesRemoved()).isEqualTo(1);
+        assertThat(root.resolve("w.n1")).doesNotExist();
+        // cleanup is idempotent; the run is gone afterwards
+        assertThat(call().cleanup(CleanupRequest.newBuilder().setRunId("r1").build()).getFilesRemoved()).isZero();
+        assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r1").build()), Status.Code.NOT_FOUND, "no run r1 on node n1");
+    }
+
+    @Test
+    void prepareIsIdempotentPerRunIdButRefusesAnotherWorkload() {
+        var req = PrepareRequest.newBuilder().setRunId("r2").setWorkload(write("a", 8192)).build();
+        call().prepare(req);
+        call().prepare(req);
+        assertStatus(() -> call().prepare(req.toBuilder().setWorkload(write("b", 8192)).build()),
+                Status.Code.ALREADY_EXISTS, "another workload");
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r2").build());
+        assertThat(root.resolve("a")).doesNotExist();
+    }
+
+    @Test
+    void refusesAPathLeavingTheRootNamingTheField() {
+        assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("r3").setWorkload(write("../escape", 8192)).build()),
+                Status.Code.INVALID_ARGUMENT, "workload.file");
+        assertThat(root.getParent().resolve("escape")).doesNotExist();
+    }
+
+    @Test
+    void aPrepareThatFailsIsReportedWithErrnoAndForgotten() throws Exception {
+        Files.createDirectories(root.resolve("taken"));
+        // opening a directory for writing fails with EISDIR
+        assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("r4").setWorkload(write("taken", 8192)).build()),
+                Status.Code.FAILED_PRECONDITION, "open taken: EISDIR");
+        assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r4").build()), Status.Code.NOT_FOUND, "r4");
+        assertThat(root.resolve("taken")).isDirectory();
+    }
+
+    @Test
+    void startNeedsAPreparedRun() {
+        assertStatus(() -> call().start(StartRequest.newBuilder().setRunId("nope").setStartAtUnixNanos(1).build()),
+                Status.Code.NOT_FOUND, "no run nope");
+    }
+
+    @Test
+    void aRunWhoseLeaseRunsOutIsCleanedUp() throws Exception {
+        call().prepare(PrepareRequest.newBuilder().setRunId("r6").setLeaseMillis(200).setWorkload(write("leased", 8192)).build());
+        assertThat(root.resolve("leased")).exists();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("leased")));
+        assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r6").build()), Status.Code.NOT_FOUND, "r6");
+    }
+
+    private static void assertStatus(Runnable call, Status.Code code, String text) {
+        assertThatThrownBy(call::run)
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                    assertThat(e.getStatus().getCode()).isEqualTo(code);
+                    assertThat(e.getStatus().getDescription()).contains(text);
+                });
+    }
+}

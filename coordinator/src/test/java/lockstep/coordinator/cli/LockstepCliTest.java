@@ -1,0 +1,79 @@
+package lockstep.coordinator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Bad input ends as one clear line and the documented exit code, never a stack trace. */
+class LockstepCliTest {
+    @TempDir
+    Path tmp;
+
+    record Outcome(int code, String err) {
+    }
+
+    private Outcome run(String... args) {
+        StringWriter err = new StringWriter();
+        CommandLine cmd = LockstepCli.commandLine();
+        cmd.setErr(new PrintWriter(err));
+        cmd.setOut(new PrintWriter(new StringWriter()));
+        int code = cmd.execute(args);
+        return new Outcome(code, err.toString());
+    }
+
+    private Path scenario(String yaml) throws Exception {
+        return Files.writeString(tmp.resolve("s.yaml"), yaml);
+    }
+
+    @Test
+    void aBadScenarioFieldIsOneLineAndExit2() throws Exception {
+        Path s = scenario("name: x\nworkload: {type: write, size: -1}\n");
+        Outcome o = run("run", s.toString(), "--agents", "127.0.0.1:1");
+        assertThat(o.code()).isEqualTo(2);
+        assertThat(o.err()).isEqualTo("lockstep: scenario " + s + ": workload.size: '-1' is negative" + System.lineSeparator());
+    }
+
+    @Test
+    void noAgentsIsAUsageError() throws Exception {
+        Outcome o = run("run", scenario("name: x\nworkload: {type: write, size: 1MiB}\n").toString());
+        assertThat(o.code()).isEqualTo(2);
+        assertThat(o.err()).contains("no agents: give --agents HOST:PORT");
+    }
+
+    @Test
+    void aMalformedAgentAddressIsNamed() throws Exception {
+        Outcome o = run("run", scenario("name: x\nworkload: {type: write, size: 1MiB}\n").toString(), "--agents", "127.0.0.1");
+        assertThat(o.code()).isEqualTo(2);
+        assertThat(o.err()).contains("agent address '127.0.0.1' (from --agents) is not HOST:PORT");
+    }
+
+    @Test
+    void anUnreachableAgentIsNamedAndTheRunFails() throws Exception {
+        Path out = tmp.resolve("results");
+        Outcome o = run("run", scenario("name: x\nworkload: {type: write, size: 1MiB}\n").toString(),
+                "--agents", "127.0.0.1:1", "--out", out.toString());
+        assertThat(o.code()).isEqualTo(1);
+        assertThat(o.err().lines()).singleElement().asString()
+                .startsWith("lockstep: agent 127.0.0.1:1: describe: agent unreachable");
+        assertThat(out).doesNotExist();
+    }
+
+    @Test
+    void anUnknownOptionIsAUsageError() {
+        Outcome o = run("run", "--agentz", "x");
+        assertThat(o.code()).isEqualTo(2);
+        assertThat(o.err()).startsWith("lockstep: ").doesNotContain("Exception");
+    }
+
+    @Test
+    void helpExitsZero() {
+        assertThat(run("--help").code()).isZero();
+        assertThat(run("run", "--help").code()).isZero();
+    }
+}

@@ -1,0 +1,145 @@
+package lockstep.coordinator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import lockstep.coordinator.local.LocalAgents;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * End to end through the CLI against two real agent processes on loopback: both workloads,
+ * both phases, every node, measured skew, files cleaned; and a node failing mid-run.
+ */
+class LockstepRunIT {
+    @TempDir
+    static Path tmp;
+
+    private static LocalAgents agents;
+
+    @BeforeAll
+    static void startAgents() throws Exception {
+        agents = LocalAgents.start(2, tmp.resolve("agents"));
+    }
+
+    @AfterAll
+    static void stopAgents() {
+        if (agents != null) {
+            agents.close();
+        }
+    }
+
+    record Outcome(int code, String out, String err, JsonNode run) {
+    }
+
+    private Outcome run(String name, String workload) throws Exception {
+        Path scenario = Files.writeString(tmp.resolve(name + ".yaml"),
+                "name: " + name + "\nplan: [solo, all]\nworkload: " + workload + "\n");
+        Path results = tmp.resolve("results-" + name);
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        PrintStream saved = System.out;
+        int code;
+        try {
+            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+            CommandLine cmd = LockstepCli.commandLine();
+            cmd.setErr(new PrintWriter(err));
+            code = cmd.execute("run", scenario.toString(), "--agents", String.join(",", agents.addresses()), "--out", results.toString());
+        } finally {
+            System.setOut(saved);
+        }
+        JsonNode json = null;
+        if (Files.isDirectory(results)) {
+            try (Stream<Path> files = Files.walk(results)) {
+                Path runJson = files.filter(p -> p.getFileName().toString().equals("run.json")).findFirst().orElseThrow();
+                json = new ObjectMapper().readTree(runJson.toFile());
+            }
+        }
+        return new Outcome(code, stdout.toString(StandardCharsets.UTF_8), err.toString(), json);
+    }
+
+    private static List<Path> filesUnderRoots() throws Exception {
+        List<Path> out = new java.util.ArrayList<>();
+        for (Path root : agents.roots()) {
+            try (Stream<Path> s = Files.walk(root)) {
+                s.filter(p -> !p.equals(root)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    private static void assertBothPhasesOnEveryNode(Outcome o) {
+        assertThat(o.code()).as(o.err()).isZero();
+        JsonNode steps = o.run().get("steps");
+        assertThat(steps).extracting(s -> s.get("id").asText()).containsExactly("solo-node1", "solo-node2", "all");
+        for (JsonNode step : steps) {
+            assertThat(step.get("status").asText()).isEqualTo("ok");
+            for (JsonNode n : step.get("results")) {
+                assertThat(n.get("status").asText()).isEqualTo("ok");
+                assertThat(n.get("throughput").asDouble()).isPositive();
+                assertThat(n.get("firstOpUnixNanos").asLong()).isPositive();
+                // skew is measured against the intended instant: a real number, not a placeholder
+                assertThat(n.get("startSkewMillis").isNumber()).isTrue();
+                assertThat(Math.abs(n.get("startSkewMillis").asDouble())).isLessThan(5_000);
+            }
+        }
+        assertThat(steps.get(2).get("results")).extracting(n -> n.get("node").asText()).containsExactly("node1", "node2");
+        JsonNode analysis = o.run().get("analysis");
+        assertThat(analysis.get("nodes")).allSatisfy(n -> assertThat(n.get("efficiency").asDouble()).isPositive());
+        assertThat(analysis.get("verdict").get(0).asText()).startsWith("Running together, each node kept");
+    }
+
+    @Test
+    void writeWorkloadSoloAndAll() throws Exception {
+        Outcome o = run("it-write", "{type: write, file: 'testFile.{node}', block-size: 4KiB, size: 16MiB, fdatasync: true}");
+        assertBothPhasesOnEveryNode(o);
+        assertThat(o.run().get("steps").get(2).get("results").get(0).get("bytes").asLong()).isEqualTo(16L << 20);
+        assertThat(o.out()).contains("Scaling (all nodes at once vs each node alone)").contains("Verdict:").contains("MB/s");
+        assertThat(filesUnderRoots()).isEmpty();
+    }
+
+    @Test
+    void lockFilesWorkloadSoloAndAll() throws Exception {
+        Outcome o = run("it-locks", "{type: lock-files, processes: 3, files: 100, lock: fcntl}");
+        assertBothPhasesOnEveryNode(o);
+        JsonNode all = o.run().get("steps").get(2);
+        assertThat(all.get("results")).allSatisfy(n -> assertThat(n.get("ops").asLong()).isEqualTo(300));
+        assertThat(all.get("aggregate").get("latency").get("count").asLong()).isEqualTo(600);
+        assertThat(o.out()).contains("locks/s");
+        assertThat(filesUnderRoots()).isEmpty();
+    }
+
+    @Test
+    void aNodeFailingMidRunIsNamedTheOthersAbortedAndFilesCleaned() throws Exception {
+        Path blocker = agents.roots().get(1).resolve("lock-files.node2/test-0-40");
+        Files.createDirectories(blocker); // open(O_RDWR) of a directory: EISDIR after 40 files on node2 only
+        try {
+            Outcome o = run("it-fail", "{type: lock-files, processes: 2, files: 2000, lock: fcntl}");
+            assertThat(o.code()).isEqualTo(1);
+            assertThat(o.err()).contains("lockstep: node node2: failed: open lock-files.node2/test-0-40 failed after 40 files: EISDIR");
+            assertThat(o.err()).doesNotContain("Exception").doesNotContain("\tat ");
+            JsonNode steps = o.run().get("steps");
+            assertThat(steps).extracting(s -> s.get("id").asText()).containsExactly("solo-node1", "solo-node2");
+            assertThat(o.run().get("status").asText()).isEqualTo("failed");
+            JsonNode node2 = steps.get(1).get("results").get(0);
+            assertThat(node2.get("error").get("errnoName").asText()).isEqualTo("EISDIR");
+        } finally {
+            Files.delete(blocker);
+            Files.delete(blocker.getParent());
+        }
+        assertThat(filesUnderRoots()).isEmpty();
+    }
+}

@@ -1,0 +1,89 @@
+package lockstep.coordinator.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import lockstep.agent.v1.LockKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ScenarioParserTest {
+    private final ScenarioParser parser = new ScenarioParser();
+
+    private Scenario parse(String yaml) {
+        return parser.parse(yaml, "t.yaml");
+    }
+
+    @Test
+    void readsTheOcfs2Seed() {
+        Scenario s = parse("""
+                name: two-node-dd
+                agents: [orca:7070, porpoise:7070]
+                plan: [solo, all]
+                workload: {type: write, file: "testFile.{node}", block-size: 4KiB, size: 2GiB, fdatasync: true}
+                """);
+        assertThat(s.agents()).containsExactly("orca:7070", "porpoise:7070");
+        assertThat(s.plan()).containsExactly(PlanStep.SOLO, PlanStep.ALL);
+        assertThat(s.workload().getWrite().getBlockSizeBytes()).isEqualTo(4096);
+        assertThat(s.workload().getWrite().getSizeBytes()).isEqualTo(2L << 30);
+        assertThat(s.workload().getWrite().getFdatasync()).isTrue();
+        assertThat(s.unit()).isEqualTo("MB/s");
+    }
+
+    @Test
+    void readsTheGfsSeedWithDefaults() {
+        Scenario s = parse("""
+                name: plock-rate
+                plan: [all]
+                workload: {type: lock-files, processes: 10, files: 1000, lock: fcntl}
+                """);
+        assertThat(s.agents()).isEmpty();
+        assertThat(s.workload().getLockFiles().getProcesses()).isEqualTo(10);
+        assertThat(s.workload().getLockFiles().getLock()).isEqualTo(LockKind.LOCK_KIND_FCNTL);
+        assertThat(s.workload().getLockFiles().getDir()).isEqualTo("lock-files.{node}");
+        assertThat(s.unit()).isEqualTo("locks/s");
+        assertThat(s.timeout().toMinutes()).isEqualTo(10);
+    }
+
+    @Test
+    void theShippedExamplesParse() {
+        for (String f : List.of("seed1-gfs-plock-rate.yaml", "seed2-ocfs2-concurrent-dd.yaml")) {
+            assertThat(parser.parse(Path.of("..", "examples", f)).name()).isNotBlank();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "invalid yaml       | 'name: x\\nworkload: {type: write'                                  | t.yaml: invalid YAML at line",
+        "no name            | 'workload: {type: write, size: 1MiB}'                              | t.yaml: name: is required",
+        "unknown type       | 'name: x\\nworkload: {type: fsync-storm}'                            | workload.type: unknown workload type 'fsync-storm'",
+        "unknown field      | 'name: x\\nworkload: {type: write, size: 1MiB, blocksize: 4KiB}'     | workload.blocksize: unknown field",
+        "unknown top field  | 'name: x\\nagnets: [a:1]\\nworkload: {type: write, size: 1MiB}'      | agnets: unknown field",
+        "negative size      | 'name: x\\nworkload: {type: write, size: -5}'                        | workload.size: '-5' is negative",
+        "absurd size        | 'name: x\\nworkload: {type: write, size: 900TiB}'                    | workload.size: '900TiB' is outside the allowed range",
+        "not a size         | 'name: x\\nworkload: {type: write, size: lots}'                      | workload.size: 'lots' is not a size",
+        "missing size       | 'name: x\\nworkload: {type: write}'                                  | workload.size: is required",
+        "absurd processes   | 'name: x\\nworkload: {type: lock-files, processes: 100000}'         | workload.processes: 100000 is outside",
+        "bad lock           | 'name: x\\nworkload: {type: lock-files, lock: posix}'              | workload.lock: unknown lock kind 'posix'",
+        "bad plan           | 'name: x\\nplan: [solo, everyone]\\nworkload: {type: write, size: 1MiB}' | plan: unknown step 'everyone'",
+        "bad boolean        | 'name: x\\nworkload: {type: write, size: 1MiB, fdatasync: yes please}' | workload.fdatasync: 'yes please' must be true or false",
+        "direct misaligned  | 'name: x\\nworkload: {type: write, size: 1MiB, block-size: 1000, o-direct: true}' | workload.o-direct: needs block-size",
+        "bad timeout        | 'name: x\\ntimeout: soon\\nworkload: {type: write, size: 1MiB}'      | timeout: 'soon' is not a duration",
+        "no workload        | 'name: x'                                                           | workload: is required",
+    })
+    void refusesBadInputNamingFileAndField(String what, String yaml, String message) {
+        assertThatThrownBy(() -> parse(yaml.replace("\\n", "\n")))
+                .isInstanceOf(ScenarioException.class)
+                .hasMessageStartingWith("scenario t.yaml: ")
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void aMissingFileIsNamed() {
+        assertThatThrownBy(() -> parser.parse(Path.of("does-not-exist.yaml")))
+                .hasMessage("scenario does-not-exist.yaml: file not found");
+    }
+}
