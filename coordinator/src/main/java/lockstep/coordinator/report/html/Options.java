@@ -23,10 +23,10 @@ final class Options {
     static Map<String, Object> base(String yName, List<String> legend) {
         return map(
                 "animation", false,
-                "grid", map("left", 70, "right", 30, "top", 40, "bottom", 60, "containLabel", true),
+                "grid", map("left", 70, "right", 30, "top", 50, "bottom", 60, "containLabel", true),
                 "tooltip", map("trigger", "axis"),
-                "legend", map("data", legend, "top", 0),
-                "toolbox", map("feature", map("saveAsImage", map("title", "PNG"))));
+                "legend", map("data", legend, "top", 0, "left", 0),
+                "toolbox", map("right", 0, "top", 0, "feature", map("saveAsImage", map("title", "PNG"))));
     }
 
     static Map<String, Object> valueAxis(String name, boolean log) {
