@@ -17,7 +17,7 @@ public final class CompareTextReport {
             out.println("Settings that changed from A to B:");
             c.settingDifferences().forEach(d -> out.println("  " + d));
         }
-        out.printf("%n%-12s %-10s %14s %14s %9s%n", "node", "step", "A " + c.unit(), "B " + c.unit(), "B / A");
+        out.printf("%n%-12s %-19s %14s %14s %9s%n", "node", "step", "A " + c.unit(), "B " + c.unit(), "B / A");
         for (RunComparison.NodeRow n : c.nodes()) {
             row(out, n.node(), "solo", n.solo(), false);
             row(out, n.node(), "together", n.together(), false);
@@ -39,7 +39,7 @@ public final class CompareTextReport {
         if (r.a() == null && r.b() == null) {
             return;
         }
-        String label2 = step.isEmpty() ? String.format("%-23s", label) : String.format("%-12s %-10s", label, step);
+        String label2 = step.isEmpty() ? String.format("%-32s", label) : String.format("%-12s %-19s", label, step);
         out.printf(Locale.ROOT, "%s %14s %14s %9s%n", label2, v(r.a(), ratioValues), v(r.b(), ratioValues),
                 r.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.ratio()));
     }
