@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.MountInfo;
 import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AbortResponse;
@@ -70,6 +71,13 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
                     .setMountPoint(m.mountPoint())
                     .setMountOptions(m.options())
                     .setMountSource(m.source()));
+            NodeEnvironment env = NodeEnvironment.capture(config.root());
+            b.setKernel(env.kernel())
+                    .setCpuCount(env.cpuCount())
+                    .setCpuModel(env.cpuModel())
+                    .setMemoryBytes(env.memoryBytes())
+                    .setBlockDevice(env.blockDevice())
+                    .putAllClusterSettings(env.clusterSettings());
             return b.build();
         });
     }

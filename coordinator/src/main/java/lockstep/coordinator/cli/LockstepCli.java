@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import lockstep.agent.Logging;
 import lockstep.agent.Version;
 import lockstep.coordinator.agent.AgentCallException;
+import lockstep.coordinator.report.ReportInputException;
 import lockstep.coordinator.run.RunFailedException;
 import lockstep.coordinator.scenario.ScenarioException;
 import org.apache.logging.log4j.LogManager;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Command;
 /** {@code lockstep}: the coordinator's command line. Errors end as one line and an exit code. */
 @Command(name = "lockstep", mixinStandardHelpOptions = true, versionProvider = LockstepCli.VersionProvider.class,
         description = "Starts lock and I/O workloads on every cluster node at one instant and reports the scaling loss.",
-        subcommands = {RunCommand.class, AgentsCommand.class, DemoCommand.class})
+        subcommands = {RunCommand.class, AgentsCommand.class, DemoCommand.class, ReportCommand.class, CompareCommand.class,
+                HistoryCommand.class})
 public final class LockstepCli implements Runnable {
     public static final int EXIT_RUN_FAILED = 1;
     public static final int EXIT_USAGE = 2;
@@ -43,7 +45,7 @@ public final class LockstepCli implements Runnable {
     private static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
         PrintWriter err = cmd.getErr();
         int code;
-        if (e instanceof ScenarioException) {
+        if (e instanceof ScenarioException || e instanceof ReportInputException) {
             err.println("lockstep: " + e.getMessage());
             code = EXIT_USAGE;
         } else if (e instanceof RunFailedException rf) {

@@ -3,7 +3,8 @@ package lockstep.coordinator.model;
 import java.util.Map;
 
 /**
- * One agent as it described itself at the start of the run.
+ * One agent as it described itself at the start of the run, with its node's environment
+ * (empty/zero where the agent could not tell, or run.json predates environment capture).
  *
  * @param labels the node's labels from the inventory file (empty without one)
  */
@@ -17,18 +18,35 @@ public record AgentRecord(
         String mountPoint,
         String mountOptions,
         String mountSource,
+        String kernel,
+        int cpuCount,
+        String cpuModel,
+        long memoryBytes,
+        String blockDevice,
+        Map<String, String> clusterSettings,
         Map<String, String> labels) {
 
     public AgentRecord {
+        clusterSettings = clusterSettings == null ? Map.of() : Map.copyOf(clusterSettings);
         labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
 
+    /** Without labels. */
+    public AgentRecord(String node, String address, String version, String hostname, String root, String fsType,
+                       String mountPoint, String mountOptions, String mountSource, String kernel, int cpuCount,
+                       String cpuModel, long memoryBytes, String blockDevice, Map<String, String> clusterSettings) {
+        this(node, address, version, hostname, root, fsType, mountPoint, mountOptions, mountSource, kernel, cpuCount,
+                cpuModel, memoryBytes, blockDevice, clusterSettings, Map.of());
+    }
+
+    /** Without environment (as before environment capture) and labels. */
     public AgentRecord(String node, String address, String version, String hostname, String root, String fsType,
                        String mountPoint, String mountOptions, String mountSource) {
-        this(node, address, version, hostname, root, fsType, mountPoint, mountOptions, mountSource, Map.of());
+        this(node, address, version, hostname, root, fsType, mountPoint, mountOptions, mountSource, "", 0, "", 0, "", Map.of());
     }
 
     public AgentRecord withLabels(Map<String, String> newLabels) {
-        return new AgentRecord(node, address, version, hostname, root, fsType, mountPoint, mountOptions, mountSource, newLabels);
+        return new AgentRecord(node, address, version, hostname, root, fsType, mountPoint, mountOptions, mountSource,
+                kernel, cpuCount, cpuModel, memoryBytes, blockDevice, clusterSettings, newLabels);
     }
 }

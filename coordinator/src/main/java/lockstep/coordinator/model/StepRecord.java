@@ -5,8 +5,11 @@ import java.util.List;
 /**
  * One step of the plan: a set of nodes started at one instant.
  *
- * @param kind "solo" or "all"
+ * @param id unique in the run: the group, plus "-rN" for repeat N when the plan repeats
+ * @param kind "solo", "all" or "ramp"
  * @param intendedStartUnixNanos the start instant, coordinator clock
+ * @param group the plan step this is a repeat of, e.g. "solo-node1", "ramp-2", "all"
+ * @param repeat 1-based repeat number within the group
  */
 public record StepRecord(
         String id,
@@ -16,7 +19,27 @@ public record StepRecord(
         String status,
         List<NodeResult> results,
         Aggregate aggregate,
-        List<String> errors) {
+        List<String> errors,
+        String group,
+        int repeat) {
+
+    public StepRecord {
+        results = results == null ? List.of() : results;
+        errors = errors == null ? List.of() : errors;
+        nodes = nodes == null ? List.of() : nodes;
+        group = group == null || group.isEmpty() ? id : group;
+        repeat = Math.max(1, repeat);
+    }
+
+    /** A step that is not repeated: its own group, repeat 1. */
+    public StepRecord(String id, String kind, List<String> nodes, long intendedStartUnixNanos, String status,
+                      List<NodeResult> results, Aggregate aggregate, List<String> errors) {
+        this(id, kind, nodes, intendedStartUnixNanos, status, results, aggregate, errors, id, 1);
+    }
+
+    public StepRecord withPlace(String newGroup, int newRepeat) {
+        return new StepRecord(id, kind, nodes, intendedStartUnixNanos, status, results, aggregate, errors, newGroup, newRepeat);
+    }
 
     public boolean ok() {
         return "ok".equals(status);

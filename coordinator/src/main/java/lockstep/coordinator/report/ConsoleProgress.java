@@ -1,70 +1,188 @@
 package lockstep.coordinator.report;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.run.RunListener;
+import lockstep.coordinator.scenario.Scenario;
 
 /**
- * Progress lines on the terminal: one when a step is armed, one per node about every second
- * while it runs (current rate), one per node when the step ends.
+ * Progress on the terminal. Live (stdout is a terminal): one line per node, redrawn in place,
+ * with a bar, the current rate and elapsed / expected time. Plain (a pipe or file): a line
+ * when a step is armed, one per node about every second while it runs, one per node at the end.
  */
 public final class ConsoleProgress implements RunListener {
-    private static final long LINE_EVERY_NANOS = 1_000_000_000L;
+    private static final long PLAIN_EVERY_NANOS = 1_000_000_000L;
+    private static final long LIVE_EVERY_NANOS = 200_000_000L;
+    private static final int BAR = 24;
+
     private final PrintStream out;
     private final boolean bytesUnit;
     private final String unit;
-    private final Map<String, long[]> last = new ConcurrentHashMap<>();
+    private final long expectedPerNode;
+    private final boolean live;
+    private final Map<String, NodeLine> lines = new LinkedHashMap<>();
+    private String stepId;
+    private int drawn;
+    private long lastDraw;
 
     public ConsoleProgress(PrintStream out, boolean bytesUnit, String unit) {
+        this(out, bytesUnit, unit, 0, false);
+    }
+
+    /**
+     * @param expectedPerNode the work each node will do, in bytes (byte workloads) or ops; 0 if unknown
+     * @param live redraw lines in place (only for a terminal)
+     */
+    public ConsoleProgress(PrintStream out, boolean bytesUnit, String unit, long expectedPerNode, boolean live) {
         this.out = out;
         this.bytesUnit = bytesUnit;
         this.unit = unit;
+        this.expectedPerNode = expectedPerNode;
+        this.live = live;
+    }
+
+    /** Live when stdout is an interactive terminal (and TERM is not "dumb"), plain otherwise. */
+    public static ConsoleProgress forScenario(PrintStream out, Scenario scenario) {
+        boolean terminal = out == System.out && System.console() != null && !"dumb".equals(System.getenv("TERM"));
+        return new ConsoleProgress(out, scenario.workload().hasWrite(), scenario.unit(), expectedWork(scenario.workload()), terminal);
+    }
+
+    /** Bytes a write workload writes, or ops (locks) a lock-files workload takes, per node; 0 if unknown. */
+    public static long expectedWork(WorkloadSpec w) {
+        if (w.hasWrite()) {
+            return w.getWrite().getSizeBytes();
+        }
+        if (w.hasLockFiles()) {
+            return (long) w.getLockFiles().getProcesses() * w.getLockFiles().getFiles();
+        }
+        return 0;
+    }
+
+    private static final class NodeLine {
+        long firstAt;
+        long prevAt;
+        long prevWork;
+        long lastPlainAt;
+        long work;
+        double rate;
+        double elapsed;
+        String state = "armed";
     }
 
     @Override
-    public void stepArmed(String stepId, List<String> nodes, long startInMillis) {
-        out.printf("[%s] %s armed, starting together in %d ms%n", stepId, String.join(", ", nodes), startInMillis);
-    }
-
-    @Override
-    public void progress(String stepId, String node, ProgressSample s, RunState state) {
-        if (state != RunState.RUN_STATE_RUNNING) {
-            return;
-        }
-        String key = stepId + "/" + node;
-        long[] prev = last.get(key);
-        if (prev == null) {
-            last.put(key, new long[] {s.getAtUnixNanos(), s.getOps(), s.getBytes()});
-            return;
-        }
-        long dt = s.getAtUnixNanos() - prev[0];
-        if (dt < LINE_EVERY_NANOS) {
-            return;
-        }
-        double secs = dt / 1e9;
-        double rate = bytesUnit ? (s.getBytes() - prev[2]) / 1e6 / secs : (s.getOps() - prev[1]) / secs;
-        last.put(key, new long[] {s.getAtUnixNanos(), s.getOps(), s.getBytes()});
-        synchronized (out) {
-            out.printf(Locale.ROOT, "[%s] %-10s %12s %s  (%d ops so far)%n", stepId, node, ScalingAnalysis.num(rate), unit, s.getOps());
+    public synchronized void stepArmed(String id, List<String> nodes, long startInMillis) {
+        stepId = id;
+        lines.clear();
+        nodes.forEach(n -> lines.put(n, new NodeLine()));
+        drawn = 0;
+        out.printf("[%s] %s armed, starting together in %d ms%n", id, String.join(", ", nodes), startInMillis);
+        if (live) {
+            draw(true);
         }
     }
 
     @Override
-    public void stepFinished(StepRecord step) {
-        synchronized (out) {
-            for (NodeResult n : step.results()) {
-                out.printf(Locale.ROOT, "[%s] %-10s done: %s %s over %.3f s, start skew %+.3f ms%s%n", step.id(), n.node(),
-                        ScalingAnalysis.num(n.throughput()), unit, n.seconds(), n.startSkewMillis(),
-                        n.ok() ? "" : " (" + n.status() + ")");
+    public synchronized void progress(String id, String node, ProgressSample s, RunState state) {
+        NodeLine l = lines.get(node);
+        if (l == null || !id.equals(stepId)) {
+            return;
+        }
+        long work = bytesUnit ? s.getBytes() : s.getOps();
+        if (state == RunState.RUN_STATE_RUNNING || state == RunState.RUN_STATE_SUCCEEDED) {
+            if (l.firstAt == 0) {
+                l.firstAt = s.getAtUnixNanos();
+                l.prevAt = s.getAtUnixNanos();
+                l.prevWork = work;
+                l.lastPlainAt = s.getAtUnixNanos();
+            } else if (s.getAtUnixNanos() > l.prevAt) {
+                double dt = (s.getAtUnixNanos() - l.prevAt) / 1e9;
+                l.rate = (work - l.prevWork) / dt / (bytesUnit ? 1e6 : 1);
+                l.prevAt = s.getAtUnixNanos();
+                l.prevWork = work;
             }
-            step.errors().forEach(e -> out.printf("[%s] error: %s%n", step.id(), e));
+            l.elapsed = (s.getAtUnixNanos() - l.firstAt) / 1e9;
         }
+        l.work = work;
+        l.state = switch (state) {
+            case RUN_STATE_RUNNING -> "running";
+            case RUN_STATE_SUCCEEDED -> "done";
+            case RUN_STATE_FAILED -> "FAILED";
+            case RUN_STATE_ABORTED -> "aborted";
+            default -> "armed";
+        };
+        if (live) {
+            long now = System.nanoTime();
+            if (now - lastDraw >= LIVE_EVERY_NANOS) {
+                draw(false);
+            }
+        } else if (state == RunState.RUN_STATE_RUNNING && s.getAtUnixNanos() - l.lastPlainAt >= PLAIN_EVERY_NANOS) {
+            l.lastPlainAt = s.getAtUnixNanos();
+            out.printf(Locale.ROOT, "[%s] %-10s %12s %s  (%d ops so far)%n", id, node, ScalingAnalysis.num(l.rate), unit, s.getOps());
+        }
+    }
+
+    /** One node's live line: bar, share done, current rate, elapsed / expected. */
+    String line(String node, NodeLine l) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "  %-10s ", node));
+        if (expectedPerNode > 0) {
+            double done = Math.min(1, l.work / (double) expectedPerNode);
+            int full = (int) Math.round(done * BAR);
+            b.append('[').append("#".repeat(full)).append(".".repeat(BAR - full)).append(']')
+                    .append(String.format(Locale.ROOT, " %3.0f%%", done * 100));
+            String expected = done > 0.02 && l.elapsed > 0 ? String.format(Locale.ROOT, "~%.1f s", l.elapsed / done) : "?";
+            b.append(String.format(Locale.ROOT, "  %10s %-8s %6.1f s / %s", ScalingAnalysis.num(l.rate), unit, l.elapsed, expected));
+        } else {
+            b.append(String.format(Locale.ROOT, "%10s %-8s %6.1f s", ScalingAnalysis.num(l.rate), unit, l.elapsed));
+        }
+        return b.append("  ").append(l.state).toString();
+    }
+
+    private void draw(boolean first) {
+        List<String> text = new ArrayList<>();
+        lines.forEach((n, l) -> text.add(line(n, l)));
+        StringBuilder b = new StringBuilder();
+        if (!first && drawn > 0) {
+            b.append("\033[").append(drawn).append('A');
+        }
+        for (String t : text) {
+            b.append('\r').append("\033[2K").append(t).append('\n');
+        }
+        out.print(b);
+        out.flush();
+        drawn = text.size();
+        lastDraw = System.nanoTime();
+    }
+
+    @Override
+    public synchronized void stepFinished(StepRecord step) {
+        if (live && step.id().equals(stepId) && drawn > 0) {
+            for (NodeResult n : step.results()) {
+                NodeLine l = lines.get(n.node());
+                if (l != null) {
+                    l.work = bytesUnit ? n.bytes() : n.ops();
+                    l.rate = n.throughput();
+                    l.elapsed = n.seconds();
+                    l.state = n.ok() ? "done" : n.status();
+                }
+            }
+            draw(false);
+        }
+        for (NodeResult n : step.results()) {
+            out.printf(Locale.ROOT, "[%s] %-10s done: %s %s over %.3f s, start skew %+.3f ms%s%n", step.id(), n.node(),
+                    ScalingAnalysis.num(n.throughput()), unit, n.seconds(), n.startSkewMillis(),
+                    n.ok() ? "" : " (" + n.status() + ")");
+        }
+        step.errors().forEach(e -> out.printf("[%s] error: %s%n", step.id(), e));
+        stepId = null;
     }
 }

@@ -1,17 +1,27 @@
 package lockstep.coordinator.report;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.report.csv.CsvExport;
+import lockstep.coordinator.report.html.RunHtmlReport;
 
-/** Runs on disk: OUT/RUN-ID/run.json. */
+/**
+ * Runs on disk: OUT/RUN-ID/ holds run.json (everything; docs/results.md), steps.csv,
+ * series.csv and report.html, the last three rebuilt from run.json by `lockstep report`.
+ */
 public final class ResultsStore {
     public static final String RUN_FILE = "run.json";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    public static final String REPORT_FILE = "report.html";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final Path out;
 
@@ -19,6 +29,7 @@ public final class ResultsStore {
         this.out = out;
     }
 
+    /** Writes run.json, the CSV files and report.html; returns run.json's path. */
     public Path save(RunRecord run) {
         Path dir = out.resolve(run.runId());
         try {
@@ -26,11 +37,24 @@ public final class ResultsStore {
             Path file = dir.resolve(RUN_FILE);
             Path tmp = dir.resolve(RUN_FILE + ".tmp");
             JSON.writeValue(tmp.toFile(), run);
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            writeDerived(run, dir);
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write results to " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /** steps.csv, series.csv and report.html next to run.json. */
+    public static void writeDerived(RunRecord run, Path dir) throws IOException {
+        CsvExport.write(run, dir);
+        writeAtomically(dir.resolve(REPORT_FILE), RunHtmlReport.render(run));
+    }
+
+    public static void writeAtomically(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     public static RunRecord load(Path runJson) throws IOException {

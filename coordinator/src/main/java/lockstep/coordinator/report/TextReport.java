@@ -3,12 +3,16 @@ package lockstep.coordinator.report;
 import java.io.PrintStream;
 import java.util.Locale;
 import lockstep.coordinator.model.Analysis;
+import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.NodeScaling;
+import lockstep.coordinator.model.NodeStepStats;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.ScalingPoint;
 import lockstep.coordinator.model.StepRecord;
+import lockstep.coordinator.model.StepSummary;
 
-/** The terminal report: per step and node, the scaling table, and the verdict. */
+/** The terminal report: per step and node, repeat statistics, scaling, and the verdict. */
 public final class TextReport {
     private TextReport() {
     }
@@ -36,8 +40,14 @@ public final class TextReport {
             }
         }
         Analysis a = run.analysis();
-        if (a != null && a.nodes().stream().anyMatch(n -> n.efficiency() != null)) {
-            out.printf("%nScaling (all nodes at once vs each node alone)%n");
+        if (a == null) {
+            return;
+        }
+        if (run.repeat() > 1 || a.steps().stream().anyMatch(s -> s.overlapAggregate() != null)) {
+            printSteps(run, a, out);
+        }
+        if (a.nodes().stream().anyMatch(n -> n.efficiency() != null)) {
+            out.printf("%nScaling (all nodes at once vs each node alone%s)%n", run.repeat() > 1 ? ", means over repeats" : "");
             out.printf("%-12s %14s %14s %11s%n", "node", "solo " + run.unit(), "together", "efficiency");
             for (NodeScaling n : a.nodes()) {
                 out.printf(Locale.ROOT, "%-12s %14s %14s %11s%n", n.node(), fmt(n.solo()), fmt(n.concurrent()),
@@ -47,11 +57,55 @@ public final class TextReport {
                 out.printf(Locale.ROOT, "%-12s %14s %14s %11s%n", "aggregate", fmt(a.sumOfSolos()), fmt(a.concurrentSumOfNodes()),
                         a.aggregateEfficiency() == null ? "-" : String.format(Locale.ROOT, "%.2fx", a.aggregateEfficiency()));
             }
+            if (a.fairness() != null) {
+                out.printf(Locale.ROOT, "fairness: Jain's index %.3f, slowest/fastest node %.2f (%s / %s)%n",
+                        a.fairness().jainIndex(), a.fairness().minOverMax(), a.fairness().slowest(), a.fairness().fastest());
+            }
         }
-        if (a != null && !a.verdict().isEmpty()) {
+        if (a.scaling().size() > 2) {
+            out.printf("%nScaling curve%n%-6s %-12s %14s %14s %14s %11s%n", "nodes", "step", "aggregate", "overlap window", "ideal", "efficiency");
+            for (ScalingPoint p : a.scaling()) {
+                out.printf(Locale.ROOT, "%-6d %-12s %14s %14s %14s %11s%n", p.nodes(), p.group(), fmt(p.aggregate()),
+                        fmt(p.overlapAggregate()), fmt(p.ideal()), p.efficiency() == null ? "-" : String.format(Locale.ROOT, "%.2fx", p.efficiency()));
+            }
+        }
+        if (!a.findings().isEmpty()) {
+            out.printf("%nVerdict%s:%n", a.valid() ? "" : " (RUN INVALID)");
+            for (Finding f : a.findings()) {
+                out.println("  " + (Finding.INFO.equals(f.severity()) ? "" : f.severity().toUpperCase(Locale.ROOT) + ": ") + f.message());
+            }
+        } else if (!a.verdict().isEmpty()) {
             out.printf("%nVerdict:%n");
             a.verdict().forEach(v -> out.println("  " + v));
         }
+    }
+
+    private static void printSteps(RunRecord run, Analysis a, PrintStream out) {
+        out.printf("%nSteps over %d repeat(s): mean ± stddev [min .. max] %s%n", run.repeat(), run.unit());
+        out.printf("%-12s %-12s %28s %14s %11s%n", "step", "node", "whole run", "overlap window", "efficiency");
+        for (StepSummary s : a.steps()) {
+            for (NodeStepStats n : s.perNode()) {
+                out.printf(Locale.ROOT, "%-12s %-12s %28s %14s %11s%n", s.group(), n.node(), stats(n.throughput()),
+                        n.overlapThroughput() == null ? "-" : ScalingAnalysis.num(n.overlapThroughput().mean()),
+                        n.efficiency() == null ? "-" : String.format(Locale.ROOT, "%.2fx", n.efficiency()));
+            }
+            if (s.perNode().size() > 1 && s.aggregate() != null) {
+                out.printf(Locale.ROOT, "%-12s %-12s %28s %14s %11s%n", s.group(), "(all nodes)", stats(s.aggregate()),
+                        s.overlapAggregate() == null ? "-" : ScalingAnalysis.num(s.overlapAggregate().mean()),
+                        s.aggregateEfficiency() == null ? "-" : String.format(Locale.ROOT, "%.2fx", s.aggregateEfficiency()));
+            }
+        }
+    }
+
+    private static String stats(lockstep.coordinator.model.Stats s) {
+        if (s == null) {
+            return "-";
+        }
+        if (s.n() == 1) {
+            return ScalingAnalysis.num(s.mean());
+        }
+        return ScalingAnalysis.num(s.mean()) + " ± " + ScalingAnalysis.num(s.stddev()) + " [" + ScalingAnalysis.num(s.min())
+                + " .. " + ScalingAnalysis.num(s.max()) + "]";
     }
 
     private static String fmt(Double v) {

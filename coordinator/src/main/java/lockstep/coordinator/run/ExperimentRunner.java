@@ -17,10 +17,11 @@ import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.report.ScalingAnalysis;
+import lockstep.coordinator.scenario.PlanFields;
 import lockstep.coordinator.scenario.PlanStep;
 import lockstep.coordinator.scenario.Scenario;
 
-/** Runs a scenario's plan (solo steps one node at a time, then all nodes at once) into a RunRecord. */
+/** Runs a scenario's plan ({@link PlanSchedule}: solo, all, ramp, repeated) into a RunRecord. */
 public final class ExperimentRunner {
     private static final DateTimeFormatter RUN_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private static final long DESCRIBE_TIMEOUT_MILLIS = 15_000;
@@ -60,36 +61,33 @@ public final class ExperimentRunner {
             }
             nodes.add(new StepNode(d.getNodeName(), a));
             agentRecords.add(new AgentRecord(d.getNodeName(), a.address(), d.getVersion(), d.getHostname(), d.getRoot(),
-                    d.getFsType(), d.getMountPoint(), d.getMountOptions(), d.getMountSource()));
+                    d.getFsType(), d.getMountPoint(), d.getMountOptions(), d.getMountSource(), d.getKernel(),
+                    d.getCpuCount(), d.getCpuModel(), d.getMemoryBytes(), d.getBlockDevice(), d.getClusterSettingsMap()));
         }
+        List<PlanSchedule.Scheduled> schedule = PlanSchedule.of(scenario, nodes);
         StepRunner steps = new StepRunner(scenario, ensemble, listener);
         List<StepRecord> done = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         String createdAt = Instant.now().toString();
-        outer:
-        for (PlanStep step : scenario.plan()) {
-            List<List<StepNode>> groups = step == PlanStep.SOLO ? nodes.stream().map(List::of).toList() : List.of(nodes);
-            for (List<StepNode> group : groups) {
-                String id = step == PlanStep.SOLO ? "solo-" + group.get(0).node() : "all";
-                StepRecord record = steps.run(runId, id, step.yamlName(), group);
-                done.add(record);
-                listener.stepFinished(record);
-                if (!record.ok()) {
-                    errors.addAll(record.errors());
-                    break outer;
-                }
+        for (PlanSchedule.Scheduled step : schedule) {
+            StepRecord record = steps.run(runId, step.id(), step.kind(), step.nodes()).withPlace(step.group(), step.repeat());
+            done.add(record);
+            listener.stepFinished(record);
+            if (!record.ok()) {
+                errors.addAll(record.errors());
+                break;
             }
         }
         RunRecord partial = new RunRecord(RunRecord.SCHEMA, runId, scenario.name(), createdAt, Version.get(),
                 scenario.workloadType(), scenario.workloadParams(), scenario.unit(), scenario.workload().hasWrite() ? "write" : "lock",
                 scenario.plan().stream().map(PlanStep::yamlName).toList(), agentRecords, done, null,
-                errors.isEmpty() ? "ok" : "failed", errors);
-        return withAnalysis(partial, scenario.skewWarnFraction());
+                errors.isEmpty() ? "ok" : "failed", errors, scenario.repeat(),
+                scenario.plan().contains(PlanStep.RAMP) ? PlanFields.counts(scenario.ramp(), nodes.size()) : List.of(),
+                scenario.skewWarnFraction());
+        return withAnalysis(partial);
     }
 
-    public static RunRecord withAnalysis(RunRecord r, double skewWarnFraction) {
-        return new RunRecord(r.schema(), r.runId(), r.name(), r.createdAt(), r.coordinatorVersion(), r.workloadType(),
-                r.workload(), r.unit(), r.opName(), r.plan(), r.agents(), r.steps(),
-                ScalingAnalysis.analyse(r, skewWarnFraction), r.status(), r.errors());
+    public static RunRecord withAnalysis(RunRecord r) {
+        return r.withAnalysis(ScalingAnalysis.analyse(r));
     }
 }

@@ -16,7 +16,7 @@ import lockstep.coordinator.report.TextReport;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioException;
 
-/** One `lockstep run`: connect, run the plan, save run.json, print the report. */
+/** One `lockstep run`: connect, run the plan, save run.json, CSVs and report.html, print the report. */
 public final class RunSession {
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9a-fA-F:]+\\]|[A-Za-z0-9._-]+):(\\d{1,5})");
 
@@ -63,15 +63,14 @@ public final class RunSession {
             String runId = ExperimentRunner.newRunId(scenario.name());
             out.printf("Run %s: %s on %s, plan %s%n", runId, scenario.workloadType(), String.join(", ", scenario.agents()),
                     scenario.plan().stream().map(p -> p.yamlName()).toList());
-            RunRecord run = new ExperimentRunner(scenario, ensemble,
-                    new ConsoleProgress(out, scenario.workload().hasWrite(), scenario.unit())).run(runId);
+            RunRecord run = new ExperimentRunner(scenario, ensemble, ConsoleProgress.forScenario(out, scenario)).run(runId);
             if (!labelsByAddress.isEmpty()) {
                 run = run.withAgents(run.agents().stream()
                         .map(a -> a.withLabels(labelsByAddress.getOrDefault(a.address(), Map.of()))).toList());
             }
             Path saved = new ResultsStore(resultsDir).save(run);
             TextReport.print(run, out);
-            out.printf("%nResults: %s%n", saved);
+            out.printf("%nResults: %s%nReport:  %s%n", saved, saved.resolveSibling(ResultsStore.REPORT_FILE));
             return new Outcome(run, saved);
         }
     }

@@ -1,9 +1,13 @@
 package lockstep.coordinator.scenario;
 
-/** What a plan runs: every node alone (one after another), or every node at once. */
+/**
+ * What a plan runs: every node alone (one after another), every node at once, or a ramp of
+ * growing node counts (the first K nodes at once, for each K of the scenario's 'ramp').
+ */
 public enum PlanStep {
     SOLO("solo"),
-    ALL("all");
+    ALL("all"),
+    RAMP("ramp");
 
     private final String yamlName;
 

@@ -9,6 +9,8 @@ import lockstep.agent.v1.WorkloadSpec;
  * A parsed, validated scenario: what to run on which agents in which plan.
  *
  * @param workloadParams the workload as written (after defaults), for reports and run.json
+ * @param repeat how often the whole plan runs (steps interleaved: plan, plan, ...)
+ * @param ramp node counts for the plan's "ramp" step; empty means 1, 2, 4 ... and all nodes
  */
 public record Scenario(
         String name,
@@ -19,10 +21,25 @@ public record Scenario(
         WorkloadSpec workload,
         Duration timeout,
         Duration startLead,
-        double skewWarnFraction) {
+        double skewWarnFraction,
+        int repeat,
+        List<Integer> ramp) {
+
+    public Scenario {
+        repeat = Math.max(1, repeat);
+        ramp = ramp == null ? List.of() : List.copyOf(ramp);
+    }
+
+    /** A plan run once, default ramp. */
+    public Scenario(String name, List<String> agents, List<PlanStep> plan, String workloadType,
+                    Map<String, Object> workloadParams, WorkloadSpec workload, Duration timeout, Duration startLead,
+                    double skewWarnFraction) {
+        this(name, agents, plan, workloadType, workloadParams, workload, timeout, startLead, skewWarnFraction, 1, List.of());
+    }
 
     public Scenario withAgents(List<String> newAgents) {
-        return new Scenario(name, List.copyOf(newAgents), plan, workloadType, workloadParams, workload, timeout, startLead, skewWarnFraction);
+        return new Scenario(name, List.copyOf(newAgents), plan, workloadType, workloadParams, workload, timeout, startLead,
+                skewWarnFraction, repeat, ramp);
     }
 
     public String unit() {

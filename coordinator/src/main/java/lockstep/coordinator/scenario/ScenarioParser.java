@@ -23,6 +23,7 @@ import lockstep.agent.v1.WriteWorkload;
 /** Reads scenario YAML into a validated {@link Scenario}; every error names file and field. */
 public final class ScenarioParser {
     static final long MAX_WRITE_SIZE = 1L << 42; // 4 TiB
+    static final int MAX_REPEAT = 100;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,79}");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -60,6 +61,8 @@ public final class ScenarioParser {
         Duration timeout = top.duration("timeout", "10m", Duration.ofSeconds(1), Duration.ofHours(24));
         Duration startLead = top.duration("start-lead", "500ms", Duration.ofMillis(50), Duration.ofMinutes(5));
         double skewWarn = top.integer("skew-warn-percent", 5, 0, 100) / 100.0;
+        int repeat = (int) top.integer("repeat", 1, 1, MAX_REPEAT);
+        List<Integer> ramp = PlanFields.ramp(top, plan);
         JsonNode workloadNode = top.node("workload");
         if (workloadNode == null) {
             throw top.error("workload", "is required");
@@ -75,7 +78,7 @@ public final class ScenarioParser {
         top.rejectUnknown();
         Map<String, Object> params = new LinkedHashMap<>(w.used());
         return new Scenario(name, agents == null ? List.of() : List.copyOf(agents), plan, type, params, spec,
-                timeout, startLead, skewWarn);
+                timeout, startLead, skewWarn, repeat, ramp);
     }
 
     private static List<PlanStep> plan(Fields top, List<String> names) {
@@ -83,13 +86,13 @@ public final class ScenarioParser {
             return List.of(PlanStep.SOLO, PlanStep.ALL);
         }
         if (names.isEmpty()) {
-            throw top.error("plan", "is empty (use [solo, all], [solo] or [all])");
+            throw top.error("plan", "is empty (use [solo, all], [solo], [all] or [solo, ramp])");
         }
         List<PlanStep> plan = new ArrayList<>();
         for (String n : names) {
             PlanStep s = PlanStep.fromYaml(n);
             if (s == null) {
-                throw top.error("plan", "unknown step '" + n + "' (known: solo, all)");
+                throw top.error("plan", "unknown step '" + n + "' (known: solo, all, ramp)");
             }
             plan.add(s);
         }
