@@ -81,7 +81,7 @@ public final class ExperimentRunner {
             }
         }
         RunRecord partial = new RunRecord(RunRecord.SCHEMA, runId, scenario.name(), createdAt, Version.get(),
-                scenario.workloadType(), scenario.workloadParams(), scenario.unit(), scenario.workload().hasWrite() ? "write" : "lock",
+                scenario.workloadType(), scenario.workloadParams(), scenario.unit(), scenario.opName(),
                 scenario.plan().stream().map(PlanStep::yamlName).toList(), agentRecords, done, null,
                 errors.isEmpty() ? "ok" : "failed", errors);
         return withAnalysis(partial, scenario.skewWarnFraction());

@@ -52,13 +52,14 @@ public final class RunSession {
     }
 
     public Outcome execute(Scenario scenario, Path resultsDir) {
+        lockstep.coordinator.scenario.ScenarioParser.checkNodeCount(scenario, scenario.agents().size(), "for " + scenario.agents().size() + " agents");
         List<Agent> agents = scenario.agents().stream().<Agent>map(GrpcAgent::connect).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
             String runId = ExperimentRunner.newRunId(scenario.name());
             out.printf("Run %s: %s on %s, plan %s%n", runId, scenario.workloadType(), String.join(", ", scenario.agents()),
                     scenario.plan().stream().map(p -> p.yamlName()).toList());
             RunRecord run = new ExperimentRunner(scenario, ensemble,
-                    new ConsoleProgress(out, scenario.workload().hasWrite(), scenario.unit())).run(runId);
+                    new ConsoleProgress(out, scenario.bytesUnit(), scenario.unit())).run(runId);
             Path saved = new ResultsStore(resultsDir).save(run);
             TextReport.print(run, out);
             out.printf("%nResults: %s%n", saved);
