@@ -128,9 +128,9 @@ public final class PingPongLoop implements WorkerLoop {
                 i = next;
                 if (now >= measureStart && now < measureEnd) {
                     if (first == 0) {
-                        first = wall0 + (t0 - mono0);
+                        first = Math.max(measureStart, wall0 + (t0 - mono0));
                     }
-                    last = wall0 + (t3 - mono0);
+                    last = Math.min(measureEnd, wall0 + (t3 - mono0));
                     latency.recordValue(t1 - t0);
                     latency.recordValue(t3 - t2);
                     retries += r;
