@@ -40,7 +40,8 @@ import org.apache.logging.log4j.Logger;
 /** The gRPC face of the agent: maps each call onto the {@link RunRegistry}. */
 final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     static final List<String> CAPABILITIES = List.of(
-            "workload:write", "workload:lock-files", "lock:fcntl", "lock:flock", "lock:ofd");
+            "workload:write", "workload:read", "workload:lock-files", "workload:ping-pong", "workload:hot-lock",
+            "workload:metadata", "lock:fcntl", "lock:flock", "lock:ofd");
     private static final Logger LOG = LogManager.getLogger(AgentService.class);
     private static final int MIN_INTERVAL_MILLIS = 50;
     private static final int DEFAULT_INTERVAL_MILLIS = 250;

@@ -78,7 +78,7 @@ final class RunRegistry implements AutoCloseable {
             }
             Workload workload;
             try {
-                workload = WorkloadFactory.create(request.getWorkload(), paths);
+                workload = WorkloadFactory.create(request.getWorkload(), paths, Math.max(1, request.getStepNodeCount()));
             } catch (InvalidWorkloadException e) {
                 throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
             }

@@ -19,4 +19,7 @@ public interface LibC {
 
     @SaveError
     int fcntl(int fd, int cmd, Pointer flock);
+
+    @SaveError
+    int posix_fadvise(int fd, long offset, long len, int advice);
 }

@@ -7,5 +7,14 @@ public enum LockKind {
     /** BSD flock(2): owned by the open file description. */
     FLOCK,
     /** Open-file-description record lock, fcntl(F_OFD_SETLKW). */
-    OFD
+    OFD;
+
+    /** From the wire enum; unspecified means fcntl. */
+    public static LockKind of(lockstep.agent.v1.LockKind kind) {
+        return switch (kind) {
+            case LOCK_KIND_FLOCK -> FLOCK;
+            case LOCK_KIND_OFD -> OFD;
+            default -> FCNTL;
+        };
+    }
 }

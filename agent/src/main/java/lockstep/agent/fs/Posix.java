@@ -39,6 +39,7 @@ public final class Posix {
     static final int LOCK_UN = 8;
     private static final int RLIMIT_NOFILE = 7;
     private static final int STRUCT_FLOCK_SIZE = 32;
+    private static final int POSIX_FADV_DONTNEED = 4;
 
     private static final Posix INSTANCE = new Posix();
 
@@ -46,6 +47,7 @@ public final class Posix {
     private final LibC libc;
     private final Runtime runtime;
     private final ThreadLocal<Pointer> flockStruct;
+    private final ThreadLocal<jnr.posix.FileStat> statBuffer;
 
     private Posix() {
         POSIXHandler handler = new DefaultPOSIXHandler();
@@ -53,6 +55,7 @@ public final class Posix {
         this.libc = LibraryLoader.create(LibC.class).load("c");
         this.runtime = Runtime.getRuntime(libc);
         this.flockStruct = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, STRUCT_FLOCK_SIZE, true));
+        this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
     }
 
     public static Posix get() {
@@ -131,6 +134,79 @@ public final class Posix {
         }
     }
 
+    /** Writes count bytes of the buffer at offset, retrying short writes. */
+    public long pwriteFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
+        long done = 0;
+        while (done < count) {
+            long n = libc.pwrite(fd, buf.pointer().slice(done), count - done, offset + done);
+            if (n < 0) {
+                int errno = runtime.getLastError();
+                if (errno == Errno.EINTR.intValue()) {
+                    continue;
+                }
+                throw error("pwrite", path, errno);
+            }
+            if (n == 0) {
+                throw new PosixException("pwrite", path, 0, "", "pwrite returned 0 bytes");
+            }
+            done += n;
+        }
+        return done;
+    }
+
+    /** Reads exactly count bytes at offset (short reads retried); a read past the end throws. */
+    public long preadFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
+        long done = 0;
+        while (done < count) {
+            long n = libc.pread(fd, buf.pointer().slice(done), count - done, offset + done);
+            if (n < 0) {
+                int errno = runtime.getLastError();
+                if (errno == Errno.EINTR.intValue()) {
+                    continue;
+                }
+                throw error("pread", path, errno);
+            }
+            if (n == 0) {
+                throw new PosixException("pread", path, 0, "", "end of file at offset " + (offset + done));
+            }
+            done += n;
+        }
+        return done;
+    }
+
+    /** Drops the file's cached pages (fio's invalidate=1), so buffered reads come from the file system. */
+    public void dropCache(int fd, String path) {
+        int rc = libc.posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        if (rc != 0) {
+            throw error("posix_fadvise(DONTNEED)", path, rc);
+        }
+    }
+
+    public void ftruncate(int fd, long length, String path) {
+        if (posix.ftruncate(fd, length) < 0) {
+            throw error("ftruncate", path, posix.errno());
+        }
+    }
+
+    /** stat(2); throws on failure (ENOENT, ESTALE, ...). */
+    public void stat(String path) {
+        if (posix.stat(path, statBuffer.get()) < 0) {
+            throw error("stat", path, posix.errno());
+        }
+    }
+
+    public void rename(String from, String to) {
+        if (posix.rename(from, to) < 0) {
+            throw error("rename", from, posix.errno());
+        }
+    }
+
+    public void mkdir(String path, int mode) {
+        if (posix.mkdir(path, mode) < 0) {
+            throw error("mkdir", path, posix.errno());
+        }
+    }
+
     public void unlink(String path) {
         if (posix.unlink(path) < 0) {
             throw error("unlink", path, posix.errno());
@@ -162,6 +238,36 @@ public final class Posix {
             }
             case FCNTL -> setFlock(fd, F_SETLK, F_UNLCK, 0, 0, "fcntl(F_SETLK, F_UNLCK)", path);
             case OFD -> setFlock(fd, F_OFD_SETLK, F_UNLCK, 0, 0, "fcntl(F_OFD_SETLK, F_UNLCK)", path);
+        }
+    }
+
+    /**
+     * Takes a lock, whole file when {@code len} is 0 (flock always whole file), byte range
+     * otherwise. Blocking modes wait in the kernel; try-lock modes repeat the non-blocking call
+     * until it succeeds (or {@code stop} says to give up) and return how many attempts found
+     * the lock held. Returns -1 when stopped before the lock was taken.
+     */
+    public long acquire(int fd, LockMode mode, long start, long len, String path, java.util.function.BooleanSupplier stop) {
+        long retries = 0;
+        while (true) {
+            boolean got = mode.kind() == LockKind.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, start, len, path);
+            if (got) {
+                return retries;
+            }
+            if (stop.getAsBoolean()) {
+                return -1;
+            }
+            retries++;
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Gives back what {@link #acquire} took. */
+    public void release(int fd, LockMode mode, long start, long len, String path) {
+        if (mode.kind() == LockKind.FLOCK) {
+            unlock(fd, mode, path);
+        } else {
+            unlockRange(fd, mode, start, len, path);
         }
     }
 

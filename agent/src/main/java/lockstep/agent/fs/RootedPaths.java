@@ -24,6 +24,10 @@ public final class RootedPaths {
         return root;
     }
 
+    public String node() {
+        return node;
+    }
+
     /**
      * Expands {@code {node}} in the template and resolves it under the root.
      *

@@ -8,18 +8,21 @@ import lockstep.agent.fs.LockKind;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.LockFilesWorkload;
-import lockstep.agent.v1.WorkloadError;
+import lockstep.agent.v1.LockRelease;
 import lockstep.agent.workload.LatencyHistograms;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
 /**
  * Seed 1's program, in one process: create {@code files} files, open each with
- * O_SYNC|O_RDWR|O_CREAT, lock it exclusively and keep it open. One op is one file
- * (open + lock); the locks stay held until {@link #release}.
+ * O_SYNC|O_RDWR|O_CREAT and lock it. With release hold and close end (the seed) every lock
+ * stays held and every file open until {@link #release}; unlock-each unlocks right after the
+ * lock, close each closes right after (which drops a lock still held). One op is one file:
+ * open + lock [+ unlock] [+ close], timed as one.
  */
-public final class LockFilesLoop {
+public final class LockFilesLoop implements WorkerLoop {
     private final Path dir;
     private final String prefix;
     private final LockFilesWorkload spec;
@@ -41,63 +44,70 @@ public final class LockFilesLoop {
     }
 
     public static LockKind kindOf(lockstep.agent.v1.LockKind kind) {
-        return switch (kind) {
-            case LOCK_KIND_FLOCK -> LockKind.FLOCK;
-            case LOCK_KIND_OFD -> LockKind.OFD;
-            default -> LockKind.FCNTL;
-        };
+        return LockKind.of(kind);
     }
 
+    @Override
     public long ops() {
         return ops;
     }
 
+    @Override
     public void stop() {
         stopped = true;
     }
 
+    @Override
     public WorkerOutcome run(long startAtUnixNanos) {
         WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
         Histogram latency = LatencyHistograms.create();
         if (!WallClock.awaitInstant(startAtUnixNanos, () -> stopped)) {
             return out.build();
         }
-        LockMode mode = LockMode.exclusiveBlocking(kindOf(spec.getLock()));
+        LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
+        boolean unlockEach = spec.getRelease() == LockRelease.LOCK_RELEASE_UNLOCK_EACH;
+        boolean closeEach = spec.getClose() == FileClose.FILE_CLOSE_EACH;
         int flags = Posix.O_SYNC | Posix.O_RDWR | Posix.O_CREAT;
+        long retries = 0;
         out.setFirstOpUnixNanos(WallClock.nowNanos());
         for (int i = 0; i < spec.getFiles() && !stopped; i++) {
             String path = dir.resolve(fileName(prefix, i)).toString();
             try {
                 long t0 = System.nanoTime();
                 int fd = posix.open(path, flags, 0644);
-                fds.add(fd);
-                posix.lock(fd, mode, path);
+                if (!closeEach) {
+                    fds.add(fd);
+                }
+                try {
+                    long r = posix.acquire(fd, mode, 0, 0, path, () -> stopped);
+                    if (r < 0) {
+                        break;
+                    }
+                    retries += r;
+                    if (unlockEach) {
+                        posix.release(fd, mode, 0, 0, path);
+                    }
+                } finally {
+                    if (closeEach) {
+                        posix.close(fd, path);
+                    }
+                }
                 latency.recordValue(System.nanoTime() - t0);
                 ops = ops + 1;
             } catch (PosixException e) {
-                out.setError(error(e));
+                out.setError(WorkerErrors.of(e, root, "failed after " + ops + " files"));
                 break;
             }
         }
         return out.setEndUnixNanos(WallClock.nowNanos())
                 .setOps(ops)
+                .setLockRetries(retries)
                 .setLatencyHistogram(LatencyHistograms.encode(latency))
                 .build();
     }
 
-    private WorkloadError error(PosixException e) {
-        String rel = root.relativize(Path.of(e.path())).toString();
-        return WorkloadError.newBuilder()
-                .setOperation(e.operation())
-                .setPath(rel)
-                .setErrno(e.errno())
-                .setErrnoName(e.errnoName())
-                .setMessage(e.operation() + " " + rel + " failed after " + ops + " files: "
-                        + e.getMessage().substring(e.getMessage().indexOf(": ") + 2))
-                .build();
-    }
-
     /** Closes every file, which drops the locks. */
+    @Override
     public void release() {
         for (int fd : fds) {
             posix.closeQuietly(fd);

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.WallClock;
 import lockstep.agent.fs.Posix;
+import lockstep.agent.fs.PosixException;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.WorkloadError;
 import lockstep.worker.v1.WorkerCommand;
@@ -46,17 +47,26 @@ public final class WorkerMain {
         }
         WorkerTask task = first.getTask();
         Posix posix = Posix.get();
-        long needed = task.getLockFiles().getFiles() + FD_HEADROOM;
+        long needed = filesNeeded(task) + FD_HEADROOM;
         if (!posix.raiseOpenFileLimit(needed)) {
             long[] limits = posix.openFileLimits();
-            send(WorkerEvent.newBuilder().setOutcome(WorkerOutcome.newBuilder().setError(WorkloadError.newBuilder()
+            send(failure(WorkloadError.newBuilder()
                     .setOperation("setrlimit(RLIMIT_NOFILE)")
+                    .setErrno(24)
                     .setErrnoName("EMFILE")
-                    .setMessage("each process needs " + needed + " open files (" + task.getLockFiles().getFiles()
-                            + " files + " + FD_HEADROOM + ") but the hard limit RLIMIT_NOFILE is " + limits[1]))).build());
+                    .setMessage("each process needs " + needed + " open files (" + filesNeeded(task)
+                            + " files + " + FD_HEADROOM + ") but the hard limit RLIMIT_NOFILE is " + limits[1]
+                            + " (soft " + limits[0] + ")")
+                    .build()));
             return 0;
         }
-        LockFilesLoop loop = new LockFilesLoop(Path.of(task.getDir()), task.getFilePrefix(), task.getLockFiles(), Path.of(task.getRoot()));
+        WorkerLoop loop;
+        try {
+            loop = loopFor(task);
+        } catch (PosixException e) {
+            send(failure(WorkerErrors.of(e, Path.of(task.getRoot()), "while setting up")));
+            return 0;
+        }
         send(WorkerEvent.newBuilder().setReadyPid(posix.getpid()).build());
 
         WorkerCommand next = WorkerCommand.parseDelimitedFrom(in);
@@ -92,6 +102,29 @@ public final class WorkerMain {
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    static long filesNeeded(WorkerTask task) {
+        return switch (task.getWorkloadCase()) {
+            case LOCK_FILES -> task.getLockFiles().getFiles();
+            case HOT_LOCK -> Math.max(1, task.getHotLock().getThreads());
+            default -> 1;
+        };
+    }
+
+    private static WorkerLoop loopFor(WorkerTask task) {
+        Path root = Path.of(task.getRoot());
+        return switch (task.getWorkloadCase()) {
+            case LOCK_FILES -> new LockFilesLoop(Path.of(task.getDir()), task.getFilePrefix(), task.getLockFiles(), root);
+            case PING_PONG -> new PingPongLoop(Path.of(task.getFile()), task.getPingPong(), task.getSlots(),
+                    task.getParticipants(), root);
+            case HOT_LOCK -> new HotLockLoop(Path.of(task.getFile()), task.getHotLock(), root);
+            case WORKLOAD_NOT_SET -> throw new IllegalArgumentException("worker task without a workload");
+        };
+    }
+
+    private static WorkerEvent failure(WorkloadError error) {
+        return WorkerEvent.newBuilder().setOutcome(WorkerOutcome.newBuilder().setError(error)).build();
     }
 
     private synchronized void send(WorkerEvent event) throws IOException {

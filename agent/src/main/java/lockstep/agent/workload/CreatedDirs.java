@@ -28,8 +28,12 @@ final class CreatedDirs {
             missing.add(0, p);
         }
         for (Path p : missing) {
-            Files.createDirectory(p);
-            created.push(p);
+            try {
+                Files.createDirectory(p);
+                created.push(p);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // another node (sharing this directory) made it first: not ours to remove
+            }
         }
     }
 
@@ -39,6 +43,8 @@ final class CreatedDirs {
             Path p = created.pop();
             try {
                 Files.deleteIfExists(p);
+            } catch (java.nio.file.DirectoryNotEmptyException e) {
+                leftovers.add(paths.relative(p) + ": directory not empty");
             } catch (IOException e) {
                 leftovers.add(paths.relative(p) + ": " + e.getMessage());
             }

@@ -5,23 +5,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockFilesWorkload;
-import lockstep.agent.v1.LockKind;
-import lockstep.agent.v1.ProcessResult;
-import lockstep.agent.v1.RunState;
-import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.worker.LockFilesLoop;
-import lockstep.worker.v1.WorkerOutcome;
 import lockstep.worker.v1.WorkerTask;
-import org.HdrHistogram.Histogram;
 
 /**
  * Seed 1 on one node: {@code processes} worker OS processes (fcntl locks belong to a process,
@@ -32,15 +23,12 @@ import org.HdrHistogram.Histogram;
 public final class LockFilesProcesses implements Workload {
     static final int MAX_PROCESSES = 1024;
     static final int MAX_FILES = 1_000_000;
-    private static final long READY_TIMEOUT_MILLIS = 120_000;
-    private static final long RELEASE_TIMEOUT_MILLIS = 10_000;
 
     private final LockFilesWorkload spec;
     private final RootedPaths paths;
     private final Path dir;
     private final CreatedDirs createdDirs;
-    private final List<WorkerProcess> workers = new ArrayList<>();
-    private volatile boolean aborted;
+    private final ProcessFleet fleet = new ProcessFleet();
 
     public LockFilesProcesses(LockFilesWorkload spec, RootedPaths paths) {
         this.spec = spec;
@@ -57,9 +45,7 @@ public final class LockFilesProcesses implements Workload {
         if (spec.getFiles() < 1 || spec.getFiles() > MAX_FILES) {
             throw new InvalidWorkloadException("files", spec.getFiles() + " is outside 1 .. " + MAX_FILES);
         }
-        if (spec.getLock() == LockKind.LOCK_KIND_UNSPECIFIED || spec.getLock() == LockKind.UNRECOGNIZED) {
-            throw new InvalidWorkloadException("lock", "must be one of fcntl, flock, ofd");
-        }
+        LockSpecs.validateKind(spec.getLock(), true);
     }
 
     static String prefix(int process) {
@@ -74,37 +60,28 @@ public final class LockFilesProcesses implements Workload {
     @Override
     public void prepare() {
         long needed = spec.getFiles() + 64L;
-        long hard = Posix.get().openFileLimits()[1];
-        if (hard >= 0 && hard < needed) {
+        long[] limits = Posix.get().openFileLimits();
+        if (limits[1] >= 0 && limits[1] < needed) {
             throw new PosixException("setrlimit(RLIMIT_NOFILE)", dir.toString(), 24, "EMFILE",
-                    "each process needs " + needed + " open files (" + spec.getFiles() + " files + 64) but the hard limit is " + hard);
+                    "each process needs " + needed + " open files (" + spec.getFiles() + " files + 64) but the hard limit is "
+                            + limits[1] + " (soft " + limits[0] + ")");
         }
         try {
             createdDirs.create(dir);
         } catch (IOException e) {
             throw new PosixException("mkdir", dir.toString(), 0, "", e.toString());
         }
-        try {
-            for (int i = 0; i < spec.getProcesses(); i++) {
-                workers.add(WorkerProcess.start(WorkerTask.newBuilder()
-                        .setIndex(i)
-                        .setDir(dir.toString())
-                        .setRoot(paths.root().toString())
-                        .setFilePrefix(prefix(i))
-                        .setLockFiles(spec)
-                        .build()));
-            }
-            for (WorkerProcess w : workers) {
-                w.awaitReady(READY_TIMEOUT_MILLIS);
-            }
-        } catch (IOException e) {
-            killAll();
-            throw new PosixException("start worker process", dir.toString(), 0, "", e.toString());
-        } catch (WorkerProcess.WorkerFailedException e) {
-            killAll();
-            WorkloadError err = e.error();
-            throw new PosixException(err.getOperation(), dir.toString(), err.getErrno(), err.getErrnoName(), err.getMessage());
+        List<WorkerTask> tasks = new ArrayList<>();
+        for (int i = 0; i < spec.getProcesses(); i++) {
+            tasks.add(WorkerTask.newBuilder()
+                    .setIndex(i)
+                    .setDir(dir.toString())
+                    .setRoot(paths.root().toString())
+                    .setFilePrefix(prefix(i))
+                    .setLockFiles(spec)
+                    .build());
         }
+        fleet.start(tasks, dir.toString());
     }
 
     @Override
@@ -114,16 +91,12 @@ public final class LockFilesProcesses implements Workload {
 
     @Override
     public List<Long> workerPids() {
-        return workers.stream().map(WorkerProcess::pid).toList();
+        return fleet.pids();
     }
 
     @Override
     public long opsSoFar() {
-        long sum = 0;
-        for (WorkerProcess w : workers) {
-            sum += w.ops();
-        }
-        return sum;
+        return fleet.ops();
     }
 
     @Override
@@ -133,79 +106,17 @@ public final class LockFilesProcesses implements Workload {
 
     @Override
     public WorkloadResult.Builder run(long startAtUnixNanos) {
-        WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
-        for (WorkerProcess w : workers) {
-            try {
-                w.start(startAtUnixNanos);
-            } catch (IOException e) {
-                result.setError(Errors.of("start", "could not start worker pid " + w.pid() + ": " + e));
-            }
-        }
-        Histogram latency = LatencyHistograms.create();
-        long first = Long.MAX_VALUE;
-        long end = Long.MIN_VALUE;
-        long ops = 0;
-        for (WorkerProcess w : workers) {
-            WorkerOutcome o = awaitOutcome(w);
-            ProcessResult.Builder pr = ProcessResult.newBuilder().setPid(w.pid()).setOps(o.getOps())
-                    .setFirstOpUnixNanos(o.getFirstOpUnixNanos()).setEndUnixNanos(o.getEndUnixNanos());
-            if (o.hasError()) {
-                pr.setError(o.getError());
-                if (!result.hasError()) {
-                    result.setError(o.getError());
-                }
-            }
-            result.addProcesses(pr);
-            ops += o.getOps();
-            if (o.getFirstOpUnixNanos() > 0) {
-                first = Math.min(first, o.getFirstOpUnixNanos());
-                end = Math.max(end, o.getEndUnixNanos());
-            }
-            if (!o.getLatencyHistogram().isEmpty()) {
-                latency.add(LatencyHistograms.decode(o.getLatencyHistogram()));
-            }
-        }
-        if (first != Long.MAX_VALUE) {
-            result.setFirstOpUnixNanos(first).setEndUnixNanos(end);
-        }
-        result.setOps(ops).setLatencyHistogram(LatencyHistograms.encode(latency));
-        if (aborted) {
-            return result.setState(RunState.RUN_STATE_ABORTED);
-        }
-        return result.setState(result.hasError() ? RunState.RUN_STATE_FAILED : RunState.RUN_STATE_SUCCEEDED);
-    }
-
-    private WorkerOutcome awaitOutcome(WorkerProcess w) {
-        while (true) {
-            try {
-                return w.outcome().get(200, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                if (aborted) {
-                    w.kill();
-                }
-            } catch (ExecutionException e) {
-                return WorkerOutcome.newBuilder().setError(Errors.of("worker process", e.getCause().toString())).build();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                w.kill();
-                return WorkerOutcome.newBuilder().setError(Errors.of("worker process", "interrupted")).build();
-            }
-        }
+        return fleet.run(startAtUnixNanos, opName());
     }
 
     @Override
     public void abort() {
-        aborted = true;
-        killAll();
-    }
-
-    private void killAll() {
-        workers.forEach(WorkerProcess::kill);
+        fleet.abort();
     }
 
     @Override
     public CleanupReport cleanup() {
-        workers.forEach(w -> w.release(RELEASE_TIMEOUT_MILLIS));
+        fleet.release();
         long removed = 0;
         List<String> leftovers = new ArrayList<>();
         for (int p = 0; p < spec.getProcesses(); p++) {

@@ -10,9 +10,20 @@ public final class WorkloadFactory {
     }
 
     public static Workload create(WorkloadSpec spec, RootedPaths paths) {
+        return create(spec, paths, 1);
+    }
+
+    /**
+     * @param stepNodes how many nodes run this step together (ping-pong sizes its ring by it)
+     */
+    public static Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes) {
         return switch (spec.getKindCase()) {
             case WRITE -> new WriteFileWorkload(spec.getWrite(), paths);
+            case READ -> new ReadFileWorkload(spec.getRead(), paths);
             case LOCK_FILES -> new LockFilesProcesses(spec.getLockFiles(), paths);
+            case PING_PONG -> new PingPongProcesses(spec.getPingPong(), paths, stepNodes);
+            case HOT_LOCK -> new HotLockProcesses(spec.getHotLock(), paths);
+            case METADATA -> new MetadataWorkload(spec.getMetadata(), paths);
             case KIND_NOT_SET -> throw new InvalidWorkloadException("type", "no workload given");
         };
     }

@@ -4,63 +4,75 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import lockstep.agent.WallClock;
-import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.v1.AccessPattern;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WriteWorkload;
-import org.HdrHistogram.Histogram;
 
 /**
- * dd-like sequential write: open(O_WRONLY|O_CREAT|O_TRUNC [|O_DIRECT][|O_SYNC]) at prepare,
- * then write(2) of {@code block-size} zero bytes until {@code size}, then fdatasync(2) if asked,
- * all inside the measured time. One op is one write call of a full block.
+ * dd/fio-like write: open(O_WRONLY|O_CREAT|O_TRUNC [|O_DIRECT][|O_SYNC]) at prepare, then
+ * pwrite(2) of {@code block-size} zero bytes at each block's offset until {@code size}
+ * (sequential or random order, split over {@code threads}), then fdatasync(2) if asked, all
+ * inside the measured time. One op is one pwrite call of a full block.
  */
 public final class WriteFileWorkload implements Workload {
     static final int DIRECT_ALIGNMENT = 4096;
     static final long MAX_SIZE = 1L << 42; // 4 TiB
     static final int MIN_BLOCK = 512;
     static final int MAX_BLOCK = 64 << 20;
+    static final int MAX_THREADS = 256;
 
     private final WriteWorkload spec;
     private final RootedPaths paths;
     private final Posix posix = Posix.get();
     private final Path file;
     private final CreatedDirs createdDirs;
-    private final AtomicLong ops = new AtomicLong();
-    private final AtomicLong bytes = new AtomicLong();
-    private volatile boolean aborted;
+    private final BlockIo io = new BlockIo();
+    private final int threads;
     private int fd = -1;
     private boolean opened;
-    private AlignedBuffer buffer;
 
     public WriteFileWorkload(WriteWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
         validate(spec);
+        this.threads = Math.max(1, spec.getThreads());
         this.file = paths.resolve("file", spec.getFile());
         this.createdDirs = new CreatedDirs(paths.root());
     }
 
     static void validate(WriteWorkload spec) {
-        if (spec.getSizeBytes() == 0) {
+        validateBlocks(spec.getSizeBytes(), spec.getBlockSizeBytes(), spec.getODirect(), spec.getThreads());
+        if (spec.getPattern() == AccessPattern.UNRECOGNIZED) {
+            throw new InvalidWorkloadException("pattern", "must be sequential or random");
+        }
+    }
+
+    static void validateBlocks(long size, int block, boolean direct, int threads) {
+        if (size == 0) {
             throw new InvalidWorkloadException("size", "must be greater than 0");
         }
-        if (spec.getSizeBytes() > MAX_SIZE) {
-            throw new InvalidWorkloadException("size", spec.getSizeBytes() + " bytes is above the limit of 4 TiB");
+        if (size > MAX_SIZE) {
+            throw new InvalidWorkloadException("size", size + " bytes is above the limit of 4 TiB");
         }
-        int block = spec.getBlockSizeBytes();
         if (block < MIN_BLOCK || block > MAX_BLOCK) {
             throw new InvalidWorkloadException("block-size", block + " bytes is outside 512 B .. 64 MiB");
         }
-        if (spec.getODirect() && (block % DIRECT_ALIGNMENT != 0 || spec.getSizeBytes() % block != 0)) {
+        if (direct && (block % DIRECT_ALIGNMENT != 0 || size % block != 0)) {
             throw new InvalidWorkloadException("o-direct",
                     "needs block-size a multiple of 4 KiB and size a multiple of block-size");
+        }
+        if (threads > MAX_THREADS) {
+            throw new InvalidWorkloadException("threads", threads + " is outside 1 .. " + MAX_THREADS);
+        }
+        long blocks = (size + block - 1) / block;
+        if (threads > blocks) {
+            throw new InvalidWorkloadException("threads", threads + " threads for " + blocks + " blocks: each thread needs at least one");
         }
     }
 
@@ -74,14 +86,17 @@ public final class WriteFileWorkload implements Workload {
         try {
             createdDirs.createParentsOf(file);
         } catch (IOException e) {
-            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.getMessage());
+            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
         }
         int flags = Posix.O_WRONLY | Posix.O_CREAT | Posix.O_TRUNC
                 | (spec.getODirect() ? Posix.O_DIRECT : 0) | (spec.getOSync() ? Posix.O_SYNC : 0);
-        fd = posix.open(file.toString(), flags, 0644);
-        opened = true;
-        buffer = posix.allocateAligned(spec.getBlockSizeBytes(), DIRECT_ALIGNMENT);
-        buffer.fill((byte) 0);
+        try {
+            fd = posix.open(file.toString(), flags, 0644);
+            opened = true;
+        } catch (PosixException e) {
+            throw BlockIo.explainDirect(e, spec.getODirect(), spec.getBlockSizeBytes(), DIRECT_ALIGNMENT);
+        }
+        io.allocate(threads, spec.getBlockSizeBytes(), DIRECT_ALIGNMENT);
     }
 
     @Override
@@ -96,49 +111,46 @@ public final class WriteFileWorkload implements Workload {
 
     @Override
     public long opsSoFar() {
-        return ops.get();
+        return io.ops();
     }
 
     @Override
     public long bytesSoFar() {
-        return bytes.get();
+        return io.bytes();
     }
 
     @Override
     public WorkloadResult.Builder run(long startAtUnixNanos) {
         WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
-        Histogram latency = LatencyHistograms.create();
-        if (!WallClock.awaitInstant(startAtUnixNanos, () -> aborted)) {
+        if (!WallClock.awaitInstant(startAtUnixNanos, io::stopped)) {
             return result.setState(RunState.RUN_STATE_ABORTED);
         }
         long first = WallClock.nowNanos();
         result.setFirstOpUnixNanos(first);
         String path = file.toString();
-        long remaining = spec.getSizeBytes();
         int block = spec.getBlockSizeBytes();
+        BlockOrder order = new BlockOrder((spec.getSizeBytes() + block - 1) / block,
+                spec.getPattern() == AccessPattern.ACCESS_PATTERN_RANDOM, spec.getSeed());
+        BlockIo.Outcome o = io.run(fd, path, spec.getSizeBytes(), block, order, Posix::pwriteFully);
+        PosixException error = o.error();
         try {
-            while (remaining > 0 && !aborted) {
-                long n = Math.min(block, remaining);
-                long t0 = System.nanoTime();
-                posix.writeFully(fd, buffer, n, path);
-                latency.recordValue(System.nanoTime() - t0);
-                remaining -= n;
-                bytes.addAndGet(n);
-                ops.incrementAndGet();
-            }
-            if (spec.getFdatasync() && !aborted) {
+            if (error == null && spec.getFdatasync() && !io.stopped()) {
                 posix.fdatasync(fd, path);
             }
-            posix.close(fd, path);
+            int closing = fd;
             fd = -1;
+            posix.close(closing, path);
         } catch (PosixException e) {
-            result.setError(Errors.of(e, paths));
+            error = error == null ? e : error;
+        }
+        if (error != null) {
+            result.setError(Errors.of(BlockIo.explainDirect(error, spec.getODirect(), block, DIRECT_ALIGNMENT), paths));
         }
         result.setEndUnixNanos(WallClock.nowNanos())
-                .setOps(ops.get())
-                .setBytes(bytes.get())
-                .setLatencyHistogram(LatencyHistograms.encode(latency));
-        if (aborted) {
+                .setOps(io.ops())
+                .setBytes(io.bytes())
+                .setLatencyHistogram(LatencyHistograms.encode(o.latency()));
+        if (io.stopped() && error == null) {
             result.setState(RunState.RUN_STATE_ABORTED);
         } else {
             result.setState(result.hasError() ? RunState.RUN_STATE_FAILED : RunState.RUN_STATE_SUCCEEDED);
@@ -148,7 +160,7 @@ public final class WriteFileWorkload implements Workload {
 
     @Override
     public void abort() {
-        aborted = true;
+        io.stop();
     }
 
     @Override

@@ -85,6 +85,52 @@ class LockFilesProcessesTest {
                 new RootedPaths(root, "n1"))).hasMessageContaining("workload.lock");
     }
 
+    @ParameterizedTest
+    @EnumSource(value = lockstep.agent.v1.FileClose.class, names = {"FILE_CLOSE_END", "FILE_CLOSE_EACH"})
+    void unlockEachLeavesNothingLockedWhateverTheClose(lockstep.agent.v1.FileClose close) throws Exception {
+        LockFilesProcesses w = new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_FCNTL).toBuilder()
+                .setRelease(lockstep.agent.v1.LockRelease.LOCK_RELEASE_UNLOCK_EACH).setClose(close).setTryLock(true).build(),
+                new RootedPaths(root, "n1"));
+        try {
+            w.prepare();
+            WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
+            assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+            assertThat(r.getOps()).isEqualTo(50);
+            assertThat(r.getLockRetries()).isZero();
+            Path f = root.resolve("locks.n1/test-1-24");
+            Posix posix = Posix.get();
+            int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
+            try {
+                assertThat(posix.lock(fd, new LockMode(LockKind.FCNTL, true, false), f.toString())).as("nobody holds it").isTrue();
+            } finally {
+                posix.closeQuietly(fd);
+            }
+        } finally {
+            w.cleanup();
+        }
+    }
+
+    @Test
+    void holdWithCloseEachDropsTheFlockOnClose() throws Exception {
+        LockFilesProcesses w = new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_FLOCK).toBuilder()
+                .setClose(lockstep.agent.v1.FileClose.FILE_CLOSE_EACH).setShared(true).build(), new RootedPaths(root, "n1"));
+        try {
+            w.prepare();
+            WorkloadResult r = w.run(WallClock.nowNanos()).build();
+            assertThat(r.getOps()).isEqualTo(50);
+            Path f = root.resolve("locks.n1/test-0-3");
+            Posix posix = Posix.get();
+            int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
+            try {
+                assertThat(posix.lock(fd, new LockMode(LockKind.FLOCK, true, false), f.toString())).isTrue();
+            } finally {
+                posix.closeQuietly(fd);
+            }
+        } finally {
+            w.cleanup();
+        }
+    }
+
     @Test
     void lockModeKindsMap() {
         assertThat(LockFilesLoop.kindOf(lockstep.agent.v1.LockKind.LOCK_KIND_OFD)).isEqualTo(LockKind.OFD);

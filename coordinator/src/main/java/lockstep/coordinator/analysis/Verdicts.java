@@ -39,7 +39,13 @@ public final class Verdicts {
 
     public static List<Finding> of(RunRecord run, Analysis a) {
         List<Finding> out = new ArrayList<>();
-        String what = "write".equals(run.opName()) ? "write throughput" : "lock".equals(run.opName()) ? "lock rate" : "throughput";
+        String what = switch (run.opName() == null ? "" : run.opName()) {
+            case "write" -> "write throughput";
+            case "read" -> "read throughput";
+            case "lock" -> "lock rate";
+            case "metadata op" -> "metadata rate";
+            default -> "throughput";
+        };
         String unit = run.unit();
         coherence(run, out);
         if (!run.errors().isEmpty()) {

@@ -9,8 +9,12 @@ import java.util.List;
  *
  * @param throughput MB/s (10^6 bytes) for I/O workloads, locks/s for lock workloads
  * @param histogram HdrHistogram of operation latency (ns), compressed, base64
- * @param coherenceErrors reads that saw data another node's write should have changed (or did
- *     not), as counted by coherence-checking workloads; 0 for workloads that do not check
+ * @param coherenceErrors ping-pong with io read-write: increments seen that were not the
+ *     participant count (0 for other workloads)
+ * @param coherenceChecks increments checked
+ * @param lockRetries try-lock attempts that found the lock held
+ * @param opsShare this node's share of all the step's operations (hot-lock fairness)
+ * @param operations per-operation figures for workloads with several kinds of op (metadata)
  */
 public record NodeResult(
         String node,
@@ -29,15 +33,34 @@ public record NodeResult(
         List<Sample> series,
         ErrorRecord error,
         long filesRemoved,
-        long coherenceErrors) {
+        long coherenceErrors,
+        long coherenceChecks,
+        long lockRetries,
+        Double opsShare,
+        List<OperationFigures> operations) {
 
-    /** Without a coherence count (workloads that do not check coherence). */
+    /** The figures without the additions of the workload suite (defaults: 0, none). */
     public NodeResult(String node, String status, long ops, long bytes, double seconds, double throughput,
                       double startSkewMillis, double clockOffsetMillis, double clockUncertaintyMillis,
                       long firstOpUnixNanos, long endUnixNanos, Latency latency, String histogram, List<Sample> series,
                       ErrorRecord error, long filesRemoved) {
         this(node, status, ops, bytes, seconds, throughput, startSkewMillis, clockOffsetMillis, clockUncertaintyMillis,
-                firstOpUnixNanos, endUnixNanos, latency, histogram, series, error, filesRemoved, 0);
+                firstOpUnixNanos, endUnixNanos, latency, histogram, series, error, filesRemoved, 0, 0, 0, null, List.of());
+    }
+
+    /** With a coherence count but without the other workload-suite figures. */
+    public NodeResult(String node, String status, long ops, long bytes, double seconds, double throughput,
+                      double startSkewMillis, double clockOffsetMillis, double clockUncertaintyMillis,
+                      long firstOpUnixNanos, long endUnixNanos, Latency latency, String histogram, List<Sample> series,
+                      ErrorRecord error, long filesRemoved, long coherenceErrors) {
+        this(node, status, ops, bytes, seconds, throughput, startSkewMillis, clockOffsetMillis, clockUncertaintyMillis,
+                firstOpUnixNanos, endUnixNanos, latency, histogram, series, error, filesRemoved, coherenceErrors, 0, 0, null, List.of());
+    }
+
+    public NodeResult withOpsShare(Double share) {
+        return new NodeResult(node, status, ops, bytes, seconds, throughput, startSkewMillis, clockOffsetMillis,
+                clockUncertaintyMillis, firstOpUnixNanos, endUnixNanos, latency, histogram, series, error, filesRemoved,
+                coherenceErrors, coherenceChecks, lockRetries, share, operations);
     }
 
     public boolean ok() {

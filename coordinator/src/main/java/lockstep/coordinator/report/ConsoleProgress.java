@@ -53,13 +53,16 @@ public final class ConsoleProgress implements RunListener {
     /** Live when stdout is an interactive terminal (and TERM is not "dumb"), plain otherwise. */
     public static ConsoleProgress forScenario(PrintStream out, Scenario scenario) {
         boolean terminal = out == System.out && System.console() != null && !"dumb".equals(System.getenv("TERM"));
-        return new ConsoleProgress(out, scenario.workload().hasWrite(), scenario.unit(), expectedWork(scenario.workload()), terminal);
+        return new ConsoleProgress(out, scenario.bytesUnit(), scenario.unit(), expectedWork(scenario.workload()), terminal);
     }
 
-    /** Bytes a write workload writes, or ops (locks) a lock-files workload takes, per node; 0 if unknown. */
+    /** Bytes a write or read workload moves, or locks a lock-files workload takes, per node; 0 if unknown (run-for-time workloads). */
     public static long expectedWork(WorkloadSpec w) {
         if (w.hasWrite()) {
             return w.getWrite().getSizeBytes();
+        }
+        if (w.hasRead()) {
+            return w.getRead().getSizeBytes();
         }
         if (w.hasLockFiles()) {
             return (long) w.getLockFiles().getProcesses() * w.getLockFiles().getFiles();

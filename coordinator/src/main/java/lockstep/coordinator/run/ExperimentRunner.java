@@ -79,7 +79,7 @@ public final class ExperimentRunner {
             }
         }
         RunRecord partial = new RunRecord(RunRecord.SCHEMA, runId, scenario.name(), createdAt, Version.get(),
-                scenario.workloadType(), scenario.workloadParams(), scenario.unit(), scenario.workload().hasWrite() ? "write" : "lock",
+                scenario.workloadType(), scenario.workloadParams(), scenario.unit(), scenario.opName(),
                 scenario.plan().stream().map(PlanStep::yamlName).toList(), agentRecords, done, null,
                 errors.isEmpty() ? "ok" : "failed", errors, scenario.repeat(),
                 scenario.plan().contains(PlanStep.RAMP) ? PlanFields.counts(scenario.ramp(), nodes.size()) : List.of(),

@@ -3,6 +3,7 @@ package lockstep.coordinator.run;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import lockstep.agent.v1.OperationResult;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadError;
@@ -12,6 +13,7 @@ import lockstep.coordinator.agent.ClockOffset;
 import lockstep.coordinator.model.ErrorRecord;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.model.OperationFigures;
 import lockstep.coordinator.model.Sample;
 
 /** Turns an agent's raw result into a node's figures on the coordinator's time base. */
@@ -33,7 +35,7 @@ public final class NodeResults {
         long first = started ? clock.toCoordinatorClock(r.getFirstOpUnixNanos()) : 0;
         long end = started ? clock.toCoordinatorClock(r.getEndUnixNanos()) : 0;
         double seconds = started ? (r.getEndUnixNanos() - r.getFirstOpUnixNanos()) / 1e9 : 0;
-        double skewMillis = started ? (first - intendedStartCoordinatorNanos) / 1e6 : 0;
+        double skewMillis = started ? (first - intendedStartCoordinatorNanos - r.getMeasureDelayNanos()) / 1e6 : 0;
         return new NodeResult(
                 node,
                 status(r.getState()),
@@ -50,7 +52,28 @@ public final class NodeResults {
                 Base64.getEncoder().encodeToString(r.getLatencyHistogram().toByteArray()),
                 series(r.getSeriesList(), clock, intendedStartCoordinatorNanos, bytesUnit),
                 r.hasError() ? error(r.getError()) : null,
-                filesRemoved);
+                filesRemoved,
+                r.getCoherenceErrors(),
+                r.getCoherenceChecks(),
+                r.getLockRetries(),
+                null,
+                operations(r.getOperationsList()));
+    }
+
+    static List<OperationFigures> operations(List<OperationResult> raw) {
+        List<OperationFigures> out = new ArrayList<>(raw.size());
+        for (OperationResult o : raw) {
+            double seconds = o.getEndUnixNanos() > o.getFirstOpUnixNanos() ? (o.getEndUnixNanos() - o.getFirstOpUnixNanos()) / 1e9 : 0;
+            out.add(new OperationFigures(o.getName(), o.getOps(), seconds, seconds > 0 ? o.getOps() / seconds : 0,
+                    Latency.of(LatencyHistograms.decode(o.getLatencyHistogram()))));
+        }
+        return out;
+    }
+
+    /** Each node's share of the step's operations (fairness); null when nothing was counted. */
+    public static List<NodeResult> withShares(List<NodeResult> nodes) {
+        long total = nodes.stream().mapToLong(NodeResult::ops).sum();
+        return nodes.stream().map(n -> n.withOpsShare(total > 0 ? (double) n.ops() / total : null)).toList();
     }
 
     static String status(RunState state) {

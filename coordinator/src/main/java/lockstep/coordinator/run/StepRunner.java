@@ -64,7 +64,8 @@ public final class StepRunner {
         long startAt = 0;
         try {
             FanOut<?> prepared = phase("prepare", agents, a -> a.prepare(PrepareRequest.newBuilder()
-                    .setRunId(agentRunId).setWorkload(scenario.workload()).setLeaseMillis(LEASE_MILLIS).build()),
+                    .setRunId(agentRunId).setWorkload(scenario.workload()).setLeaseMillis(LEASE_MILLIS)
+                    .setStepNodeCount(agents.size()).build()),
                     PREPARE_PHASE_MILLIS, names, errors);
             if (!prepared.ok()) {
                 return failed(stepId, kind, names, errors);
@@ -166,7 +167,7 @@ public final class StepRunner {
     private StepRecord assemble(String stepId, String kind, Map<Agent, String> names, Map<Agent, GetResultResponse> results,
                                 Map<Agent, ClockOffset> clocks, Map<Agent, CleanupResponse> cleanups, long startAt,
                                 List<String> errors) {
-        boolean bytesUnit = scenario.workload().hasWrite();
+        boolean bytesUnit = scenario.bytesUnit();
         List<NodeResult> nodes = new ArrayList<>();
         Histogram merged = LatencyHistograms.create();
         for (var e : names.entrySet()) {
@@ -184,6 +185,7 @@ public final class StepRunner {
                 errors.add("node " + nr.node() + ": " + nr.status() + ": " + nr.error().message());
             }
         }
+        nodes = NodeResults.withShares(nodes);
         boolean ok = errors.isEmpty() && nodes.size() == names.size() && nodes.stream().allMatch(NodeResult::ok);
         return new StepRecord(stepId, kind, List.copyOf(names.values()), startAt, ok ? "ok" : "failed",
                 List.copyOf(nodes), aggregate(nodes, merged, bytesUnit), List.copyOf(errors));

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Durations written as 500ms, 30s, 10m, 1h. */
+/** Durations written as 50us, 500ms, 30s, 10m, 1h. */
 public final class Durations {
-    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(us|ms|s|m|h)");
 
     private Durations() {
     }
@@ -19,6 +19,7 @@ public final class Durations {
         }
         long n = Long.parseLong(m.group(1));
         return switch (m.group(2)) {
+            case "us" -> Duration.ofNanos(n * 1000);
             case "ms" -> Duration.ofMillis(n);
             case "s" -> Duration.ofSeconds(n);
             case "m" -> Duration.ofMinutes(n);

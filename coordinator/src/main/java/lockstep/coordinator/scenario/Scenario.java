@@ -43,6 +43,24 @@ public record Scenario(
     }
 
     public String unit() {
-        return workload.hasWrite() ? "MB/s" : "locks/s";
+        if (bytesUnit()) {
+            return "MB/s";
+        }
+        return workload.hasMetadata() ? "ops/s" : "locks/s";
+    }
+
+    /** True when throughput is bytes moved (write, read), false when it is operations. */
+    public boolean bytesUnit() {
+        return workload.hasWrite() || workload.hasRead();
+    }
+
+    /** What one counted operation is: "write", "read", "lock" or "metadata op". */
+    public String opName() {
+        return switch (workload.getKindCase()) {
+            case WRITE -> "write";
+            case READ -> "read";
+            case METADATA -> "metadata op";
+            default -> "lock";
+        };
     }
 }

@@ -1,0 +1,165 @@
+package lockstep.agent.worker;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import lockstep.agent.WallClock;
+import lockstep.agent.fs.LockMode;
+import lockstep.agent.fs.Posix;
+import lockstep.agent.fs.PosixException;
+import lockstep.agent.v1.HotLockWorkload;
+import lockstep.agent.workload.LatencyHistograms;
+import lockstep.worker.v1.WorkerOutcome;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One process of hot-lock: {@code threads} threads, each with its own open file description of
+ * the one shared file, take and give back the same whole-file lock until the duration ends.
+ * One op is one acquisition; its latency is the time the lock call took (the wait).
+ */
+public final class HotLockLoop implements WorkerLoop {
+    private static final long SPIN_HOLD_NANOS = 50_000;
+
+    private final Path file;
+    private final Path root;
+    private final HotLockWorkload spec;
+    private final Posix posix = Posix.get();
+    private final int[] fds;
+    private final AtomicLong ops = new AtomicLong();
+    private volatile boolean stopped;
+
+    public HotLockLoop(Path file, HotLockWorkload spec, Path root) {
+        this.file = file;
+        this.root = root;
+        this.spec = spec;
+        int threads = Math.max(1, spec.getThreads());
+        this.fds = new int[threads];
+        java.util.Arrays.fill(fds, -1);
+        for (int t = 0; t < threads; t++) {
+            fds[t] = posix.open(file.toString(), Posix.O_CREAT | Posix.O_RDWR, 0644);
+        }
+    }
+
+    @Override
+    public long ops() {
+        return ops.get();
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+    }
+
+    private record ThreadOutcome(Histogram latency, long retries, long first, long last, PosixException error) {
+    }
+
+    @Override
+    public WorkerOutcome run(long startAtUnixNanos) {
+        WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
+        if (!WallClock.awaitInstant(startAtUnixNanos, () -> stopped)) {
+            return out.build();
+        }
+        long endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;
+        LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
+        List<Thread> threads = new ArrayList<>();
+        ThreadOutcome[] results = new ThreadOutcome[fds.length];
+        for (int t = 0; t < fds.length; t++) {
+            final int index = t;
+            Thread th = new Thread(() -> results[index] = contend(fds[index], mode, endAt), "hot-lock-" + t);
+            threads.add(th);
+            th.start();
+        }
+        for (Thread th : threads) {
+            try {
+                th.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopped = true;
+            }
+        }
+        Histogram latency = LatencyHistograms.create();
+        long retries = 0;
+        long first = Long.MAX_VALUE;
+        long last = 0;
+        for (ThreadOutcome r : results) {
+            if (r == null) {
+                continue;
+            }
+            latency.add(r.latency());
+            retries += r.retries();
+            if (r.first() > 0) {
+                first = Math.min(first, r.first());
+                last = Math.max(last, r.last());
+            }
+            if (r.error() != null && !out.hasError()) {
+                out.setError(WorkerErrors.of(r.error(), root, "after " + ops.get() + " acquisitions"));
+            }
+        }
+        if (first != Long.MAX_VALUE) {
+            out.setFirstOpUnixNanos(first).setEndUnixNanos(last);
+        }
+        return out.setOps(ops.get()).setLockRetries(retries).setLatencyHistogram(LatencyHistograms.encode(latency)).build();
+    }
+
+    private ThreadOutcome contend(int fd, LockMode mode, long endAt) {
+        Histogram latency = LatencyHistograms.create();
+        String path = file.toString();
+        long wall0 = WallClock.nowNanos();
+        long mono0 = System.nanoTime();
+        long holdNanos = spec.getHoldMicros() * 1000L;
+        long retries = 0;
+        long first = 0;
+        long last = 0;
+        try {
+            while (!stopped) {
+                long t0 = System.nanoTime();
+                if (wall0 + (t0 - mono0) >= endAt) {
+                    break;
+                }
+                long r = posix.acquire(fd, mode, 0, 0, path, () -> stopped || WallClock.nowNanos() >= endAt);
+                if (r < 0) {
+                    break;
+                }
+                long t1 = System.nanoTime();
+                hold(holdNanos);
+                posix.release(fd, mode, 0, 0, path);
+                long t2 = System.nanoTime();
+                if (wall0 + (t1 - mono0) < endAt) {
+                    if (first == 0) {
+                        first = wall0 + (t0 - mono0);
+                    }
+                    last = wall0 + (t2 - mono0);
+                    latency.recordValue(t1 - t0);
+                    retries += r;
+                    ops.incrementAndGet();
+                }
+            }
+            return new ThreadOutcome(latency, retries, first, last, null);
+        } catch (PosixException e) {
+            return new ThreadOutcome(latency, retries, first, last, e);
+        }
+    }
+
+    private static void hold(long nanos) {
+        if (nanos <= 0) {
+            return;
+        }
+        if (nanos >= SPIN_HOLD_NANOS) {
+            LockSupport.parkNanos(nanos);
+            return;
+        }
+        long until = System.nanoTime() + nanos;
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public void release() {
+        for (int fd : fds) {
+            posix.closeQuietly(fd);
+        }
+    }
+}

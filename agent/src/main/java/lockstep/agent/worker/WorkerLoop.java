@@ -1,0 +1,18 @@
+package lockstep.agent.worker;
+
+import lockstep.worker.v1.WorkerOutcome;
+
+/** The work one worker process does: set up at construction, run at an instant, release at the end. */
+public interface WorkerLoop {
+    /** Cumulative counted operations; read by the progress ticker from another thread. */
+    long ops();
+
+    /** Asks {@link #run} to return as soon as it can. */
+    void stop();
+
+    /** Waits for the instant, works, and returns the outcome (never throws for file-system errors). */
+    WorkerOutcome run(long startAtUnixNanos);
+
+    /** Drops whatever is still held (locks, open files). */
+    void release();
+}

@@ -1,0 +1,120 @@
+package lockstep.agent.workload;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import lockstep.agent.fs.InvalidWorkloadException;
+import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.v1.HotLockWorkload;
+import lockstep.agent.v1.LockKind;
+import lockstep.agent.v1.WorkloadResult;
+import lockstep.agent.worker.HotLockLoop;
+import lockstep.worker.v1.WorkerTask;
+
+/**
+ * hot-lock on one node: {@code processes} worker processes x {@code threads} threads, every one
+ * taking the same whole-file lock on the one file all nodes share, for {@code duration}.
+ * fcntl locks belong to the process, so threads of one process would not contend: with fcntl
+ * only one thread per process is allowed.
+ */
+public final class HotLockProcesses implements Workload {
+    static final int MAX_PROCESSES = 256;
+    static final int MAX_THREADS = 256;
+
+    private final HotLockWorkload spec;
+    private final RootedPaths paths;
+    private final Path file;
+    private final CreatedDirs createdDirs;
+    private final ProcessFleet fleet = new ProcessFleet();
+
+    public HotLockProcesses(HotLockWorkload spec, RootedPaths paths) {
+        this.spec = spec;
+        this.paths = paths;
+        validate(spec);
+        LockSpecs.requireShared("file", spec.getFile());
+        this.file = paths.resolve("file", spec.getFile());
+        this.createdDirs = new CreatedDirs(paths.root());
+    }
+
+    static void validate(HotLockWorkload spec) {
+        if (spec.getProcesses() < 1 || spec.getProcesses() > MAX_PROCESSES) {
+            throw new InvalidWorkloadException("processes", spec.getProcesses() + " is outside 1 .. " + MAX_PROCESSES);
+        }
+        if (spec.getThreads() > MAX_THREADS) {
+            throw new InvalidWorkloadException("threads", spec.getThreads() + " is outside 1 .. " + MAX_THREADS);
+        }
+        LockSpecs.validateKind(spec.getLock(), true);
+        if (spec.getLock() == LockKind.LOCK_KIND_FCNTL && spec.getThreads() > 1) {
+            throw new InvalidWorkloadException("threads", "fcntl locks belong to the process, so threads of one process"
+                    + " do not contend; use processes, or lock: ofd or flock");
+        }
+        if (spec.getDurationMillis() < 1 || spec.getDurationMillis() > PingPongProcesses.MAX_DURATION_MILLIS) {
+            throw new InvalidWorkloadException("duration", spec.getDurationMillis() + " ms is outside 1 ms .. 24 h");
+        }
+        if (spec.getHoldMicros() > 10_000_000) {
+            throw new InvalidWorkloadException("hold", spec.getHoldMicros() + " us is above 10 s");
+        }
+    }
+
+    @Override
+    public String opName() {
+        return "lock";
+    }
+
+    @Override
+    public void prepare() {
+        try {
+            createdDirs.createParentsOf(file);
+        } catch (IOException e) {
+            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
+        }
+        List<WorkerTask> tasks = new ArrayList<>();
+        for (int i = 0; i < spec.getProcesses(); i++) {
+            tasks.add(WorkerTask.newBuilder()
+                    .setIndex(i)
+                    .setRoot(paths.root().toString())
+                    .setFile(file.toString())
+                    .setHotLock(spec)
+                    .build());
+        }
+        fleet.start(tasks, file.toString());
+    }
+
+    @Override
+    public List<String> paths() {
+        return List.of(paths.relative(file));
+    }
+
+    @Override
+    public List<Long> workerPids() {
+        return fleet.pids();
+    }
+
+    @Override
+    public long opsSoFar() {
+        return fleet.ops();
+    }
+
+    @Override
+    public long bytesSoFar() {
+        return 0;
+    }
+
+    @Override
+    public WorkloadResult.Builder run(long startAtUnixNanos) {
+        return fleet.run(startAtUnixNanos, opName());
+    }
+
+    @Override
+    public void abort() {
+        fleet.abort();
+    }
+
+    @Override
+    public CleanupReport cleanup() {
+        fleet.release();
+        return SharedFileCleanup.remove(file, createdDirs, paths);
+    }
+}

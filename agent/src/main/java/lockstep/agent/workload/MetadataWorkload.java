@@ -1,0 +1,279 @@
+package lockstep.agent.workload;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicLong;
+import lockstep.agent.WallClock;
+import lockstep.agent.fs.InvalidWorkloadException;
+import lockstep.agent.fs.Posix;
+import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.v1.MetadataOp;
+import lockstep.agent.v1.OperationResult;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.WorkloadResult;
+import org.HdrHistogram.Histogram;
+
+/**
+ * mdtest-like metadata phases with {@code threads} threads of the agent. Files live in
+ * DIR/d1/.../dDEPTH (made at prepare), named NODE-tTHREAD-fI so nodes sharing one directory
+ * never collide. Phases, in this order and each a barrier over the threads: create
+ * (open O_CREAT|O_EXCL|O_WRONLY + close), stat (stat(2)), rename (rename(2) to NAME.r in the
+ * same directory), unlink (unlink(2)). One op is one such call; each phase has its own count,
+ * time and latency histogram.
+ */
+public final class MetadataWorkload implements Workload {
+    static final int MAX_FILES = 10_000_000;
+    static final int MAX_DEPTH = 64;
+    static final int MAX_THREADS = 256;
+
+    private final lockstep.agent.v1.MetadataWorkload spec;
+    private final RootedPaths paths;
+    private final Posix posix = Posix.get();
+    private final Path dir;
+    private final Path leaf;
+    private final boolean shared;
+    private final int threads;
+    private final EnumSet<MetadataOp> ops = EnumSet.noneOf(MetadataOp.class);
+    private final CreatedDirs createdDirs;
+    private final AtomicLong done = new AtomicLong();
+    private volatile boolean stopped;
+
+    public MetadataWorkload(lockstep.agent.v1.MetadataWorkload spec, RootedPaths paths) {
+        this.spec = spec;
+        this.paths = paths;
+        if (spec.getFiles() < 1 || spec.getFiles() > MAX_FILES) {
+            throw new InvalidWorkloadException("files", spec.getFiles() + " is outside 1 .. " + MAX_FILES);
+        }
+        if (spec.getDepth() > MAX_DEPTH) {
+            throw new InvalidWorkloadException("depth", spec.getDepth() + " is outside 0 .. " + MAX_DEPTH);
+        }
+        if (spec.getThreads() > MAX_THREADS) {
+            throw new InvalidWorkloadException("threads", spec.getThreads() + " is outside 1 .. " + MAX_THREADS);
+        }
+        for (MetadataOp op : spec.getOpsList()) {
+            if (op == MetadataOp.METADATA_OP_UNSPECIFIED || op == MetadataOp.UNRECOGNIZED) {
+                throw new InvalidWorkloadException("ops", "must name create, stat, rename or unlink");
+            }
+            ops.add(op);
+        }
+        if (ops.isEmpty()) {
+            throw new InvalidWorkloadException("ops", "is empty (choose from create, stat, rename, unlink)");
+        }
+        this.threads = Math.max(1, spec.getThreads());
+        this.shared = !spec.getDir().contains("{node}");
+        this.dir = paths.resolve("dir", spec.getDir());
+        Path p = dir;
+        for (int d = 1; d <= spec.getDepth(); d++) {
+            p = p.resolve("d" + d);
+        }
+        this.leaf = p;
+        this.createdDirs = new CreatedDirs(paths.root());
+    }
+
+    static String opName(MetadataOp op) {
+        return switch (op) {
+            case METADATA_OP_CREATE -> "create";
+            case METADATA_OP_STAT -> "stat";
+            case METADATA_OP_RENAME -> "rename";
+            case METADATA_OP_UNLINK -> "unlink";
+            default -> "unknown";
+        };
+    }
+
+    private String name(int thread, int i) {
+        return paths.node() + "-t" + thread + "-f" + i;
+    }
+
+    private String original(int thread, int i) {
+        return leaf.resolve(name(thread, i)).toString();
+    }
+
+    private String renamed(int thread, int i) {
+        return leaf.resolve(name(thread, i) + ".r").toString();
+    }
+
+    @Override
+    public String opName() {
+        return "metadata op";
+    }
+
+    @Override
+    public void prepare() {
+        try {
+            createdDirs.create(leaf);
+        } catch (IOException e) {
+            throw new PosixException("mkdir", leaf.toString(), 0, "", e.toString());
+        }
+        if (!ops.contains(MetadataOp.METADATA_OP_CREATE)) {
+            for (int t = 0; t < threads; t++) {
+                for (int i = 0; i < spec.getFiles(); i++) {
+                    create(original(t, i));
+                }
+            }
+        }
+    }
+
+    private void create(String path) {
+        int fd = posix.open(path, Posix.O_WRONLY | Posix.O_CREAT | O_EXCL, 0644);
+        posix.close(fd, path);
+    }
+
+    private static final int O_EXCL = jnr.constants.platform.OpenFlags.O_EXCL.intValue();
+
+    @Override
+    public List<String> paths() {
+        return List.of(paths.relative(leaf) + "/" + paths.node() + "-t<thread>-f<file>[.r]");
+    }
+
+    @Override
+    public List<Long> workerPids() {
+        return List.of();
+    }
+
+    @Override
+    public long opsSoFar() {
+        return done.get();
+    }
+
+    @Override
+    public long bytesSoFar() {
+        return 0;
+    }
+
+    @Override
+    public WorkloadResult.Builder run(long startAtUnixNanos) {
+        WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
+        if (!WallClock.awaitInstant(startAtUnixNanos, () -> stopped)) {
+            return result.setState(RunState.RUN_STATE_ABORTED);
+        }
+        result.setFirstOpUnixNanos(WallClock.nowNanos());
+        Histogram all = LatencyHistograms.create();
+        PosixException error = null;
+        for (MetadataOp op : ops) {
+            if (stopped) {
+                break;
+            }
+            Phase phase = runPhase(op);
+            result.addOperations(OperationResult.newBuilder().setName(opName(op)).setOps(phase.ops)
+                    .setFirstOpUnixNanos(phase.start).setEndUnixNanos(phase.end)
+                    .setLatencyHistogram(LatencyHistograms.encode(phase.latency)));
+            all.add(phase.latency);
+            if (phase.error != null) {
+                error = phase.error;
+                break;
+            }
+        }
+        result.setEndUnixNanos(WallClock.nowNanos()).setOps(done.get()).setLatencyHistogram(LatencyHistograms.encode(all));
+        if (error != null) {
+            result.setError(Errors.of(error, paths));
+            return result.setState(RunState.RUN_STATE_FAILED);
+        }
+        return result.setState(stopped ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);
+    }
+
+    private static final class Phase {
+        long start;
+        long end;
+        long ops;
+        Histogram latency = LatencyHistograms.create();
+        PosixException error;
+    }
+
+    private Phase runPhase(MetadataOp op) {
+        Phase phase = new Phase();
+        Histogram[] histograms = new Histogram[threads];
+        long[] counts = new long[threads];
+        PosixException[] errors = new PosixException[threads];
+        CyclicBarrier go = new CyclicBarrier(threads, () -> phase.start = WallClock.nowNanos());
+        List<Thread> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            final int thread = t;
+            histograms[t] = LatencyHistograms.create();
+            Thread th = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException | BrokenBarrierException e) {
+                    return;
+                }
+                Histogram h = histograms[thread];
+                try {
+                    for (int i = 0; i < spec.getFiles() && !stopped; i++) {
+                        long t0 = System.nanoTime();
+                        switch (op) {
+                            case METADATA_OP_CREATE -> create(original(thread, i));
+                            case METADATA_OP_STAT -> posix.stat(original(thread, i));
+                            case METADATA_OP_RENAME -> posix.rename(original(thread, i), renamed(thread, i));
+                            case METADATA_OP_UNLINK -> posix.unlink(ops.contains(MetadataOp.METADATA_OP_RENAME)
+                                    ? renamed(thread, i) : original(thread, i));
+                            default -> throw new IllegalStateException(op.toString());
+                        }
+                        h.recordValue(System.nanoTime() - t0);
+                        counts[thread]++;
+                        done.incrementAndGet();
+                    }
+                } catch (PosixException e) {
+                    errors[thread] = e;
+                    stopped = true;
+                }
+            }, "metadata-" + opName(op) + "-" + t);
+            running.add(th);
+            th.start();
+        }
+        for (Thread th : running) {
+            try {
+                th.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopped = true;
+            }
+        }
+        phase.end = WallClock.nowNanos();
+        for (int t = 0; t < threads; t++) {
+            phase.latency.add(histograms[t]);
+            phase.ops += counts[t];
+            if (phase.error == null && errors[t] != null) {
+                phase.error = errors[t];
+            }
+        }
+        return phase;
+    }
+
+    @Override
+    public void abort() {
+        stopped = true;
+    }
+
+    @Override
+    public CleanupReport cleanup() {
+        long removed = 0;
+        List<String> leftovers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            for (int i = 0; i < spec.getFiles(); i++) {
+                for (String f : List.of(original(t, i), renamed(t, i))) {
+                    Path p = Path.of(f);
+                    try {
+                        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(p)) {
+                            removed++;
+                        }
+                    } catch (IOException e) {
+                        leftovers.add(paths.relative(p) + ": " + e);
+                    }
+                }
+            }
+        }
+        for (String l : createdDirs.removeAll(paths)) {
+            if (!(shared && l.endsWith(": directory not empty"))) {
+                leftovers.add(l);
+            }
+        }
+        return new CleanupReport(removed, leftovers);
+    }
+}

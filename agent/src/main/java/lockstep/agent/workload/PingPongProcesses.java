@@ -1,0 +1,139 @@
+package lockstep.agent.workload;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import lockstep.agent.fs.InvalidWorkloadException;
+import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.v1.PingPongIo;
+import lockstep.agent.v1.PingPongWorkload;
+import lockstep.agent.v1.WorkloadResult;
+import lockstep.agent.worker.PingPongLoop;
+import lockstep.worker.v1.WorkerTask;
+
+/**
+ * ctdb's ping_pong on one node: {@code processes} worker processes, each one participant of
+ * the ring ({@link PingPongLoop}) on the file every node shares. The ring has
+ * {@code slots} one-byte locks, at least one more than the participants on all nodes of
+ * the step (else the ring deadlocks); 0 means exactly participants + 1, as ctdb advises.
+ */
+public final class PingPongProcesses implements Workload {
+    static final int MAX_PROCESSES = 256;
+    static final long MAX_DURATION_MILLIS = 24L * 3600 * 1000;
+
+    private final PingPongWorkload spec;
+    private final RootedPaths paths;
+    private final Path file;
+    private final int participants;
+    private final int slots;
+    private final CreatedDirs createdDirs;
+    private final ProcessFleet fleet = new ProcessFleet();
+
+    /**
+     * @param stepNodes how many nodes run the step together (1 if unknown)
+     */
+    public PingPongProcesses(PingPongWorkload spec, RootedPaths paths, int stepNodes) {
+        this.spec = spec;
+        this.paths = paths;
+        validate(spec);
+        LockSpecs.requireShared("file", spec.getFile());
+        this.file = paths.resolve("file", spec.getFile());
+        int nodes = Math.max(1, stepNodes);
+        this.participants = nodes * spec.getProcesses();
+        this.slots = spec.getSlots() == 0 ? participants + 1 : spec.getSlots();
+        if (slots < participants + 1) {
+            throw new InvalidWorkloadException("slots", slots + " slots for " + participants + " participants ("
+                    + nodes + " node(s) x " + spec.getProcesses() + " process(es)); the ring needs at least "
+                    + (participants + 1) + " or it deadlocks");
+        }
+        this.createdDirs = new CreatedDirs(paths.root());
+    }
+
+    static void validate(PingPongWorkload spec) {
+        if (spec.getProcesses() < 1 || spec.getProcesses() > MAX_PROCESSES) {
+            throw new InvalidWorkloadException("processes", spec.getProcesses() + " is outside 1 .. " + MAX_PROCESSES);
+        }
+        LockSpecs.validateKind(spec.getLock(), false);
+        if (spec.getIo() == PingPongIo.UNRECOGNIZED) {
+            throw new InvalidWorkloadException("io", "must be none, read, write or read-write");
+        }
+        if (spec.getDurationMillis() < 1 || spec.getDurationMillis() > MAX_DURATION_MILLIS) {
+            throw new InvalidWorkloadException("duration", spec.getDurationMillis() + " ms is outside 1 ms .. 24 h");
+        }
+        if (spec.getSlots() > 1_000_000) {
+            throw new InvalidWorkloadException("slots", spec.getSlots() + " is above 1000000");
+        }
+    }
+
+    int slots() {
+        return slots;
+    }
+
+    int participants() {
+        return participants;
+    }
+
+    @Override
+    public String opName() {
+        return "lock";
+    }
+
+    @Override
+    public void prepare() {
+        try {
+            createdDirs.createParentsOf(file);
+        } catch (IOException e) {
+            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
+        }
+        List<WorkerTask> tasks = new ArrayList<>();
+        for (int i = 0; i < spec.getProcesses(); i++) {
+            tasks.add(WorkerTask.newBuilder()
+                    .setIndex(i)
+                    .setRoot(paths.root().toString())
+                    .setFile(file.toString())
+                    .setSlots(slots)
+                    .setParticipants(participants)
+                    .setPingPong(spec)
+                    .build());
+        }
+        fleet.start(tasks, file.toString());
+    }
+
+    @Override
+    public List<String> paths() {
+        return List.of(paths.relative(file));
+    }
+
+    @Override
+    public List<Long> workerPids() {
+        return fleet.pids();
+    }
+
+    @Override
+    public long opsSoFar() {
+        return fleet.ops();
+    }
+
+    @Override
+    public long bytesSoFar() {
+        return 0;
+    }
+
+    @Override
+    public WorkloadResult.Builder run(long startAtUnixNanos) {
+        return fleet.run(startAtUnixNanos, opName()).setMeasureDelayNanos(spec.getWarmupMillis() * 1_000_000L);
+    }
+
+    @Override
+    public void abort() {
+        fleet.abort();
+    }
+
+    @Override
+    public CleanupReport cleanup() {
+        fleet.release();
+        return SharedFileCleanup.remove(file, createdDirs, paths);
+    }
+}

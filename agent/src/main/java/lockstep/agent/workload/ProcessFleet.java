@@ -1,0 +1,145 @@
+package lockstep.agent.workload;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import lockstep.agent.fs.PosixException;
+import lockstep.agent.v1.ProcessResult;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.WorkloadError;
+import lockstep.agent.v1.WorkloadResult;
+import lockstep.worker.v1.WorkerOutcome;
+import lockstep.worker.v1.WorkerTask;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The worker OS processes of one multi-process workload: started and ready at prepare (JVM
+ * start-up is never measured), started at the instant, their outcomes merged into one result
+ * (ops, retries and coherence counts summed, histograms added), released at cleanup.
+ */
+final class ProcessFleet {
+    private static final long READY_TIMEOUT_MILLIS = 120_000;
+    private static final long RELEASE_TIMEOUT_MILLIS = 10_000;
+
+    private final List<WorkerProcess> workers = new ArrayList<>();
+    private volatile boolean aborted;
+
+    /** Starts one worker per task and waits until all are ready; on failure none is left running. */
+    void start(List<WorkerTask> tasks, String where) {
+        try {
+            for (WorkerTask t : tasks) {
+                workers.add(WorkerProcess.start(t));
+            }
+            for (WorkerProcess w : workers) {
+                w.awaitReady(READY_TIMEOUT_MILLIS);
+            }
+        } catch (IOException e) {
+            killAll();
+            throw new PosixException("start worker process", where, 0, "", e.toString());
+        } catch (WorkerProcess.WorkerFailedException e) {
+            killAll();
+            WorkloadError err = e.error();
+            String path = err.getPath().isEmpty() ? where : err.getPath();
+            throw new PosixException(err.getOperation(), path, err.getErrno(), err.getErrnoName(),
+                    err.getMessage().substring(err.getMessage().indexOf(": ") + 2));
+        }
+    }
+
+    List<Long> pids() {
+        return workers.stream().map(WorkerProcess::pid).toList();
+    }
+
+    long ops() {
+        long sum = 0;
+        for (WorkerProcess w : workers) {
+            sum += w.ops();
+        }
+        return sum;
+    }
+
+    WorkloadResult.Builder run(long startAtUnixNanos, String opName) {
+        WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName);
+        for (WorkerProcess w : workers) {
+            try {
+                w.start(startAtUnixNanos);
+            } catch (IOException e) {
+                result.setError(Errors.of("start", "could not start worker pid " + w.pid() + ": " + e));
+            }
+        }
+        Histogram latency = LatencyHistograms.create();
+        long first = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        long ops = 0;
+        long retries = 0;
+        long coherenceErrors = 0;
+        long checks = 0;
+        for (WorkerProcess w : workers) {
+            WorkerOutcome o = awaitOutcome(w);
+            ProcessResult.Builder pr = ProcessResult.newBuilder().setPid(w.pid()).setOps(o.getOps())
+                    .setFirstOpUnixNanos(o.getFirstOpUnixNanos()).setEndUnixNanos(o.getEndUnixNanos())
+                    .setCoherenceErrors(o.getCoherenceErrors()).setLockRetries(o.getLockRetries());
+            if (o.hasError()) {
+                pr.setError(o.getError());
+                if (!result.hasError()) {
+                    result.setError(o.getError());
+                }
+            }
+            result.addProcesses(pr);
+            ops += o.getOps();
+            retries += o.getLockRetries();
+            coherenceErrors += o.getCoherenceErrors();
+            checks += o.getCoherenceChecks();
+            if (o.getFirstOpUnixNanos() > 0) {
+                first = Math.min(first, o.getFirstOpUnixNanos());
+                end = Math.max(end, o.getEndUnixNanos());
+            }
+            if (!o.getLatencyHistogram().isEmpty()) {
+                latency.add(LatencyHistograms.decode(o.getLatencyHistogram()));
+            }
+        }
+        if (first != Long.MAX_VALUE) {
+            result.setFirstOpUnixNanos(first).setEndUnixNanos(end);
+        }
+        result.setOps(ops).setLockRetries(retries).setCoherenceErrors(coherenceErrors).setCoherenceChecks(checks)
+                .setLatencyHistogram(LatencyHistograms.encode(latency));
+        if (aborted) {
+            return result.setState(RunState.RUN_STATE_ABORTED);
+        }
+        return result.setState(result.hasError() ? RunState.RUN_STATE_FAILED : RunState.RUN_STATE_SUCCEEDED);
+    }
+
+    private WorkerOutcome awaitOutcome(WorkerProcess w) {
+        while (true) {
+            try {
+                return w.outcome().get(200, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (aborted) {
+                    w.kill();
+                }
+            } catch (ExecutionException e) {
+                return WorkerOutcome.newBuilder().setError(Errors.of("worker process", e.getCause().toString())).build();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                w.kill();
+                return WorkerOutcome.newBuilder().setError(Errors.of("worker process", "interrupted")).build();
+            }
+        }
+    }
+
+    void abort() {
+        aborted = true;
+        killAll();
+    }
+
+    private void killAll() {
+        workers.forEach(WorkerProcess::kill);
+    }
+
+    /** Asks every worker to exit (which drops its locks and closes its files). */
+    void release() {
+        workers.forEach(w -> w.release(RELEASE_TIMEOUT_MILLIS));
+    }
+}

@@ -1,0 +1,150 @@
+package lockstep.agent.workload;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import lockstep.agent.WallClock;
+import lockstep.agent.fs.AlignedBuffer;
+import lockstep.agent.fs.InvalidWorkloadException;
+import lockstep.agent.fs.Posix;
+import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.v1.AccessPattern;
+import lockstep.agent.v1.ReadWorkload;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.WorkloadResult;
+
+/**
+ * fio-like read. At prepare the file is written ({@code size} bytes in 1 MiB writes), synced,
+ * its cached pages dropped with posix_fadvise(POSIX_FADV_DONTNEED) (what fio's invalidate=1
+ * does) and opened O_RDONLY [|O_DIRECT]. The run preads {@code block-size} blocks, sequential
+ * or random, split over {@code threads}. One op is one pread of a block.
+ */
+public final class ReadFileWorkload implements Workload {
+    private static final int LAYOUT_CHUNK = 1 << 20;
+
+    private final ReadWorkload spec;
+    private final RootedPaths paths;
+    private final Posix posix = Posix.get();
+    private final Path file;
+    private final CreatedDirs createdDirs;
+    private final BlockIo io = new BlockIo();
+    private final int threads;
+    private boolean created;
+    private int fd = -1;
+
+    public ReadFileWorkload(ReadWorkload spec, RootedPaths paths) {
+        this.spec = spec;
+        this.paths = paths;
+        WriteFileWorkload.validateBlocks(spec.getSizeBytes(), spec.getBlockSizeBytes(), spec.getODirect(), spec.getThreads());
+        if (spec.getPattern() == AccessPattern.UNRECOGNIZED) {
+            throw new InvalidWorkloadException("pattern", "must be sequential or random");
+        }
+        this.threads = Math.max(1, spec.getThreads());
+        this.file = paths.resolve("file", spec.getFile());
+        this.createdDirs = new CreatedDirs(paths.root());
+    }
+
+    @Override
+    public String opName() {
+        return "read";
+    }
+
+    @Override
+    public void prepare() {
+        try {
+            createdDirs.createParentsOf(file);
+        } catch (IOException e) {
+            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
+        }
+        String path = file.toString();
+        int w = posix.open(path, Posix.O_WRONLY | Posix.O_CREAT | Posix.O_TRUNC, 0644);
+        created = true;
+        try {
+            AlignedBuffer chunk = posix.allocateAligned(LAYOUT_CHUNK, WriteFileWorkload.DIRECT_ALIGNMENT);
+            chunk.fill((byte) 0x5a);
+            for (long off = 0; off < spec.getSizeBytes(); off += LAYOUT_CHUNK) {
+                posix.pwriteFully(w, chunk, Math.min(LAYOUT_CHUNK, spec.getSizeBytes() - off), off, path);
+            }
+            posix.fsync(w, path);
+            posix.dropCache(w, path);
+        } finally {
+            posix.closeQuietly(w);
+        }
+        try {
+            fd = posix.open(path, Posix.O_RDONLY | (spec.getODirect() ? Posix.O_DIRECT : 0), 0);
+            posix.dropCache(fd, path);
+        } catch (PosixException e) {
+            throw BlockIo.explainDirect(e, spec.getODirect(), spec.getBlockSizeBytes(), WriteFileWorkload.DIRECT_ALIGNMENT);
+        }
+        io.allocate(threads, spec.getBlockSizeBytes(), WriteFileWorkload.DIRECT_ALIGNMENT);
+    }
+
+    @Override
+    public List<String> paths() {
+        return List.of(paths.relative(file));
+    }
+
+    @Override
+    public List<Long> workerPids() {
+        return List.of();
+    }
+
+    @Override
+    public long opsSoFar() {
+        return io.ops();
+    }
+
+    @Override
+    public long bytesSoFar() {
+        return io.bytes();
+    }
+
+    @Override
+    public WorkloadResult.Builder run(long startAtUnixNanos) {
+        WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
+        if (!WallClock.awaitInstant(startAtUnixNanos, io::stopped)) {
+            return result.setState(RunState.RUN_STATE_ABORTED);
+        }
+        result.setFirstOpUnixNanos(WallClock.nowNanos());
+        int block = spec.getBlockSizeBytes();
+        BlockOrder order = new BlockOrder((spec.getSizeBytes() + block - 1) / block,
+                spec.getPattern() == AccessPattern.ACCESS_PATTERN_RANDOM, spec.getSeed());
+        BlockIo.Outcome o = io.run(fd, file.toString(), spec.getSizeBytes(), block, order, Posix::preadFully);
+        result.setEndUnixNanos(WallClock.nowNanos())
+                .setOps(io.ops())
+                .setBytes(io.bytes())
+                .setLatencyHistogram(LatencyHistograms.encode(o.latency()));
+        if (o.error() != null) {
+            result.setError(Errors.of(BlockIo.explainDirect(o.error(), spec.getODirect(), block, WriteFileWorkload.DIRECT_ALIGNMENT), paths));
+            return result.setState(RunState.RUN_STATE_FAILED);
+        }
+        return result.setState(io.stopped() ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);
+    }
+
+    @Override
+    public void abort() {
+        io.stop();
+    }
+
+    @Override
+    public CleanupReport cleanup() {
+        posix.closeQuietly(fd);
+        fd = -1;
+        long removed = 0;
+        List<String> leftovers = new ArrayList<>();
+        if (created) {
+            try {
+                if (Files.deleteIfExists(file)) {
+                    removed++;
+                }
+            } catch (IOException e) {
+                leftovers.add(paths.relative(file) + ": " + e.getMessage());
+            }
+        }
+        leftovers.addAll(createdDirs.removeAll(paths));
+        return new CleanupReport(removed, leftovers);
+    }
+}

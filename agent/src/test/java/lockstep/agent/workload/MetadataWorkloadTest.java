@@ -1,0 +1,77 @@
+package lockstep.agent.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lockstep.agent.WallClock;
+import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.v1.MetadataOp;
+import lockstep.agent.v1.OperationResult;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.WorkloadResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MetadataWorkloadTest {
+    @TempDir
+    Path root;
+
+    private static lockstep.agent.v1.MetadataWorkload.Builder spec() {
+        return lockstep.agent.v1.MetadataWorkload.newBuilder().setDir("md.{node}").setFiles(50).setDepth(3).setThreads(2)
+                .addOps(MetadataOp.METADATA_OP_CREATE).addOps(MetadataOp.METADATA_OP_STAT)
+                .addOps(MetadataOp.METADATA_OP_RENAME).addOps(MetadataOp.METADATA_OP_UNLINK);
+    }
+
+    @Test
+    void everyPhaseDoesEveryFileAndReportsItsOwnFigures() {
+        MetadataWorkload w = new MetadataWorkload(spec().build(), new RootedPaths(root, "n1"));
+        w.prepare();
+        assertThat(root.resolve("md.n1/d1/d2/d3")).isDirectory();
+        WorkloadResult r = w.run(WallClock.nowNanos()).build();
+        assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+        assertThat(r.getOps()).isEqualTo(4 * 100);
+        assertThat(r.getOperationsList()).extracting(OperationResult::getName).containsExactly("create", "stat", "rename", "unlink");
+        assertThat(r.getOperationsList()).allSatisfy(o -> {
+            assertThat(o.getOps()).isEqualTo(100);
+            assertThat(o.getEndUnixNanos()).isGreaterThan(o.getFirstOpUnixNanos());
+            assertThat(LatencyHistograms.decode(o.getLatencyHistogram()).getTotalCount()).isEqualTo(100);
+        });
+        assertThat(root.resolve("md.n1/d1/d2/d3")).isEmptyDirectory();
+        CleanupReport c = w.cleanup();
+        assertThat(c.leftovers()).isEmpty();
+        assertThat(root.resolve("md.n1")).doesNotExist();
+    }
+
+    @Test
+    void opsNotListedAreSetUpAtPrepareAndCleanedAfter() throws Exception {
+        MetadataWorkload w = new MetadataWorkload(spec().clearOps().addOps(MetadataOp.METADATA_OP_STAT).setDir("shared")
+                .build(), new RootedPaths(root, "n7"));
+        w.prepare();
+        assertThat(root.resolve("shared/d1/d2/d3/n7-t1-f49")).isRegularFile();
+        WorkloadResult r = w.run(WallClock.nowNanos()).build();
+        assertThat(r.getOperationsList()).singleElement().satisfies(o -> assertThat(o.getOps()).isEqualTo(100));
+        CleanupReport c = w.cleanup();
+        assertThat(c.filesRemoved()).isEqualTo(100);
+        assertThat(Files.exists(root.resolve("shared"))).isFalse();
+    }
+
+    @Test
+    void aFailingCallNamesTheOpErrnoAndPath() throws Exception {
+        MetadataWorkload w = new MetadataWorkload(spec().setDepth(0).build(), new RootedPaths(root, "n1"));
+        w.prepare();
+        Files.createFile(root.resolve("md.n1/n1-t0-f3"));
+        WorkloadResult r = w.run(WallClock.nowNanos()).build();
+        assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);
+        assertThat(r.getError().getErrnoName()).isEqualTo("EEXIST");
+        assertThat(r.getError().getPath()).isEqualTo("md.n1/n1-t0-f3");
+        w.cleanup();
+    }
+
+    @Test
+    void refusesEmptyOps() {
+        assertThatThrownBy(() -> new MetadataWorkload(spec().clearOps().build(), new RootedPaths(root, "n1")))
+                .hasMessageContaining("workload.ops");
+    }
+}
