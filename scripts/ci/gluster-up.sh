@@ -122,6 +122,17 @@ if ! brick_online; then
 fi
 say "volume $GL_VOL started, brick online"
 
+# Coherence as CTDB needs it: with the client-side caches on, a byte written through one
+# mount is not what a reader on the other mount sees after taking the lock (ctdb's
+# `ping_pong -rw` on the two mounts shows "data increment = 1" instead of 2). With these
+# off and the mounts in direct-io mode it shows 2, and Lockstep's ping-pong sees no
+# coherence errors. `volume set` is idempotent.
+for opt in performance.quick-read performance.read-ahead performance.io-cache performance.write-behind \
+           performance.stat-prefetch performance.open-behind performance.readdir-ahead performance.nl-cache; do
+  gluster --mode=script volume set "$GL_VOL" "$opt" off >/dev/null
+done
+say "client caches off (coherent across mounts)"
+
 # --- mounts -------------------------------------------------------------------------
 for m in "${GL_MOUNTS[@]}"; do
   if findmnt -n "$m" >/dev/null 2>&1; then
@@ -135,15 +146,20 @@ for m in "${GL_MOUNTS[@]}"; do
       if timeout 10 stat -t "$m" >/dev/null 2>&1; then ok=1; break; fi
       sleep 1
     done
-    if [ "$ok" = 1 ]; then
+    if [ "$ok" = 1 ] && pgrep -f -- "--direct-io-mode=enable.* $m\$" >/dev/null; then
       say "$m already mounted"
       continue
     fi
-    say "$m is a stale mount (client gone?); remounting"
+    if [ "$ok" = 1 ]; then
+      say "$m is mounted without direct-io-mode; remounting"
+    else
+      say "$m is a stale mount (client gone?); remounting"
+    fi
     umount "$m" 2>/dev/null || umount -l "$m"
   fi
   mkdir -p "$m"
-  mount -t glusterfs "$GL_HOST:/$GL_VOL" "$m"
+  # direct-io-mode: no kernel page cache between this client and the other one.
+  mount -t glusterfs -o direct-io-mode=enable "$GL_HOST:/$GL_VOL" "$m"
   timeout 10 stat -t "$m" >/dev/null || die "mounted $m but it does not answer (see /var/log/glusterfs/)"
   say "mounted $GL_HOST:/$GL_VOL at $m"
 done
