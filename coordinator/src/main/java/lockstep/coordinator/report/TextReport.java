@@ -39,6 +39,7 @@ public final class TextReport {
                         "-", "-", "-", "-", "-", "-", s.status());
             }
         }
+        printWorkloadFigures(run, out);
         Analysis a = run.analysis();
         if (a == null) {
             return;
@@ -77,6 +78,46 @@ public final class TextReport {
         } else if (!a.verdict().isEmpty()) {
             out.printf("%nVerdict:%n");
             a.verdict().forEach(v -> out.println("  " + v));
+        }
+    }
+
+    /** What some workloads measure beyond throughput: coherence, try-lock retries, shares, per-operation rates. */
+    private static void printWorkloadFigures(RunRecord run, PrintStream out) {
+        boolean coherence = false;
+        boolean retries = false;
+        boolean shares = "hot-lock".equals(run.workloadType());
+        boolean operations = false;
+        for (StepRecord s : run.steps()) {
+            for (NodeResult n : s.results()) {
+                coherence |= n.coherenceChecks() > 0;
+                retries |= n.lockRetries() > 0;
+                operations |= n.operations() != null && !n.operations().isEmpty();
+            }
+        }
+        if (!coherence && !retries && !shares && !operations) {
+            return;
+        }
+        out.printf("%n%-14s %-12s %s%n", "step", "node", "workload figures");
+        for (StepRecord s : run.steps()) {
+            for (NodeResult n : s.results()) {
+                StringBuilder b = new StringBuilder();
+                if (coherence) {
+                    b.append(String.format(Locale.ROOT, "coherence errors %d of %d checks  ", n.coherenceErrors(), n.coherenceChecks()));
+                }
+                if (retries) {
+                    b.append(String.format(Locale.ROOT, "try-lock retries %d  ", n.lockRetries()));
+                }
+                if (shares && n.opsShare() != null) {
+                    b.append(String.format(Locale.ROOT, "share of acquisitions %.1f%%  ", n.opsShare() * 100));
+                }
+                if (operations) {
+                    for (var op : n.operations()) {
+                        b.append(String.format(Locale.ROOT, "%s %s/s (p99 %.1f us)  ", op.name(), ScalingAnalysis.num(op.rate()),
+                                op.latency() == null ? 0 : op.latency().p99Micros()));
+                    }
+                }
+                out.printf("%-14s %-12s %s%n", s.id(), n.node(), b.toString().strip());
+            }
         }
     }
 
