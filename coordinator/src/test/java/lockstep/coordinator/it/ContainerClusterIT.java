@@ -112,6 +112,33 @@ class ContainerClusterIT {
                 .containsExactly(java.util.Map.of("rack", "r0"), java.util.Map.of("rack", "r1"), java.util.Map.of("rack", "r0"));
     }
 
+    @Test
+    void pingPongAcrossEveryNodeContendsOnOneSharedFile() throws IOException {
+        RunRecord run = run("""
+                name: it-ping-pong
+                plan: [solo, all]
+                workload: {type: ping-pong, file: ping-pong.dat, processes: 1, lock: fcntl, io: read-write, duration: 2s, warmup: 300ms}
+                """, "--agents", String.join(",", cluster.addresses()));
+        assertThat(run.status()).isEqualTo("ok");
+        StepRecord all = run.steps().get(run.steps().size() - 1);
+        assertThat(all.id()).isEqualTo("all");
+        assertThat(all.results()).extracting(NodeResult::node).containsExactlyInAnyOrderElementsOf(cluster.names());
+        // One ring over three containers: each holder waits for the next slot, so the nodes take
+        // turns and do the same number of locks, and each does fewer than it did alone.
+        long most = all.results().stream().mapToLong(NodeResult::ops).max().orElseThrow();
+        long fewest = all.results().stream().mapToLong(NodeResult::ops).min().orElseThrow();
+        assertThat((double) (most - fewest)).as("lock counts %d .. %d", fewest, most).isLessThanOrEqualTo(0.05 * most);
+        assertThat(run.analysis().nodes()).allSatisfy(n -> assertThat(n.concurrent()).isLessThan(n.solo()));
+        for (NodeResult r : all.results()) {
+            assertThat(r.coherenceChecks()).as("coherence checks on %s", r.node()).isPositive();
+            if (!shared.gluster() || "true".equals(System.getenv("LOCKSTEP_GLUSTER_COHERENT"))) {
+                assertThat(r.coherenceErrors()).as("coherence errors on %s", r.node()).isZero();
+            }
+        }
+        assertThat(shared.leftovers()).as("files left on the shared file system").isEmpty();
+        System.out.println(figures(run));
+    }
+
     /** Runs a scenario with {@code lockstep run}; the run must succeed. */
     RunRecord run(String scenarioYaml, String... agentArgs) throws IOException {
         Path scenario = Files.writeString(work.resolve("scenario.yaml"), scenarioYaml);
