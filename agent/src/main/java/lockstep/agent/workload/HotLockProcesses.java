@@ -9,7 +9,6 @@ import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.v1.LockKind;
-import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.worker.HotLockLoop;
 import lockstep.worker.v1.WorkerTask;
 
@@ -19,7 +18,7 @@ import lockstep.worker.v1.WorkerTask;
  * fcntl locks belong to the process, so threads of one process would not contend: with fcntl
  * only one thread per process is allowed.
  */
-public final class HotLockProcesses implements Workload {
+public final class HotLockProcesses extends FleetWorkload {
     static final int MAX_PROCESSES = 256;
     static final int MAX_THREADS = 256;
 
@@ -27,7 +26,6 @@ public final class HotLockProcesses implements Workload {
     private final RootedPaths paths;
     private final Path file;
     private final CreatedDirs createdDirs;
-    private final ProcessFleet fleet = new ProcessFleet();
 
     public HotLockProcesses(HotLockWorkload spec, RootedPaths paths) {
         this.spec = spec;
@@ -85,31 +83,6 @@ public final class HotLockProcesses implements Workload {
     @Override
     public List<String> paths() {
         return List.of(paths.relative(file));
-    }
-
-    @Override
-    public List<Long> workerPids() {
-        return fleet.pids();
-    }
-
-    @Override
-    public long opsSoFar() {
-        return fleet.ops();
-    }
-
-    @Override
-    public long bytesSoFar() {
-        return 0;
-    }
-
-    @Override
-    public WorkloadResult.Builder run(long startAtUnixNanos) {
-        return fleet.run(startAtUnixNanos, opName());
-    }
-
-    @Override
-    public void abort() {
-        fleet.abort();
     }
 
     @Override

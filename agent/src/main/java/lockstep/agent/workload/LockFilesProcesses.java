@@ -10,7 +10,6 @@ import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockFilesWorkload;
-import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.worker.LockFilesLoop;
 import lockstep.worker.v1.WorkerTask;
 
@@ -20,7 +19,7 @@ import lockstep.worker.v1.WorkerTask;
  * ready at prepare, so JVM start-up is never inside the measured time; their locks stay held
  * until cleanup.
  */
-public final class LockFilesProcesses implements Workload {
+public final class LockFilesProcesses extends FleetWorkload {
     static final int MAX_PROCESSES = 1024;
     static final int MAX_FILES = 1_000_000;
 
@@ -28,7 +27,6 @@ public final class LockFilesProcesses implements Workload {
     private final RootedPaths paths;
     private final Path dir;
     private final CreatedDirs createdDirs;
-    private final ProcessFleet fleet = new ProcessFleet();
 
     public LockFilesProcesses(LockFilesWorkload spec, RootedPaths paths) {
         this.spec = spec;
@@ -87,31 +85,6 @@ public final class LockFilesProcesses implements Workload {
     @Override
     public List<String> paths() {
         return List.of(paths.relative(dir) + "/test-<process>-<file>");
-    }
-
-    @Override
-    public List<Long> workerPids() {
-        return fleet.pids();
-    }
-
-    @Override
-    public long opsSoFar() {
-        return fleet.ops();
-    }
-
-    @Override
-    public long bytesSoFar() {
-        return 0;
-    }
-
-    @Override
-    public WorkloadResult.Builder run(long startAtUnixNanos) {
-        return fleet.run(startAtUnixNanos, opName());
-    }
-
-    @Override
-    public void abort() {
-        fleet.abort();
     }
 
     @Override

@@ -19,7 +19,7 @@ import lockstep.worker.v1.WorkerTask;
  * {@code slots} one-byte locks, at least one more than the participants on all nodes of
  * the step (else the ring deadlocks); 0 means exactly participants + 1, as ctdb advises.
  */
-public final class PingPongProcesses implements Workload {
+public final class PingPongProcesses extends FleetWorkload {
     static final int MAX_PROCESSES = 256;
     static final long MAX_DURATION_MILLIS = 24L * 3600 * 1000;
 
@@ -29,7 +29,6 @@ public final class PingPongProcesses implements Workload {
     private final int participants;
     private final int slots;
     private final CreatedDirs createdDirs;
-    private final ProcessFleet fleet = new ProcessFleet();
 
     /**
      * @param stepNodes how many nodes run the step together (1 if unknown)
@@ -107,28 +106,8 @@ public final class PingPongProcesses implements Workload {
     }
 
     @Override
-    public List<Long> workerPids() {
-        return fleet.pids();
-    }
-
-    @Override
-    public long opsSoFar() {
-        return fleet.ops();
-    }
-
-    @Override
-    public long bytesSoFar() {
-        return 0;
-    }
-
-    @Override
     public WorkloadResult.Builder run(long startAtUnixNanos) {
         return fleet.run(startAtUnixNanos, opName()).setMeasureDelayNanos(spec.getWarmupMillis() * 1_000_000L);
-    }
-
-    @Override
-    public void abort() {
-        fleet.abort();
     }
 
     @Override
