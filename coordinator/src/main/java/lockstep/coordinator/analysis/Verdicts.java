@@ -23,8 +23,8 @@ public final class Verdicts {
     /** Mean per-node efficiency at or above this: "the nodes scale well". */
     static final double SCALES_WELL = 0.9;
     /** Mean per-node efficiency in this band, with two or more nodes: "halved". */
-    static final double HALVED_LOW = 0.4;
-    static final double HALVED_HIGH = 0.6;
+    static final double HALVED_LOW = 0.42;
+    static final double HALVED_HIGH = 0.58;
     /** Per-node lock rates within this spread (max-min over median), alone and together: "looks like a rate limit". */
     static final double FLAT_SPREAD = 0.10;
     /** A node whose throughput is this far from the median of the others is an outlier. */
@@ -98,7 +98,7 @@ public final class Verdicts {
                     f("Running together, each node kept %.2fx of its solo %s%s: the nodes scale well.", meanEff, what, range)));
         } else if (nodes.size() >= 2 && meanEff >= HALVED_LOW && meanEff <= HALVED_HIGH) {
             out.add(new Finding("halved", Finding.WARNING, f("Running together, each node kept %.2fx of its solo %s%s: "
-                    + "per-node %s halved (scaling loss %.0f%%).", meanEff, what, range, what, (1 - meanEff) * 100)));
+                    + "per-node %s roughly halved (scaling loss %.0f%%).", meanEff, what, range, what, (1 - meanEff) * 100)));
         } else {
             out.add(new Finding("scaling-loss", meanEff < SCALES_WELL * 0.8 ? Finding.WARNING : Finding.INFO,
                     f("Running together, each node kept %.2fx of its solo %s%s (scaling loss %.0f%%).", meanEff, what, range,
