@@ -27,6 +27,8 @@ public final class LockFilesProcesses extends FleetWorkload {
     private final RootedPaths paths;
     private final Path dir;
     private final CreatedDirs createdDirs;
+    // Files already in the directory before the run: the user's, never removed at cleanup.
+    private final java.util.Set<String> preexisting = new java.util.HashSet<>();
 
     public LockFilesProcesses(LockFilesWorkload spec, RootedPaths paths) {
         this.spec = spec;
@@ -65,9 +67,14 @@ public final class LockFilesProcesses extends FleetWorkload {
                             + limits[1] + " (soft " + limits[0] + ")");
         }
         try {
+            if (Files.isDirectory(dir)) {
+                try (var listing = Files.list(dir)) {
+                    listing.forEach(f -> preexisting.add(f.getFileName().toString()));
+                }
+            }
             createdDirs.create(dir);
         } catch (IOException e) {
-            throw new PosixException("mkdir", dir.toString(), 0, "", e.toString());
+            throw new PosixException("prepare directory", dir.toString(), 0, "", e.toString());
         }
         List<WorkerTask> tasks = new ArrayList<>();
         for (int i = 0; i < spec.getProcesses(); i++) {
@@ -96,8 +103,9 @@ public final class LockFilesProcesses extends FleetWorkload {
             for (int i = 0; i < spec.getFiles(); i++) {
                 Path f = dir.resolve(LockFilesLoop.fileName(prefix(p), i));
                 try {
-                    // Only regular files: a directory or link in the way is the user's, not ours.
-                    if (Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(f)) {
+                    // Only regular files the run made: a directory, link or file in the way is the user's.
+                    if (!preexisting.contains(f.getFileName().toString())
+                            && Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(f)) {
                         removed++;
                     }
                 } catch (IOException e) {

@@ -44,10 +44,25 @@ public final class LocalAgents implements AutoCloseable {
 
     /** Starts one agent per root, named node1..nodeN, logs in logDir. */
     public static LocalAgents start(List<Path> roots, Path logDir) throws IOException {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < roots.size(); i++) {
+            nodes.add(new Node("node" + (i + 1), roots.get(i), logDir.resolve("node" + (i + 1) + ".log"), List.of()));
+        }
+        return start(nodes);
+    }
+
+    /**
+     * One local agent: its name, root, log file, and a command the agent's JVM is started under
+     * (e.g. {@code setpriv ...} or {@code prlimit ...}; empty for none).
+     */
+    public record Node(String name, Path root, Path log, List<String> commandPrefix) {
+    }
+
+    public static LocalAgents start(List<Node> nodes) throws IOException {
         LocalAgents agents = new LocalAgents();
         try {
-            for (int i = 0; i < roots.size(); i++) {
-                agents.launch("node" + (i + 1), roots.get(i), logDir.resolve("node" + (i + 1) + ".log"));
+            for (Node n : nodes) {
+                agents.launch(n);
             }
             return agents;
         } catch (IOException | RuntimeException e) {
@@ -56,13 +71,17 @@ public final class LocalAgents implements AutoCloseable {
         }
     }
 
-    private void launch(String name, Path root, Path log) throws IOException {
-        List<String> cmd = List.of(
+    private void launch(Node node) throws IOException {
+        String name = node.name();
+        Path root = node.root();
+        Path log = node.log();
+        List<String> cmd = new ArrayList<>(node.commandPrefix());
+        cmd.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m",
                 "-cp", System.getProperty("java.class.path"),
                 AgentMain.class.getName(),
-                "--listen", "127.0.0.1:0", "--root", root.toString(), "--name", name);
+                "--listen", "127.0.0.1:0", "--root", root.toString(), "--name", name));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         processes.add(p);
         roots.add(root);
