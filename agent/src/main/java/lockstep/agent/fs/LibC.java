@@ -9,9 +9,6 @@ import jnr.ffi.annotations.SaveError;
  */
 public interface LibC {
     @SaveError
-    long write(int fd, Pointer buf, long count);
-
-    @SaveError
     long pwrite(int fd, Pointer buf, long count, long offset);
 
     @SaveError

@@ -100,45 +100,11 @@ public final class Posix {
         }
     }
 
-    /** Writes the whole buffer, retrying short writes; returns the bytes written. */
-    public long writeFully(int fd, AlignedBuffer buf, long count, String path) {
-        long done = 0;
-        while (done < count) {
-            long n = libc.write(fd, buf.pointer().slice(done), count - done);
-            if (n < 0) {
-                int errno = runtime.getLastError();
-                if (errno == Errno.EINTR.intValue()) {
-                    continue;
-                }
-                throw error("write", path, errno);
-            }
-            if (n == 0) {
-                throw new PosixException("write", path, 0, "", "write returned 0 bytes");
-            }
-            done += n;
-        }
-        return done;
-    }
-
-    /** Reads up to count bytes at offset; returns the bytes read (0 at end of file). */
-    public long pread(int fd, AlignedBuffer buf, long count, long offset, String path) {
-        while (true) {
-            long n = libc.pread(fd, buf.pointer(), count, offset);
-            if (n >= 0) {
-                return n;
-            }
-            int errno = runtime.getLastError();
-            if (errno != Errno.EINTR.intValue()) {
-                throw error("pread", path, errno);
-            }
-        }
-    }
-
     /** Writes count bytes of the buffer at offset, retrying short writes. */
     public long pwriteFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
         long done = 0;
         while (done < count) {
-            long n = libc.pwrite(fd, buf.pointer().slice(done), count - done, offset + done);
+            long n = libc.pwrite(fd, at(buf, done), count - done, offset + done);
             if (n < 0) {
                 int errno = runtime.getLastError();
                 if (errno == Errno.EINTR.intValue()) {
@@ -154,11 +120,16 @@ public final class Posix {
         return done;
     }
 
+    // The measured loops call the *Fully methods once per block: slice only after a short transfer.
+    private static Pointer at(AlignedBuffer buf, long done) {
+        return done == 0 ? buf.pointer() : buf.pointer().slice(done);
+    }
+
     /** Reads exactly count bytes at offset (short reads retried); a read past the end throws. */
     public long preadFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
         long done = 0;
         while (done < count) {
-            long n = libc.pread(fd, buf.pointer().slice(done), count - done, offset + done);
+            long n = libc.pread(fd, at(buf, done), count - done, offset + done);
             if (n < 0) {
                 int errno = runtime.getLastError();
                 if (errno == Errno.EINTR.intValue()) {
@@ -222,23 +193,11 @@ public final class Posix {
      * attempt found it held (EAGAIN/EACCES/EWOULDBLOCK); any other failure throws.
      */
     public boolean lock(int fd, LockMode mode, String path) {
-        return switch (mode.kind()) {
-            case FLOCK -> flock(fd, mode, path);
-            case FCNTL -> fcntlLock(fd, mode, mode.blocking() ? F_SETLKW : F_SETLK, path);
-            case OFD -> fcntlLock(fd, mode, mode.blocking() ? F_OFD_SETLKW : F_OFD_SETLK, path);
-        };
+        return mode.kind() == LockKind.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, 0, 0, path);
     }
 
     public void unlock(int fd, LockMode mode, String path) {
-        switch (mode.kind()) {
-            case FLOCK -> {
-                if (posix.flock(fd, LOCK_UN) < 0) {
-                    throw error("flock(LOCK_UN)", path, posix.errno());
-                }
-            }
-            case FCNTL -> setFlock(fd, F_SETLK, F_UNLCK, 0, 0, "fcntl(F_SETLK, F_UNLCK)", path);
-            case OFD -> setFlock(fd, F_OFD_SETLK, F_UNLCK, 0, 0, "fcntl(F_OFD_SETLK, F_UNLCK)", path);
-        }
+        release(fd, mode, 0, 0, path);
     }
 
     /**
@@ -264,10 +223,10 @@ public final class Posix {
 
     /** Gives back what {@link #acquire} took. */
     public void release(int fd, LockMode mode, long start, long len, String path) {
-        if (mode.kind() == LockKind.FLOCK) {
-            unlock(fd, mode, path);
-        } else {
+        if (mode.kind() != LockKind.FLOCK) {
             unlockRange(fd, mode, start, len, path);
+        } else if (posix.flock(fd, LOCK_UN) < 0) {
+            throw error("flock(LOCK_UN)", path, posix.errno());
         }
     }
 
@@ -279,12 +238,12 @@ public final class Posix {
             case FLOCK -> throw new IllegalArgumentException("flock locks whole files only");
         };
         short type = mode.exclusive() ? F_WRLCK : F_RDLCK;
-        return setFlock(fd, cmd, type, start, len, describe(cmd, type), path);
+        return setFlock(fd, cmd, type, start, len, path);
     }
 
     public void unlockRange(int fd, LockMode mode, long start, long len, String path) {
         int cmd = mode.kind() == LockKind.OFD ? F_OFD_SETLK : F_SETLK;
-        setFlock(fd, cmd, F_UNLCK, start, len, describe(cmd, F_UNLCK), path);
+        setFlock(fd, cmd, F_UNLCK, start, len, path);
     }
 
     private boolean flock(int fd, LockMode mode, String path) {
@@ -304,12 +263,7 @@ public final class Posix {
         }
     }
 
-    private boolean fcntlLock(int fd, LockMode mode, int cmd, String path) {
-        short type = mode.exclusive() ? F_WRLCK : F_RDLCK;
-        return setFlock(fd, cmd, type, 0, 0, describe(cmd, type), path);
-    }
-
-    private boolean setFlock(int fd, int cmd, short type, long start, long len, String what, String path) {
+    private boolean setFlock(int fd, int cmd, short type, long start, long len, String path) {
         Pointer flock = flockStruct.get();
         // struct flock { short l_type; short l_whence; off_t l_start; off_t l_len; pid_t l_pid; }
         flock.putShort(0, type);
@@ -329,7 +283,8 @@ public final class Posix {
             if (nonBlocking && type != F_UNLCK && isBusy(errno)) {
                 return false;
             }
-            throw error(what, path, errno);
+            // The call's name is built only here: lock calls are the measured operation.
+            throw error(describe(cmd, type), path, errno);
         }
     }
 

@@ -112,13 +112,14 @@ public final class HotLockLoop implements WorkerLoop {
         long retries = 0;
         long first = 0;
         long last = 0;
+        java.util.function.BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
         try {
             while (!stopped) {
                 long t0 = System.nanoTime();
                 if (wall0 + (t0 - mono0) >= endAt) {
                     break;
                 }
-                long r = posix.acquire(fd, mode, 0, 0, path, () -> stopped || WallClock.nowNanos() >= endAt);
+                long r = posix.acquire(fd, mode, 0, 0, path, giveUp);
                 if (r < 0) {
                     break;
                 }

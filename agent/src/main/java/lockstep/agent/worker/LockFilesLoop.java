@@ -31,6 +31,8 @@ public final class LockFilesLoop implements WorkerLoop {
     private final List<Integer> fds = new ArrayList<>();
     private volatile long ops;
     private volatile boolean stopped;
+    // One instance for the whole run: the lock loop asks it on every try-lock attempt.
+    private final java.util.function.BooleanSupplier isStopped = () -> stopped;
 
     public LockFilesLoop(Path dir, String prefix, LockFilesWorkload spec, Path root) {
         this.dir = dir;
@@ -61,7 +63,7 @@ public final class LockFilesLoop implements WorkerLoop {
     public WorkerOutcome run(long startAtUnixNanos) {
         WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
         Histogram latency = LatencyHistograms.create();
-        if (!WallClock.awaitInstant(startAtUnixNanos, () -> stopped)) {
+        if (!WallClock.awaitInstant(startAtUnixNanos, isStopped)) {
             return out.build();
         }
         LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
@@ -79,7 +81,7 @@ public final class LockFilesLoop implements WorkerLoop {
                     fds.add(fd);
                 }
                 try {
-                    long r = posix.acquire(fd, mode, 0, 0, path, () -> stopped);
+                    long r = posix.acquire(fd, mode, 0, 0, path, isStopped);
                     if (r < 0) {
                         break;
                     }

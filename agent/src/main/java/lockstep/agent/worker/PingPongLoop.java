@@ -38,6 +38,8 @@ public final class PingPongLoop implements WorkerLoop {
     private final AlignedBuffer buf;
     private volatile long ops;
     private volatile boolean stopped;
+    // One instance for the whole run: the lock loop asks it on every try-lock attempt.
+    private final java.util.function.BooleanSupplier isStopped = () -> stopped;
 
     /** Opens and sizes the shared file; throws PosixException if it cannot. */
     public PingPongLoop(Path file, PingPongWorkload spec, int slots, int participants, Path root) {
@@ -64,7 +66,7 @@ public final class PingPongLoop implements WorkerLoop {
     @Override
     public WorkerOutcome run(long startAtUnixNanos) {
         WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-        if (!WallClock.awaitInstant(startAtUnixNanos, () -> stopped)) {
+        if (!WallClock.awaitInstant(startAtUnixNanos, isStopped)) {
             return out.build();
         }
         Histogram latency = LatencyHistograms.create();
@@ -91,14 +93,14 @@ public final class PingPongLoop implements WorkerLoop {
         int i = 0;
         boolean holding = false;
         try {
-            if (posix.acquire(fd, mode, 0, 1, path, () -> stopped) < 0) {
+            if (posix.acquire(fd, mode, 0, 1, path, isStopped) < 0) {
                 return out.build();
             }
             holding = true;
             while (!stopped) {
                 int next = (i + 1) % slots;
                 long t0 = System.nanoTime();
-                long r = posix.acquire(fd, mode, next, 1, path, () -> stopped);
+                long r = posix.acquire(fd, mode, next, 1, path, isStopped);
                 if (r < 0) {
                     break;
                 }

@@ -3,7 +3,6 @@ package lockstep.agent.workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -113,9 +112,5 @@ final class BlockIo {
         return new PosixException(e.operation(), e.path(), e.errno(), e.errnoName(),
                 "O_DIRECT refused or misaligned: this file system may not support direct I/O, or needs an alignment"
                         + " above block-size " + blockSize + " / buffer alignment " + alignment);
-    }
-
-    static long now() {
-        return WallClock.nowNanos();
     }
 }
