@@ -6,13 +6,41 @@ public final class PosixException extends RuntimeException {
     private final String path;
     private final int errno;
     private final String errnoName;
+    private final String detail;
 
     public PosixException(String operation, String path, int errno, String errnoName, String description) {
-        super(operation + " " + path + ": " + errnoName + (description.isEmpty() ? "" : " (" + description + ")"));
+        super(operation + " " + path + ": " + detail(errnoName, description));
         this.operation = operation;
         this.path = path;
         this.errno = errno;
         this.errnoName = errnoName;
+        this.detail = detail(errnoName, description);
+    }
+
+    private PosixException(String detail, String operation, String path, int errno, String errnoName) {
+        super(operation + " " + path + ": " + detail);
+        this.operation = operation;
+        this.path = path;
+        this.errno = errno;
+        this.errnoName = errnoName;
+        this.detail = detail;
+    }
+
+    /** A failure already described elsewhere (a worker process): {@code detail} is used as it is. */
+    public static PosixException withDetail(String operation, String path, int errno, String errnoName, String detail) {
+        return new PosixException(detail, operation, path, errno, errnoName);
+    }
+
+    private static String detail(String errnoName, String description) {
+        if (errnoName.isEmpty()) {
+            return description;
+        }
+        return description.isEmpty() ? errnoName : errnoName + " (" + description + ")";
+    }
+
+    /** What went wrong, without the call and path: "EMFILE (Too many open files)". */
+    public String detail() {
+        return detail;
     }
 
     public String operation() {

@@ -10,6 +10,7 @@ import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.v1.HotLockWorkload;
+import lockstep.agent.workload.Errors;
 import lockstep.agent.workload.LatencyHistograms;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
@@ -94,7 +95,7 @@ public final class HotLockLoop implements WorkerLoop {
                 last = Math.max(last, r.last());
             }
             if (r.error() != null && !out.hasError()) {
-                out.setError(WorkerErrors.of(r.error(), root, "after " + ops.get() + " acquisitions"));
+                out.setError(Errors.of(r.error(), root, "after " + ops.get() + " acquisitions"));
             }
         }
         if (first != Long.MAX_VALUE) {

@@ -11,6 +11,7 @@ import lockstep.agent.fs.PosixException;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockRelease;
+import lockstep.agent.workload.Errors;
 import lockstep.agent.workload.LatencyHistograms;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
@@ -97,7 +98,7 @@ public final class LockFilesLoop implements WorkerLoop {
                 latency.recordValue(System.nanoTime() - t0);
                 ops = ops + 1;
             } catch (PosixException e) {
-                out.setError(WorkerErrors.of(e, root, "failed after " + ops + " files"));
+                out.setError(Errors.of(e, root, "failed after " + ops + " files"));
                 break;
             }
         }

@@ -8,6 +8,7 @@ import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
+import lockstep.agent.workload.Errors;
 import lockstep.agent.workload.LatencyHistograms;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
@@ -145,7 +146,7 @@ public final class PingPongLoop implements WorkerLoop {
             posix.release(fd, mode, i, 1, path);
             holding = false;
         } catch (PosixException e) {
-            out.setError(WorkerErrors.of(e, root, "at slot " + i + " after " + counted + " locks"));
+            out.setError(Errors.of(e, root, "at slot " + i + " after " + counted + " locks"));
             if (holding) {
                 try {
                     posix.release(fd, mode, i, 1, path);

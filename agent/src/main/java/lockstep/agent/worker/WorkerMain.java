@@ -14,6 +14,7 @@ import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.WorkloadError;
+import lockstep.agent.workload.Errors;
 import lockstep.worker.v1.WorkerCommand;
 import lockstep.worker.v1.WorkerEvent;
 import lockstep.worker.v1.WorkerOutcome;
@@ -64,7 +65,7 @@ public final class WorkerMain {
         try {
             loop = loopFor(task);
         } catch (PosixException e) {
-            send(failure(WorkerErrors.of(e, Path.of(task.getRoot()), "while setting up")));
+            send(failure(Errors.of(e, Path.of(task.getRoot()), "while setting up")));
             return 0;
         }
         send(WorkerEvent.newBuilder().setReadyPid(posix.getpid()).build());

@@ -1,28 +1,50 @@
 package lockstep.agent.workload;
 
+import java.nio.file.Path;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.WorkloadError;
 
-/** Turns failures into the WorkloadError message the coordinator reports. */
-final class Errors {
+/** Turns failures, in the agent or in a worker process, into the WorkloadError the coordinator reports. */
+public final class Errors {
     private Errors() {
     }
 
-    static WorkloadError of(PosixException e, RootedPaths paths) {
-        String path = e.path();
+    /**
+     * The failed call with its path relative to the root (as given if outside it), errno, and
+     * a message "CALL PATH[ CONTEXT]: DETAIL", e.g. "open d/f failed after 40 files: EISDIR (...)".
+     */
+    public static WorkloadError of(PosixException e, Path root, String context) {
+        String rel = e.path();
         try {
-            path = paths.relative(java.nio.file.Path.of(e.path()));
-        } catch (IllegalArgumentException ignored) {
-            // not under the root: keep as is
+            Path p = Path.of(e.path());
+            if (p.startsWith(root)) {
+                rel = root.relativize(p).toString();
+            }
+        } catch (RuntimeException ignored) {
+            // not a path: keep it as given
         }
         return WorkloadError.newBuilder()
                 .setOperation(e.operation())
-                .setPath(path)
+                .setPath(rel)
                 .setErrno(e.errno())
                 .setErrnoName(e.errnoName())
-                .setMessage(e.operation() + " " + path + ": " + e.getMessage().substring(e.getMessage().indexOf(": ") + 2))
+                .setMessage(e.operation() + " " + rel + (context.isEmpty() ? "" : " " + context) + ": " + e.detail())
                 .build();
+    }
+
+    /** The inverse of {@link #of(PosixException, Path, String)}, for a worker's error met in the agent. */
+    static PosixException asException(WorkloadError err, String where) {
+        String message = err.getMessage();
+        String prefix = err.getOperation() + " " + err.getPath();
+        int colon = err.getPath().isEmpty() || !message.startsWith(prefix) ? -1 : message.indexOf(": ", prefix.length());
+        String detail = colon < 0 ? message : message.substring(colon + 2);
+        return PosixException.withDetail(err.getOperation(), err.getPath().isEmpty() ? where : err.getPath(),
+                err.getErrno(), err.getErrnoName(), detail);
+    }
+
+    static WorkloadError of(PosixException e, RootedPaths paths) {
+        return of(e, paths.root(), "");
     }
 
     static WorkloadError of(String operation, String message) {

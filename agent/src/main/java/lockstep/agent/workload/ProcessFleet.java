@@ -9,7 +9,6 @@ import java.util.concurrent.TimeoutException;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.v1.ProcessResult;
 import lockstep.agent.v1.RunState;
-import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.worker.v1.WorkerOutcome;
 import lockstep.worker.v1.WorkerTask;
@@ -41,10 +40,7 @@ final class ProcessFleet {
             throw new PosixException("start worker process", where, 0, "", e.toString());
         } catch (WorkerProcess.WorkerFailedException e) {
             killAll();
-            WorkloadError err = e.error();
-            String path = err.getPath().isEmpty() ? where : err.getPath();
-            throw new PosixException(err.getOperation(), path, err.getErrno(), err.getErrnoName(),
-                    err.getMessage().substring(err.getMessage().indexOf(": ") + 2));
+            throw Errors.asException(e.error(), where);
         }
     }
 
