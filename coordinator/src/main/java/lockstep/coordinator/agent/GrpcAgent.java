@@ -24,7 +24,7 @@ import lockstep.agent.v1.StartRequest;
 import lockstep.agent.v1.StartResponse;
 import lockstep.agent.v1.WatchProgressRequest;
 import lockstep.agent.v1.WatchProgressResponse;
-import lockstep.coordinator.WallClock;
+import lockstep.agent.WallClock;
 
 /** An {@link Agent} over gRPC, with a deadline on every call. */
 public final class GrpcAgent implements Agent {

@@ -1,13 +1,6 @@
 package lockstep.coordinator.inventory;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,6 +12,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import lockstep.coordinator.run.RunSession;
 import lockstep.coordinator.scenario.ScenarioException;
+import lockstep.coordinator.scenario.YamlFiles;
 
 /** Reads an inventory YAML file; every error names the file and the field ({@code nodes[2].root}). */
 public final class InventoryParser {
@@ -27,29 +21,13 @@ public final class InventoryParser {
     private static final Pattern SSH = Pattern.compile("([A-Za-z0-9._][A-Za-z0-9._-]*@)?[A-Za-z0-9._:\\[\\]-]+");
     private static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]{0,62}");
     private static final Set<String> NODE_FIELDS = Set.of("name", "address", "root", "ssh", "labels");
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public Inventory parse(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new ScenarioException("inventory " + file + ": file not found");
-        } catch (IOException e) {
-            throw new ScenarioException("inventory " + file + ": cannot be read: " + e.getMessage());
-        }
-        return parse(text, file.toString());
+        return parse(YamlFiles.read(file, "inventory"), file.toString());
     }
 
     public Inventory parse(String yaml, String source) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(yaml);
-        } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            throw error(source, "top level", "invalid YAML" + where + ": " + e.getOriginalMessage());
-        }
+        JsonNode root = YamlFiles.parse(yaml, "inventory " + source + ": top level");
         if (root == null || !root.isObject()) {
             throw error(source, "top level", "must be a mapping with 'nodes:'");
         }

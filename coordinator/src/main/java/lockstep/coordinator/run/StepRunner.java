@@ -14,7 +14,7 @@ import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WatchProgressResponse;
 import lockstep.agent.workload.LatencyHistograms;
-import lockstep.coordinator.WallClock;
+import lockstep.agent.WallClock;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;

@@ -1,13 +1,6 @@
 package lockstep.coordinator.scenario;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,30 +27,14 @@ public final class ScenarioParser {
     static final long MAX_WRITE_SIZE = 1L << 42; // 4 TiB
     static final int MAX_REPEAT = 100;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,79}");
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     static final List<String> TYPES = List.of("write", "read", "lock-files", "ping-pong", "hot-lock", "metadata");
 
     public Scenario parse(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new ScenarioException("scenario " + file + ": file not found");
-        } catch (IOException e) {
-            throw new ScenarioException("scenario " + file + ": cannot be read: " + e.getMessage());
-        }
-        return parse(text, file.toString());
+        return parse(YamlFiles.read(file, "scenario"), file.toString());
     }
 
     public Scenario parse(String yaml, String source) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(yaml);
-        } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            throw new ScenarioException("scenario " + source + ": invalid YAML" + where + ": " + e.getOriginalMessage());
-        }
+        JsonNode root = YamlFiles.parse(yaml, "scenario " + source);
         if (root == null || root.isMissingNode()) {
             throw new ScenarioException("scenario " + source + ": is empty");
         }
