@@ -1,10 +1,9 @@
 package lockstep.agent.worker;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import lockstep.agent.Threads;
 import lockstep.agent.WallClock;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
@@ -64,21 +63,9 @@ public final class HotLockLoop implements WorkerLoop {
         }
         long endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;
         LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
-        List<Thread> threads = new ArrayList<>();
         ThreadOutcome[] results = new ThreadOutcome[fds.length];
-        for (int t = 0; t < fds.length; t++) {
-            final int index = t;
-            Thread th = new Thread(() -> results[index] = contend(fds[index], mode, endAt), "hot-lock-" + t);
-            threads.add(th);
-            th.start();
-        }
-        for (Thread th : threads) {
-            try {
-                th.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                stopped = true;
-            }
+        if (!Threads.runAll(fds.length, "hot-lock", t -> results[t] = contend(fds[t], mode, endAt))) {
+            stopped = true;
         }
         Histogram latency = LatencyHistograms.create();
         long retries = 0;

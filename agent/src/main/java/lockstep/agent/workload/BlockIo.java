@@ -3,6 +3,7 @@ package lockstep.agent.workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import lockstep.agent.Threads;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -55,43 +56,30 @@ final class BlockIo {
         int threads = buffers.size();
         Histogram[] histograms = new Histogram[threads];
         PosixException[] errors = new PosixException[threads];
-        List<Thread> running = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            final int index = t;
-            histograms[t] = lockstep.agent.workload.LatencyHistograms.create();
-            Runnable work = () -> {
-                AlignedBuffer buf = buffers.get(index);
-                Histogram h = histograms[index];
-                try {
-                    for (long k = order.shareStart(index, threads); k < order.shareEnd(index, threads) && !stopped; k++) {
-                        long offset = order.block(k) * blockSize;
-                        long n = Math.min(blockSize, size - offset);
-                        long t0 = System.nanoTime();
-                        call.apply(posix, fd, buf, n, offset, path);
-                        h.recordValue(System.nanoTime() - t0);
-                        ops.increment();
-                        bytes.add(n);
-                    }
-                } catch (PosixException e) {
-                    errors[index] = e;
-                    stopped = true;
-                }
-            };
-            if (threads == 1) {
-                work.run();
-            } else {
-                Thread th = new Thread(work, "io-" + t);
-                running.add(th);
-                th.start();
-            }
+            histograms[t] = LatencyHistograms.create();
         }
-        for (Thread th : running) {
+        boolean completed = Threads.runAll(threads, "io", index -> {
+            AlignedBuffer buf = buffers.get(index);
+            Histogram h = histograms[index];
+            long end = order.shareEnd(index, threads);
             try {
-                th.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                for (long k = order.shareStart(index, threads); k < end && !stopped; k++) {
+                    long offset = order.block(k) * blockSize;
+                    long n = Math.min(blockSize, size - offset);
+                    long t0 = System.nanoTime();
+                    call.apply(posix, fd, buf, n, offset, path);
+                    h.recordValue(System.nanoTime() - t0);
+                    ops.increment();
+                    bytes.add(n);
+                }
+            } catch (PosixException e) {
+                errors[index] = e;
                 stopped = true;
             }
+        });
+        if (!completed) {
+            stopped = true;
         }
         Histogram merged = LatencyHistograms.create();
         PosixException first = null;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
+import lockstep.agent.Threads;
 import lockstep.agent.WallClock;
 import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
@@ -193,47 +194,38 @@ public final class MetadataWorkload implements Workload {
         long[] counts = new long[threads];
         PosixException[] errors = new PosixException[threads];
         CyclicBarrier go = new CyclicBarrier(threads, () -> phase.start = WallClock.nowNanos());
-        List<Thread> running = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            final int thread = t;
             histograms[t] = LatencyHistograms.create();
-            Thread th = new Thread(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException | BrokenBarrierException e) {
-                    return;
-                }
-                Histogram h = histograms[thread];
-                try {
-                    for (int i = 0; i < spec.getFiles() && !stopped; i++) {
-                        long t0 = System.nanoTime();
-                        switch (op) {
-                            case METADATA_OP_CREATE -> create(original(thread, i));
-                            case METADATA_OP_STAT -> posix.stat(original(thread, i));
-                            case METADATA_OP_RENAME -> posix.rename(original(thread, i), renamed(thread, i));
-                            case METADATA_OP_UNLINK -> posix.unlink(ops.contains(MetadataOp.METADATA_OP_RENAME)
-                                    ? renamed(thread, i) : original(thread, i));
-                            default -> throw new IllegalStateException(op.toString());
-                        }
-                        h.recordValue(System.nanoTime() - t0);
-                        counts[thread]++;
-                        done.incrementAndGet();
-                    }
-                } catch (PosixException e) {
-                    errors[thread] = e;
-                    stopped = true;
-                }
-            }, "metadata-" + opName(op) + "-" + t);
-            running.add(th);
-            th.start();
         }
-        for (Thread th : running) {
+        boolean unlinkRenamed = ops.contains(MetadataOp.METADATA_OP_RENAME);
+        boolean completed = Threads.runAll(threads, "metadata-" + opName(op), thread -> {
             try {
-                th.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                go.await();
+            } catch (InterruptedException | BrokenBarrierException e) {
+                return;
+            }
+            Histogram h = histograms[thread];
+            try {
+                for (int i = 0; i < spec.getFiles() && !stopped; i++) {
+                    long t0 = System.nanoTime();
+                    switch (op) {
+                        case METADATA_OP_CREATE -> create(original(thread, i));
+                        case METADATA_OP_STAT -> posix.stat(original(thread, i));
+                        case METADATA_OP_RENAME -> posix.rename(original(thread, i), renamed(thread, i));
+                        case METADATA_OP_UNLINK -> posix.unlink(unlinkRenamed ? renamed(thread, i) : original(thread, i));
+                        default -> throw new IllegalStateException(op.toString());
+                    }
+                    h.recordValue(System.nanoTime() - t0);
+                    counts[thread]++;
+                    done.incrementAndGet();
+                }
+            } catch (PosixException e) {
+                errors[thread] = e;
                 stopped = true;
             }
+        });
+        if (!completed) {
+            stopped = true;
         }
         phase.end = WallClock.nowNanos();
         for (int t = 0; t < threads; t++) {
