@@ -11,6 +11,7 @@ import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.workload.CleanupReport;
+import lockstep.agent.workload.Errors;
 import lockstep.agent.workload.Workload;
 import lockstep.agent.workload.WorkloadFactory;
 import org.apache.logging.log4j.LogManager;
@@ -86,7 +87,7 @@ final class RunRegistry implements AutoCloseable {
                 workload.prepare();
             } catch (PosixException e) {
                 workload.cleanup();
-                throw Status.FAILED_PRECONDITION.withDescription("prepare failed: " + relativize(e.getMessage())).asRuntimeException();
+                throw Status.FAILED_PRECONDITION.withDescription("prepare failed: " + Errors.of(e, paths.root(), "").getMessage()).asRuntimeException();
             } catch (RuntimeException e) {
                 workload.cleanup();
                 throw e;
@@ -96,10 +97,6 @@ final class RunRegistry implements AutoCloseable {
             LOG.info("run {} prepared: {}", run.runId(), request.getWorkload().getKindCase());
             return run;
         }
-    }
-
-    private String relativize(String message) {
-        return message.replace(paths.root().toString() + "/", "");
     }
 
     Run get(String runId) {
