@@ -58,7 +58,8 @@ public final class RunSession {
 
     /** @param labelsByAddress labels (from an inventory) for the agent records, by agent address */
     public Outcome execute(Scenario scenario, Path resultsDir, Map<String, Map<String, String>> labelsByAddress) {
-        lockstep.coordinator.scenario.ScenarioParser.checkNodeCount(scenario, scenario.agents().size(), "for " + scenario.agents().size() + " agents");
+        lockstep.coordinator.scenario.ScenarioParser.checkNodeCount(scenario, scenario.agents().size(),
+                scenario.name() + " on " + scenario.agents().size() + " agent(s)");
         List<Agent> agents = scenario.agents().stream().<Agent>map(GrpcAgent::connect).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
             String runId = ExperimentRunner.newRunId(scenario.name());

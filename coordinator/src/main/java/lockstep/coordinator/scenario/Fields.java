@@ -74,6 +74,28 @@ final class Fields {
         return v;
     }
 
+    /**
+     * A path template under the agent's root: relative, and not leaving the root after
+     * {@code ..} are resolved (the agent checks again against its real root and symlinks).
+     */
+    String relativePath(String name, String defaultValue) {
+        String text = string(name, defaultValue);
+        if (text == null || text.isBlank()) {
+            throw error(qualified(name), "is empty");
+        }
+        java.nio.file.Path p;
+        try {
+            p = java.nio.file.Path.of(text);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw error(qualified(name), "'" + text + "' is not a valid path");
+        }
+        java.nio.file.Path normal = p.normalize();
+        if (p.isAbsolute() || normal.startsWith("..") || normal.toString().isEmpty()) {
+            throw error(qualified(name), "'" + text + "' must stay under the agent's --root (a relative path without leading ..)");
+        }
+        return text;
+    }
+
     JsonNode node(String name) {
         return get(name);
     }

@@ -112,7 +112,7 @@ public final class ScenarioParser {
 
     private static WorkloadSpec write(Fields w) {
         WriteWorkload.Builder b = WriteWorkload.newBuilder()
-                .setFile(w.string("file", "lockstep-write.{node}"))
+                .setFile(w.relativePath("file", "lockstep-write.{node}"))
                 .setBlockSizeBytes((int) w.size("block-size", "1MiB", 512, 64L << 20))
                 .setSizeBytes(w.size("size", null, 1, MAX_WRITE_SIZE))
                 .setFdatasync(w.bool("fdatasync", false))
@@ -127,7 +127,7 @@ public final class ScenarioParser {
 
     private static WorkloadSpec read(Fields w) {
         ReadWorkload.Builder b = ReadWorkload.newBuilder()
-                .setFile(w.string("file", "lockstep-read.{node}"))
+                .setFile(w.relativePath("file", "lockstep-read.{node}"))
                 .setBlockSizeBytes((int) w.size("block-size", "1MiB", 512, 64L << 20))
                 .setSizeBytes(w.size("size", null, 1, MAX_WRITE_SIZE))
                 .setODirect(w.bool("o-direct", false))
@@ -196,7 +196,7 @@ public final class ScenarioParser {
     }
 
     private static String sharedFile(Fields w, String defaultName) {
-        String file = w.string("file", defaultName);
+        String file = w.relativePath("file", defaultName);
         if (file.contains("{node}")) {
             throw w.error("workload.file", "'" + file + "' contains {node}, but every node must use the same file"
                     + " (each agent's root points at the same shared directory)");
@@ -219,7 +219,7 @@ public final class ScenarioParser {
             default -> throw w.error("workload.close", "unknown close '" + close + "' (known: end, each)");
         };
         return WorkloadSpec.newBuilder().setLockFiles(LockFilesWorkload.newBuilder()
-                .setDir(w.string("dir", "lock-files.{node}"))
+                .setDir(w.relativePath("dir", "lock-files.{node}"))
                 .setProcesses((int) w.integer("processes", 10, 1, 1024))
                 .setFiles((int) w.integer("files", 1000, 1, 1_000_000))
                 .setLock(kind)
@@ -270,7 +270,7 @@ public final class ScenarioParser {
     private static WorkloadSpec metadata(Fields w) {
         List<String> names = w.stringList("ops");
         MetadataWorkload.Builder b = MetadataWorkload.newBuilder()
-                .setDir(w.string("dir", "metadata.{node}"))
+                .setDir(w.relativePath("dir", "metadata.{node}"))
                 .setFiles((int) w.integer("files", 1000, 1, 10_000_000))
                 .setDepth((int) w.integer("depth", 0, 0, 64))
                 .setThreads((int) w.integer("threads", 1, 1, 256));

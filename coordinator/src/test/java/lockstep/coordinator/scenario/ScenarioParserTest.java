@@ -73,6 +73,8 @@ class ScenarioParserTest {
         "direct misaligned  | 'name: x\\nworkload: {type: write, size: 1MiB, block-size: 1000, o-direct: true}' | workload.o-direct: needs block-size",
         "bad timeout        | 'name: x\\ntimeout: soon\\nworkload: {type: write, size: 1MiB}'      | timeout: 'soon' is not a duration",
         "no workload        | 'name: x'                                                           | workload: is required",
+        "path leaves root   | 'name: x\\nworkload: {type: write, size: 1MiB, file: \"a/../../x\"}'     | workload.file: 'a/../../x' must stay under the agent's --root",
+        "absolute dir       | 'name: x\\nworkload: {type: lock-files, dir: /etc}'                 | workload.dir: '/etc' must stay under the agent's --root",
     })
     void refusesBadInputNamingFileAndField(String what, String yaml, String message) {
         assertThatThrownBy(() -> parse(yaml.replace("\\n", "\n")))
