@@ -89,7 +89,8 @@ final class Run {
         } catch (RuntimeException e) {
             LOG.error("run {} failed", runId, e);
             r = WorkloadResult.newBuilder().setState(RunState.RUN_STATE_FAILED)
-                    .setError(WorkloadError.newBuilder().setOperation("run").setMessage(e.toString()));
+                    .setError(WorkloadError.newBuilder().setOperation("run")
+                            .setMessage(e instanceof Threads.ThreadFailedException ? e.getMessage() : e.toString()));
         }
         r.setIntendedStartUnixNanos(startAt);
         if (abortReason != null) {

@@ -64,7 +64,7 @@ public final class HotLockLoop implements WorkerLoop {
         long endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;
         LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
         ThreadOutcome[] results = new ThreadOutcome[fds.length];
-        if (!Threads.runAll(fds.length, "hot-lock", t -> results[t] = contend(fds[t], mode, endAt))) {
+        if (!Threads.runAll(fds.length, "hot-lock", t -> results[t] = contend(fds[t], mode, endAt), this::stop)) {
             stopped = true;
         }
         Histogram latency = LatencyHistograms.create();
@@ -73,6 +73,7 @@ public final class HotLockLoop implements WorkerLoop {
         long last = 0;
         for (ThreadOutcome r : results) {
             if (r == null) {
+                // only when interrupted: a thread that threw has already failed runAll
                 continue;
             }
             latency.add(r.latency());

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import lockstep.agent.Threads;
 import lockstep.agent.WallClock;
+import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.v1.ProgressSample;
@@ -26,7 +28,6 @@ import lockstep.worker.v1.WorkerTask;
  * died) it exits, and the kernel drops its locks.
  */
 public final class WorkerMain {
-    static final long FD_HEADROOM = 64;
     private static final long PROGRESS_MILLIS = 100;
 
     private final OutputStream out;
@@ -48,17 +49,11 @@ public final class WorkerMain {
         }
         WorkerTask task = first.getTask();
         Posix posix = Posix.get();
-        long needed = filesNeeded(task) + FD_HEADROOM;
-        if (!posix.raiseOpenFileLimit(needed)) {
-            long[] limits = posix.openFileLimits();
-            send(failure(WorkloadError.newBuilder()
-                    .setOperation("setrlimit(RLIMIT_NOFILE)")
-                    .setErrno(24)
-                    .setErrnoName("EMFILE")
-                    .setMessage("each process needs " + needed + " open files (" + filesNeeded(task)
-                            + " files + " + FD_HEADROOM + ") but the hard limit RLIMIT_NOFILE is " + limits[1]
-                            + " (soft " + limits[0] + ")")
-                    .build()));
+        if (!posix.raiseOpenFileLimit(OpenFileLimit.needed(filesNeeded(task)))) {
+            PosixException shortage = OpenFileLimit.shortage(filesNeeded(task), task.getRoot(), posix.openFileLimits());
+            send(failure(Errors.of(shortage != null ? shortage
+                    : new PosixException("setrlimit(RLIMIT_NOFILE)", task.getRoot(), 24, "EMFILE", "could not raise the soft limit"),
+                    Path.of(task.getRoot()), "")));
             return 0;
         }
         WorkerLoop loop;
@@ -94,7 +89,15 @@ public final class WorkerMain {
             System.exit(0);
         }, "stdin");
         stdinWatcher.start();
-        WorkerOutcome outcome = loop.run(next.getStartAtUnixNanos());
+        WorkerOutcome outcome;
+        try {
+            outcome = loop.run(next.getStartAtUnixNanos());
+        } catch (RuntimeException e) {
+            // Without an outcome the agent would wait for this worker until the run's timeout.
+            loop.stop();
+            outcome = failure(WorkloadError.newBuilder().setOperation("worker")
+                    .setMessage("worker process " + posix.getpid() + " failed: " + describe(e)).build()).getOutcome();
+        }
         ticker.shutdownNow();
         send(WorkerEvent.newBuilder().setOutcome(outcome).build());
         try {
@@ -122,6 +125,10 @@ public final class WorkerMain {
             case HOT_LOCK -> new HotLockLoop(Path.of(task.getFile()), task.getHotLock(), root);
             case WORKLOAD_NOT_SET -> throw new IllegalArgumentException("worker task without a workload");
         };
+    }
+
+    static String describe(RuntimeException e) {
+        return e instanceof Threads.ThreadFailedException ? e.getMessage() : e.toString();
     }
 
     private static WorkerEvent failure(WorkloadError error) {

@@ -77,7 +77,7 @@ final class BlockIo {
                 errors[index] = e;
                 stopped = true;
             }
-        });
+        }, this::stop);
         if (!completed) {
             stopped = true;
         }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.fs.InvalidWorkloadException;
+import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -59,12 +60,9 @@ public final class LockFilesProcesses extends FleetWorkload {
 
     @Override
     public void prepare() {
-        long needed = spec.getFiles() + 64L;
-        long[] limits = Posix.get().openFileLimits();
-        if (limits[1] >= 0 && limits[1] < needed) {
-            throw new PosixException("setrlimit(RLIMIT_NOFILE)", dir.toString(), 24, "EMFILE",
-                    "each process needs " + needed + " open files (" + spec.getFiles() + " files + 64) but the hard limit is "
-                            + limits[1] + " (soft " + limits[0] + ")");
+        PosixException shortage = OpenFileLimit.shortage(spec.getFiles(), dir.toString(), Posix.get().openFileLimits());
+        if (shortage != null) {
+            throw shortage;
         }
         try {
             if (Files.isDirectory(dir)) {

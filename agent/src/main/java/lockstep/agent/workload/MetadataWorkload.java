@@ -223,6 +223,9 @@ public final class MetadataWorkload implements Workload {
                 errors[thread] = e;
                 stopped = true;
             }
+        }, () -> {
+            stopped = true;
+            go.reset();
         });
         if (!completed) {
             stopped = true;

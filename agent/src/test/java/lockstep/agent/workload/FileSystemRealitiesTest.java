@@ -2,11 +2,11 @@ package lockstep.agent.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import lockstep.testsupport.Required;
 import lockstep.agent.WallClock;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -51,13 +51,12 @@ class FileSystemRealitiesTest {
 
     @Test
     void aFullFileSystemFailsTheRunWithEnospc() throws Exception {
-        assumeTrue(Posix.get().getpid() > 0 && "root".equals(System.getProperty("user.name")),
-                "mounting a tiny tmpfs needs root");
+        Required.root("mounting a tiny tmpfs");
         Path mnt = Files.createDirectory(tmp.resolve("tiny"));
         Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=256k", "lockstep-enospc", mnt.toString())
                 .redirectErrorStream(true).start();
-        assumeTrue(mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0,
-                "could not mount a tmpfs: " + new String(mount.getInputStream().readAllBytes()));
+        Required.that(mount.waitFor(30, TimeUnit.SECONDS) && mount.exitValue() == 0,
+                "a tiny tmpfs (mount said: " + new String(mount.getInputStream().readAllBytes()).strip() + ")");
         try {
             WriteFileWorkload w = new WriteFileWorkload(WriteWorkload.newBuilder().setFile("big.{node}").setSizeBytes(4 << 20)
                     .setBlockSizeBytes(64 << 10).build(), new RootedPaths(mnt, "n1"));
@@ -77,7 +76,8 @@ class FileSystemRealitiesTest {
     @Test
     void moreFilesThanTheHardOpenFileLimitFailBeforeTheStartNamingBothNumbers() {
         long[] limits = Posix.get().openFileLimits();
-        assumeTrue(limits[1] > 0 && limits[1] < 900_000, "hard RLIMIT_NOFILE is unlimited here");
+        Required.that(limits[1] > 0 && limits[1] < 900_000,
+                "a finite hard RLIMIT_NOFILE below 900,000 (here " + limits[1] + ")");
         int files = (int) limits[1] + 100;
         LockFilesProcesses w = new LockFilesProcesses(LockFilesWorkload.newBuilder().setDir("l.{node}").setProcesses(1)
                 .setFiles(files).setLock(LockKind.LOCK_KIND_FCNTL).build(), new RootedPaths(tmp, "n1"));
@@ -93,7 +93,7 @@ class FileSystemRealitiesTest {
     @Test
     void theSoftLimitIsRaisedToWhatTheWorkloadNeeds() {
         long[] before = Posix.get().openFileLimits();
-        assumeTrue(before[1] > 1100, "hard RLIMIT_NOFILE too low to test raising");
+        Required.that(before[1] > 1100, "a hard RLIMIT_NOFILE above 1,100 to test raising (here " + before[1] + ")");
         assertThat(Posix.get().raiseOpenFileLimit(Math.min(before[1], Math.max(before[0], 1100)))).isTrue();
         assertThat(Posix.get().openFileLimits()[0]).isGreaterThanOrEqualTo(Math.min(before[1], 1100));
         assertThat(Posix.get().raiseOpenFileLimit(before[1] + 1)).isFalse();

@@ -10,6 +10,7 @@ import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Fairness;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.NodeScaling;
 import lockstep.coordinator.model.NodeStepStats;
@@ -113,8 +114,7 @@ public final class RunAnalyzer {
             Double solo = solos.get(node);
             Double eff = solo != null && solo > 0 ? tp.mean() / solo : null;
             perNode.add(new NodeStepStats(node, tp, Stats.of(inWindow), eff,
-                    Stats.of(rs.stream().map(r -> r.latency().p50Micros()).toList()),
-                    Stats.of(rs.stream().map(r -> r.latency().p99Micros()).toList()),
+                    Latency.merged(rs.stream().map(NodeResult::histogram).toList()),
                     rs.stream().mapToDouble(r -> Math.abs(r.startSkewMillis())).max().orElse(0),
                     rs.stream().mapToLong(NodeResult::coherenceErrors).sum()));
             nodeMeans.put(node, tp.mean());

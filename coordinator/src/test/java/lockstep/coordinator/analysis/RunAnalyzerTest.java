@@ -9,15 +9,20 @@ import static lockstep.coordinator.analysis.TestRuns.step;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import lockstep.agent.workload.LatencyHistograms;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.Latency;
+import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.OverlapWindow;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.ScalingPoint;
 import lockstep.coordinator.model.StepSummary;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class RunAnalyzerTest {
@@ -50,6 +55,31 @@ class RunAnalyzerTest {
         assertThat(all.perNode().get(0).efficiency()).isCloseTo(0.5, within(1e-6));
         assertThat(r.analysis().steps()).extracting(StepSummary::group).containsExactly("solo-node1", "solo-node2", "all");
         assertThat(r.analysis().aggregateEfficiency()).isCloseTo(110 / 200.0, within(1e-6));
+    }
+
+    @Test
+    void latencyPercentilesOverRepeatsComeFromTheMergedHistogramsNotFromAveragedPercentiles() {
+        // repeat 1: 900 ops of 10 us; repeat 2: 100 ops of 10 ms. Averaging the two p50s
+        // would give about 5 ms, a latency no operation had; the merged p50 is 10 us and the
+        // merged p99 is 10 ms.
+        NodeResult fast = withLatencies(node("node1", 900, 1.0), 900, 10_000);
+        NodeResult slow = withLatencies(node("node1", 100, 1.0), 100, 10_000_000);
+        RunRecord r = analysed(run(List.of(agent("node1")), List.of(
+                step("solo-node1-r1", "solo-node1", "solo", 1, fast),
+                step("solo-node1-r2", "solo-node1", "solo", 2, slow)), 2, 0.05));
+        Latency merged = r.analysis().steps().get(0).perNode().get(0).latency();
+        assertThat(merged.count()).isEqualTo(1000);
+        assertThat(merged.p50Micros()).isCloseTo(10, within(0.1));
+        assertThat(merged.p99Micros()).isCloseTo(10_000, within(10.0));
+    }
+
+    private static NodeResult withLatencies(NodeResult n, int count, long nanos) {
+        Histogram h = LatencyHistograms.create();
+        h.recordValueWithCount(nanos, count);
+        String b64 = Base64.getEncoder().encodeToString(LatencyHistograms.encode(h).toByteArray());
+        return new NodeResult(n.node(), n.status(), n.ops(), n.bytes(), n.seconds(), n.throughput(), n.startSkewMillis(),
+                n.clockOffsetMillis(), n.clockUncertaintyMillis(), n.firstOpUnixNanos(), n.endUnixNanos(), Latency.of(h), b64,
+                n.series(), n.error(), n.filesRemoved());
     }
 
     @Test

@@ -14,8 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import lockstep.coordinator.local.LocalAgents;
+import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,15 +34,8 @@ class PermissionDeniedIT {
 
     @BeforeAll
     static void startAgents() throws Exception {
-        boolean root = "root".equals(System.getProperty("user.name"));
-        boolean setpriv = Files.isExecutable(Path.of("/usr/bin/setpriv"));
-        if (!root || !setpriv) {
-            String why = !root ? "not running as root" : "setpriv (util-linux) not installed";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new AssertionError("PermissionDeniedIT needs root and setpriv in CI: " + why);
-            }
-            Assumptions.abort("skipped: " + why);
-        }
+        Required.root("PermissionDeniedIT (an agent without CAP_DAC_OVERRIDE)");
+        Required.program("/usr/bin/setpriv", "util-linux");
         List<LocalAgents.Node> nodes = new ArrayList<>();
         for (int i = 1; i <= 2; i++) {
             Path r = Files.createDirectories(tmp.resolve("node" + i));

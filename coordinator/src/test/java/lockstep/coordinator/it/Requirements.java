@@ -1,9 +1,7 @@
 package lockstep.coordinator.it;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import com.github.dockerjava.api.exception.NotFoundException;
-import org.junit.jupiter.api.Assumptions;
+import lockstep.testsupport.Required;
 import org.testcontainers.DockerClientFactory;
 
 /**
@@ -14,16 +12,8 @@ final class Requirements {
     private Requirements() {
     }
 
-    static boolean ci() {
-        return "true".equals(System.getenv("CI"));
-    }
-
     static void missing(String what) {
-        if (ci()) {
-            fail("CI=true and " + what);
-        }
-        System.out.println("skipped: " + what);
-        Assumptions.abort(what);
+        Required.missing(what);
     }
 
     static void docker() {
@@ -49,11 +39,6 @@ final class Requirements {
     }
 
     static void program(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, name))) {
-                return;
-            }
-        }
-        missing(name + " is not on the PATH (Debian package openssh-client)");
+        Required.program(name, "openssh-client");
     }
 }

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
+import lockstep.testsupport.Required;
 
 /**
  * The common file system of a container cluster: a unique directory on the GlusterFS volume
@@ -42,7 +43,7 @@ final class SharedDir implements AutoCloseable {
             Files.createDirectory(mounts.get(0).resolve(subdir));
             return new SharedDir(List.copyOf(mounts), subdir, null);
         }
-        if (Requirements.ci()) {
+        if (Required.ci()) {
             Requirements.missing("LOCKSTEP_GLUSTER_MOUNTS is not set (the container tests use the GlusterFS volume in CI)");
         }
         System.out.println("LOCKSTEP_GLUSTER_MOUNTS not set: the shared file system is a host temporary directory");

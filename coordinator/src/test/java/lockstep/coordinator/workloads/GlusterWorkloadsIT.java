@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lockstep.testsupport.Required;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -99,12 +100,7 @@ class GlusterWorkloadsIT {
     }
 
     private List<Integer> ctdbIncrements() throws Exception {
-        Path pingPong = Path.of("/usr/bin/ping_pong");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(pingPong) || !"true".equals(System.getenv("CI")),
-                "ctdb's ping_pong is not installed");
-        if (!Files.isExecutable(pingPong)) {
-            throw new AssertionError("ctdb's ping_pong (Debian package ctdb) is required in CI");
-        }
+        Path pingPong = Required.program("ping_pong", "ctdb");
         List<Process> ps = new ArrayList<>();
         for (Path root : roots) {
             ps.add(new ProcessBuilder("timeout", "-s", "INT", "4", pingPong.toString(), "-rw", root.resolve("ctdb.dat").toString(), "3")

@@ -116,8 +116,8 @@ public final class RunHtmlReport {
                         .append(stats(n.throughput()))
                         .append(td(n.overlapThroughput() == null ? "–" : Verdicts.num(n.overlapThroughput().mean())))
                         .append(td(n.efficiency() == null ? "–" : String.format(Locale.ROOT, "%.2fx", n.efficiency())))
-                        .append(td(n.latencyP50Micros() == null ? "–" : String.format(Locale.ROOT, "%.1f", n.latencyP50Micros().mean())))
-                        .append(td(n.latencyP99Micros() == null ? "–" : String.format(Locale.ROOT, "%.1f", n.latencyP99Micros().mean())))
+                        .append(td(n.latency() == null || n.latency().count() == 0 ? "–" : String.format(Locale.ROOT, "%.1f", n.latency().p50Micros())))
+                        .append(td(n.latency() == null || n.latency().count() == 0 ? "–" : String.format(Locale.ROOT, "%.1f", n.latency().p99Micros())))
                         .append(td(String.format(Locale.ROOT, "%.3f", n.maxAbsSkewMillis()))).append("</tr>");
             }
             if (s.perNode().size() > 1 && s.aggregate() != null) {
