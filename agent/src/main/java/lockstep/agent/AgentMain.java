@@ -31,15 +31,36 @@ public final class AgentMain implements Callable<Integer> {
 
     public static void main(String[] args) {
         Logging.init("log4j2-agent.xml");
-        System.exit(new CommandLine(new AgentMain()).execute(args));
+        System.exit(new CommandLine(new AgentMain()).setExecutionExceptionHandler(AgentMain::fail).execute(args));
+    }
+
+    /** A failure at start (say, a port in use) is one line, not a stack trace. */
+    private static int fail(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+        cmd.getErr().println("lockstep-agent: " + e.getMessage());
+        cmd.getErr().flush();
+        return e instanceof StartupException ? 2 : 1;
+    }
+
+    static final class StartupException extends RuntimeException {
+        StartupException(String message) {
+            super(message);
+        }
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
         AgentConfig config = parse();
-        AgentServer server = new AgentServer(
-                NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort())), config)
-                .start();
+        AgentServer server;
+        try {
+            server = new AgentServer(
+                    NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort())), config)
+                    .start();
+        } catch (IOException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            String why = cause instanceof java.net.BindException ? cause.getMessage() + " (another process holds it; pick another"
+                    + " port, or port 0 for a free one)" : cause.toString();
+            throw new StartupException("--listen " + listen + ": cannot listen: " + why);
+        }
         String fs = MountInfo.of(config.root()).map(MountInfo::fsType).orElse("unknown");
         System.out.printf("lockstep-agent %s listening on %s:%d (node %s, root %s, fs %s)%n",
                 Version.get(), config.listenHost(), server.port(), config.nodeName(), config.root(), fs);

@@ -198,16 +198,30 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
         streams.shutdownNow();
     }
 
+    /** Longest status description sent: it travels in an HTTP/2 trailer, whose list is capped at 8 KiB. */
+    static final int MAX_DESCRIPTION = 2000;
+
+    /** The status with its description shortened in the middle to fit a trailer (long paths would not). */
+    static Status fitted(Status status) {
+        String d = status.getDescription();
+        if (d == null || d.length() <= MAX_DESCRIPTION) {
+            return status;
+        }
+        int keep = MAX_DESCRIPTION / 2 - 40;
+        return status.withDescription(d.substring(0, keep) + " …(" + (d.length() - 2 * keep) + " characters left out)… "
+                + d.substring(d.length() - keep));
+    }
+
     private static <T> void respond(StreamObserver<T> response, Supplier<T> call) {
         T value;
         try {
             value = call.get();
         } catch (StatusRuntimeException e) {
-            response.onError(e);
+            response.onError(fitted(e.getStatus()).asRuntimeException());
             return;
         } catch (RuntimeException e) {
             LOG.error("call failed", e);
-            response.onError(Status.INTERNAL.withDescription(e.toString()).asRuntimeException());
+            response.onError(fitted(Status.INTERNAL.withDescription(e.toString())).asRuntimeException());
             return;
         }
         response.onNext(value);

@@ -7,6 +7,7 @@ import lockstep.agent.Version;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.report.ReportInputException;
 import lockstep.coordinator.run.RunFailedException;
+import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import org.apache.logging.log4j.LogManager;
 import picocli.CommandLine;
@@ -44,19 +45,22 @@ public final class LockstepCli implements Runnable {
 
     private static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
         PrintWriter err = cmd.getErr();
+        // Messages carry text from scenarios, agents and the file system: control characters
+        // are shown escaped, never sent to the terminal.
+        java.util.function.Consumer<String> line = l -> err.println("lockstep: " + Echo.escaped(String.valueOf(l)));
         int code;
         if (e instanceof ScenarioException || e instanceof ReportInputException) {
-            err.println("lockstep: " + e.getMessage());
+            line.accept(e.getMessage());
             code = EXIT_USAGE;
         } else if (e instanceof RunFailedException rf) {
-            rf.lines().forEach(l -> err.println("lockstep: " + l));
+            rf.lines().forEach(line);
             code = EXIT_RUN_FAILED;
         } else if (e instanceof AgentCallException || e instanceof UncheckedIOException) {
-            err.println("lockstep: " + e.getMessage());
+            line.accept(e.getMessage());
             code = EXIT_RUN_FAILED;
         } else {
             LogManager.getLogger(LockstepCli.class).error("unexpected failure", e);
-            err.println("lockstep: internal error: " + e + " (details in " + System.getProperty("lockstep.log.dir", "logs") + "/lockstep.log)");
+            line.accept("internal error: " + e + " (details in " + System.getProperty("lockstep.log.dir", "logs") + "/lockstep.log)");
             code = EXIT_RUN_FAILED;
         }
         err.flush();

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 
 /**
@@ -53,7 +54,7 @@ public final class AgentTargets {
             Matcher m = DNS_TARGET.matcher(t);
             int port = m.matches() ? Integer.parseInt(m.group(2)) : -1;
             if (port < 1 || port > 65535) {
-                throw new ScenarioException("agent address '" + a + "' (from " + source + ") is not dns:///NAME:PORT");
+                throw new ScenarioException("agent address '" + Echo.value(a) + "' (from " + source + ") is not dns:///NAME:PORT");
             }
             out.addAll(resolve(m.group(1), port, a));
         }
@@ -65,7 +66,7 @@ public final class AgentTargets {
         try {
             found = resolver.resolve(name);
         } catch (UnknownHostException e) {
-            throw new UncheckedIOException("agent address '" + given + "': name '" + name + "' does not resolve to any address"
+            throw new UncheckedIOException("agent address '" + Echo.value(given) + "': name '" + Echo.value(name) + "' does not resolve to any address"
                     + " (for a headless Service: no agent pod is ready yet?)", e);
         }
         List<String> out = new ArrayList<>();

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import lockstep.coordinator.run.RunSession;
+import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import lockstep.coordinator.scenario.YamlFiles;
 
@@ -70,24 +71,24 @@ public final class InventoryParser {
         }
         String name = required(n, "name", at, source);
         if (!NODE_NAME.matcher(name).matches()) {
-            throw error(source, at + ".name", "'" + name + "' must be letters, digits, '.', '_' or '-' (at most 63)");
+            throw error(source, at + ".name", "'" + Echo.value(name) + "' must be letters, digits, '.', '_' or '-' (at most 63)");
         }
         String address = required(n, "address", at, source);
         try {
             RunSession.validateAddresses(List.of(address), source + " " + at + ".address");
         } catch (ScenarioException e) {
-            throw error(source, at + ".address", "'" + address + "' is not HOST:PORT");
+            throw error(source, at + ".address", "'" + Echo.value(address) + "' is not HOST:PORT");
         }
         if (address.startsWith("dns:///")) {
-            throw error(source, at + ".address", "'" + address + "': a node has one HOST:PORT (dns:/// names belong on --agents)");
+            throw error(source, at + ".address", "'" + Echo.value(address) + "': a node has one HOST:PORT (dns:/// names belong on --agents)");
         }
         String root = required(n, "root", at, source);
         if (!root.startsWith("/")) {
-            throw error(source, at + ".root", "'" + root + "' must be an absolute path");
+            throw error(source, at + ".root", "'" + Echo.value(root) + "' must be an absolute path");
         }
         String ssh = optional(n, "ssh", at, source);
         if (ssh != null && (!SSH.matcher(ssh).matches() || ssh.startsWith("-"))) {
-            throw error(source, at + ".ssh", "'" + ssh + "' is not [USER@]HOST");
+            throw error(source, at + ".ssh", "'" + Echo.value(ssh) + "' is not [USER@]HOST");
         }
         return new InventoryNode(name, address, root, ssh, labels(n.get("labels"), at + ".labels", source));
     }

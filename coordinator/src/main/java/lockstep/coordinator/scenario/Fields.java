@@ -14,6 +14,9 @@ import java.util.Set;
  * path, and fields nobody asked for are reported as unknown.
  */
 final class Fields {
+    /** Linux PATH_MAX is 4096 with the root and the terminating NUL; leave the root room. */
+    static final int MAX_PATH_BYTES = 3072;
+    static final int MAX_NAME_BYTES = 255;
     private final JsonNode node;
     private final String path;
     private final String source;
@@ -87,11 +90,23 @@ final class Fields {
         try {
             p = java.nio.file.Path.of(text);
         } catch (java.nio.file.InvalidPathException e) {
-            throw error(qualified(name), "'" + text + "' is not a valid path");
+            throw error(qualified(name), "'" + Echo.value(text) + "' is not a valid path");
+        }
+        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (bytes.length > MAX_PATH_BYTES) {
+            throw error(qualified(name), "'" + Echo.value(text) + "' is " + bytes.length + " bytes long; a path under the root"
+                    + " may have at most " + MAX_PATH_BYTES + " (PATH_MAX 4096 includes the root)");
+        }
+        for (java.nio.file.Path part : p) {
+            int n = part.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (n > MAX_NAME_BYTES) {
+                throw error(qualified(name), "'" + Echo.value(text) + "' has a name of " + n + " bytes; a file name may have at most "
+                        + MAX_NAME_BYTES + " (NAME_MAX)");
+            }
         }
         java.nio.file.Path normal = p.normalize();
         if (p.isAbsolute() || normal.startsWith("..") || normal.toString().isEmpty()) {
-            throw error(qualified(name), "'" + text + "' must stay under the agent's --root (a relative path without leading ..)");
+            throw error(qualified(name), "'" + Echo.value(text) + "' must stay under the agent's --root (a relative path without leading ..)");
         }
         return text;
     }
@@ -107,7 +122,7 @@ final class Fields {
             return defaultValue;
         }
         if (!v.isBoolean()) {
-            throw error(qualified(name), "'" + v.asText() + "' must be true or false");
+            throw error(qualified(name), "'" + Echo.value(v.asText()) + "' must be true or false");
         }
         used.put(name, v.booleanValue());
         return v.booleanValue();
@@ -119,8 +134,11 @@ final class Fields {
             used.put(name, defaultValue);
             return defaultValue;
         }
-        if (!v.canConvertToLong() || !v.isIntegralNumber()) {
-            throw error(qualified(name), "'" + v.asText() + "' must be a whole number");
+        if (!v.isIntegralNumber()) {
+            throw error(qualified(name), "'" + Echo.value(v.asText()) + "' must be a whole number");
+        }
+        if (!v.canConvertToLong()) {
+            throw error(qualified(name), Echo.value(v.asText()) + " is outside the allowed range " + min + " .. " + max);
         }
         long n = v.longValue();
         if (n < min || n > max) {
@@ -137,14 +155,14 @@ final class Fields {
             throw error(qualified(name), "is required (a size such as 4KiB, 1MiB, 2GiB)");
         }
         if (v != null && v.isNumber() && v.longValue() < 0 || text.trim().startsWith("-")) {
-            throw error(qualified(name), "'" + text + "' is negative");
+            throw error(qualified(name), "'" + Echo.value(text) + "' is negative");
         }
         long bytes = Sizes.parse(text);
         if (bytes < 0) {
-            throw error(qualified(name), "'" + text + "' is not a size (use e.g. 4KiB, 1MiB, 2GiB, or bytes)");
+            throw error(qualified(name), "'" + Echo.value(text) + "' is not a size (use e.g. 4KiB, 1MiB, 2GiB, or bytes)");
         }
         if (bytes < min || bytes > max) {
-            throw error(qualified(name), "'" + text + "' is outside the allowed range " + Sizes.format(min) + " .. " + Sizes.format(max));
+            throw error(qualified(name), "'" + Echo.value(text) + "' is outside the allowed range " + Sizes.format(min) + " .. " + Sizes.format(max));
         }
         used.put(name, text);
         return bytes;
@@ -154,10 +172,10 @@ final class Fields {
         String text = string(name, defaultValue);
         Duration d = Durations.parse(text);
         if (d == null) {
-            throw error(qualified(name), "'" + text + "' is not a duration (use e.g. 500ms, 30s, 10m)");
+            throw error(qualified(name), "'" + Echo.value(text) + "' is not a duration (use e.g. 500ms, 30s, 10m)");
         }
         if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw error(qualified(name), "'" + text + "' is outside the allowed range " + min + " .. " + max);
+            throw error(qualified(name), "'" + Echo.value(text) + "' is outside the allowed range " + min + " .. " + max);
         }
         return d;
     }
@@ -195,7 +213,7 @@ final class Fields {
         while (it.hasNext()) {
             String f = it.next();
             if (!known.contains(f)) {
-                throw error(qualified(f), "unknown field (known: " + String.join(", ", known) + ")");
+                throw error(qualified(Echo.value(f)), "unknown field (known: " + String.join(", ", known) + ")");
             }
         }
     }

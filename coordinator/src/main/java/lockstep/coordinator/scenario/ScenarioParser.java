@@ -41,7 +41,7 @@ public final class ScenarioParser {
         Fields top = new Fields(root, "", source);
         String name = top.requiredString("name");
         if (!NAME.matcher(name).matches()) {
-            throw top.error("name", "'" + name + "' must be letters, digits, '.', '_' or '-' (at most 80)");
+            throw top.error("name", "'" + Echo.value(name) + "' must be letters, digits, '.', '_' or '-' (at most 80)");
         }
         List<String> agents = top.stringList("agents");
         List<PlanStep> plan = plan(top, top.stringList("plan"));
@@ -63,7 +63,7 @@ public final class ScenarioParser {
             case "ping-pong" -> pingPong(w);
             case "hot-lock" -> hotLock(w);
             case "metadata" -> metadata(w);
-            default -> throw w.error("workload.type", "unknown workload type '" + type + "' (known: " + String.join(", ", TYPES) + ")");
+            default -> throw w.error("workload.type", "unknown workload type '" + Echo.value(type) + "' (known: " + String.join(", ", TYPES) + ")");
         };
         w.rejectUnknown();
         top.rejectUnknown();
@@ -103,7 +103,7 @@ public final class ScenarioParser {
         for (String n : names) {
             PlanStep s = PlanStep.fromYaml(n);
             if (s == null) {
-                throw top.error("plan", "unknown step '" + n + "' (known: solo, all, ramp)");
+                throw top.error("plan", "unknown step '" + Echo.value(n) + "' (known: solo, all, ramp)");
             }
             plan.add(s);
         }
@@ -153,7 +153,7 @@ public final class ScenarioParser {
         return switch (p) {
             case "sequential" -> AccessPattern.ACCESS_PATTERN_SEQUENTIAL;
             case "random" -> AccessPattern.ACCESS_PATTERN_RANDOM;
-            default -> throw w.error("workload.pattern", "unknown pattern '" + p + "' (known: sequential, random)");
+            default -> throw w.error("workload.pattern", "unknown pattern '" + Echo.value(p) + "' (known: sequential, random)");
         };
     }
 
@@ -163,7 +163,7 @@ public final class ScenarioParser {
             case "fcntl" -> LockKind.LOCK_KIND_FCNTL;
             case "flock" -> LockKind.LOCK_KIND_FLOCK;
             case "ofd" -> LockKind.LOCK_KIND_OFD;
-            default -> throw w.error("workload.lock", "unknown lock kind '" + lock + "' (known: fcntl, flock, ofd)");
+            default -> throw w.error("workload.lock", "unknown lock kind '" + Echo.value(lock) + "' (known: fcntl, flock, ofd)");
         };
         if (!flockAllowed && kind == LockKind.LOCK_KIND_FLOCK) {
             throw w.error("workload.lock", "flock locks whole files only; this workload locks byte ranges (use fcntl or ofd)");
@@ -177,7 +177,7 @@ public final class ScenarioParser {
         return switch (m) {
             case "exclusive" -> false;
             case "shared" -> true;
-            default -> throw w.error("workload.lock-mode", "unknown lock mode '" + m + "' (known: exclusive, shared)");
+            default -> throw w.error("workload.lock-mode", "unknown lock mode '" + Echo.value(m) + "' (known: exclusive, shared)");
         };
     }
 
@@ -187,7 +187,7 @@ public final class ScenarioParser {
         return switch (m) {
             case "block" -> false;
             case "try" -> true;
-            default -> throw w.error("workload.lock-wait", "unknown lock wait '" + m + "' (known: block, try)");
+            default -> throw w.error("workload.lock-wait", "unknown lock wait '" + Echo.value(m) + "' (known: block, try)");
         };
     }
 
@@ -198,7 +198,7 @@ public final class ScenarioParser {
     private static String sharedFile(Fields w, String defaultName) {
         String file = w.relativePath("file", defaultName);
         if (file.contains("{node}")) {
-            throw w.error("workload.file", "'" + file + "' contains {node}, but every node must use the same file"
+            throw w.error("workload.file", "'" + Echo.value(file) + "' contains {node}, but every node must use the same file"
                     + " (each agent's root points at the same shared directory)");
         }
         return file;
@@ -210,13 +210,13 @@ public final class ScenarioParser {
         LockRelease r = switch (release) {
             case "hold" -> LockRelease.LOCK_RELEASE_HOLD;
             case "unlock-each" -> LockRelease.LOCK_RELEASE_UNLOCK_EACH;
-            default -> throw w.error("workload.release", "unknown release '" + release + "' (known: hold, unlock-each)");
+            default -> throw w.error("workload.release", "unknown release '" + Echo.value(release) + "' (known: hold, unlock-each)");
         };
         String close = w.string("close", "end");
         FileClose c = switch (close) {
             case "end" -> FileClose.FILE_CLOSE_END;
             case "each" -> FileClose.FILE_CLOSE_EACH;
-            default -> throw w.error("workload.close", "unknown close '" + close + "' (known: end, each)");
+            default -> throw w.error("workload.close", "unknown close '" + Echo.value(close) + "' (known: end, each)");
         };
         return WorkloadSpec.newBuilder().setLockFiles(LockFilesWorkload.newBuilder()
                 .setDir(w.relativePath("dir", "lock-files.{node}"))
@@ -236,7 +236,7 @@ public final class ScenarioParser {
             case "read" -> PingPongIo.PING_PONG_IO_READ;
             case "write" -> PingPongIo.PING_PONG_IO_WRITE;
             case "read-write" -> PingPongIo.PING_PONG_IO_READ_WRITE;
-            default -> throw w.error("workload.io", "unknown io '" + io + "' (known: none, read, write, read-write)");
+            default -> throw w.error("workload.io", "unknown io '" + Echo.value(io) + "' (known: none, read, write, read-write)");
         };
         return WorkloadSpec.newBuilder().setPingPong(PingPongWorkload.newBuilder()
                 .setFile(sharedFile(w, "ping-pong.dat"))
@@ -288,10 +288,10 @@ public final class ScenarioParser {
                 case "stat" -> MetadataOp.METADATA_OP_STAT;
                 case "rename" -> MetadataOp.METADATA_OP_RENAME;
                 case "unlink" -> MetadataOp.METADATA_OP_UNLINK;
-                default -> throw w.error("workload.ops", "unknown operation '" + n + "' (known: create, stat, rename, unlink)");
+                default -> throw w.error("workload.ops", "unknown operation '" + Echo.value(n) + "' (known: create, stat, rename, unlink)");
             };
             if (!ops.add(op)) {
-                throw w.error("workload.ops", "'" + n + "' is listed twice");
+                throw w.error("workload.ops", "'" + Echo.value(n) + "' is listed twice");
             }
         }
         ops.forEach(b::addOps);

@@ -1,6 +1,7 @@
 package lockstep.coordinator.scenario;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,7 +13,10 @@ import java.nio.file.Path;
 
 /** The YAML files the CLI reads (scenarios, inventories): one error line naming the file, and the line and column. */
 public final class YamlFiles {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    // A key written twice is refused: silently keeping the last would run something else
+    // than the file seems to say.
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private YamlFiles() {
     }
@@ -35,7 +39,7 @@ public final class YamlFiles {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String line = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            throw new ScenarioException(where + ": invalid YAML" + line + ": " + e.getOriginalMessage());
+            throw new ScenarioException(where + ": invalid YAML" + line + ": " + Echo.value(e.getOriginalMessage()));
         }
     }
 }

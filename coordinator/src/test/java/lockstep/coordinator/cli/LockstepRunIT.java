@@ -1,6 +1,7 @@
 package lockstep.coordinator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -47,7 +48,7 @@ class LockstepRunIT {
 
     private Outcome run(String name, String workload) throws Exception {
         Path scenario = Files.writeString(tmp.resolve(name + ".yaml"),
-                "name: " + name + "\nplan: [solo, all]\nworkload: " + workload + "\n");
+                "name: " + name + "\nplan: [solo, all]\nstart-lead: 1s\nworkload: " + workload + "\n");
         Path results = tmp.resolve("results-" + name);
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();
@@ -91,9 +92,16 @@ class LockstepRunIT {
                 assertThat(n.get("status").asText()).isEqualTo("ok");
                 assertThat(n.get("throughput").asDouble()).isPositive();
                 assertThat(n.get("firstOpUnixNanos").asLong()).isPositive();
-                // skew is measured against the intended instant: a real number, not a placeholder
-                assertThat(n.get("startSkewMillis").isNumber()).isTrue();
-                assertThat(Math.abs(n.get("startSkewMillis").asDouble())).isLessThan(5_000);
+                // The skew is the node's first operation minus the step's instant, both on the
+                // coordinator's clock ...
+                double skew = n.get("startSkewMillis").asDouble();
+                double measured = (n.get("firstOpUnixNanos").asLong() - step.get("intendedStartUnixNanos").asLong()) / 1e6;
+                assertThat(skew).isCloseTo(measured, within(0.01));
+                // ... and the node started at that instant, not when Start reached it: the
+                // instant was set 1 s (start-lead) ahead, so a node that ignored it would be
+                // about -1,000 ms early, and one that waited for another node's phase, late by
+                // a whole step.
+                assertThat(Math.abs(skew)).isLessThan(500);
             }
         }
         assertThat(steps.get(2).get("results")).extracting(n -> n.get("node").asText()).containsExactly("node1", "node2");

@@ -48,13 +48,6 @@ class ScenarioParserTest {
         assertThat(s.timeout().toMinutes()).isEqualTo(10);
     }
 
-    @Test
-    void theShippedExamplesParse() {
-        for (String f : List.of("seed1-gfs-plock-rate.yaml", "seed2-ocfs2-concurrent-dd.yaml")) {
-            assertThat(parser.parse(Path.of("..", "examples", f)).name()).isNotBlank();
-        }
-    }
-
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "invalid yaml       | 'name: x\\nworkload: {type: write'                                  | t.yaml: invalid YAML at line",
@@ -75,12 +68,39 @@ class ScenarioParserTest {
         "no workload        | 'name: x'                                                           | workload: is required",
         "path leaves root   | 'name: x\\nworkload: {type: write, size: 1MiB, file: \"a/../../x\"}'     | workload.file: 'a/../../x' must stay under the agent's --root",
         "absolute dir       | 'name: x\\nworkload: {type: lock-files, dir: /etc}'                 | workload.dir: '/etc' must stay under the agent's --root",
+        "timeout overflows  | 'name: x\\ntimeout: 99999999999999999999h\\nworkload: {type: write, size: 1MiB}' | timeout: '99999999999999999999h' is outside the allowed range",
+        "minutes overflow   | 'name: x\\ntimeout: 9223372036854775807m\\nworkload: {type: write, size: 1MiB}' | timeout: '9223372036854775807m' is outside the allowed range",
+        "hold would wrap    | 'name: x\\nworkload: {type: hot-lock, hold: 18446744073709552us}'  | workload.hold: '18446744073709552us' is outside the allowed range",
+        "integer overflows  | 'name: x\\nworkload: {type: lock-files, processes: 99999999999999999999}' | workload.processes: 99999999999999999999 is outside the allowed range",
+        "duplicate key      | 'name: x\\nname: y\\nworkload: {type: write, size: 1MiB}'        | invalid YAML at line 2, column 5: Duplicate field 'name'",
+        "duplicate nested   | 'name: x\\nworkload: {type: write, size: 1MiB, size: 2GiB}'       | invalid YAML at line 2, column 41: Duplicate field 'size'",
     })
     void refusesBadInputNamingFileAndField(String what, String yaml, String message) {
         assertThatThrownBy(() -> parse(yaml.replace("\\n", "\n")))
                 .isInstanceOf(ScenarioException.class)
                 .hasMessageStartingWith("scenario t.yaml: ")
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void overlongPathsAreRefusedBeforeAnyAgentIsAsked() {
+        String longName = "x".repeat(300);
+        assertThatThrownBy(() -> parse("name: x\nworkload: {type: write, size: 1MiB, file: \"a/" + longName + "\"}"))
+                .hasMessageStartingWith("scenario t.yaml: workload.file: 'a/xxx")
+                .hasMessageContaining("(302 characters)")
+                .hasMessageContaining("has a name of 300 bytes; a file name may have at most 255 (NAME_MAX)");
+        String deep = "d/".repeat(2750) + "f";
+        assertThatThrownBy(() -> parse("name: x\nworkload: {type: write, size: 1MiB, file: \"" + deep + "\"}"))
+                .hasMessageContaining("is 5501 bytes long; a path under the root may have at most 3072")
+                .satisfies(e -> assertThat(e.getMessage().length()).isLessThan(400));
+    }
+
+    @Test
+    void controlCharactersFromTheScenarioAreShownEscapedNeverRaw() {
+        // an ANSI escape that would clear the terminal, and a newline that would forge a line
+        assertThatThrownBy(() -> parse("name: x\nworkload: {type: write, size: 1MiB, pattern: \"\\e[2Jrandom\\nlockstep: ok\"}"))
+                .hasMessage("scenario t.yaml: workload.pattern: unknown pattern '\\x1b[2Jrandom\\nlockstep: ok' (known: sequential, random)")
+                .satisfies(e -> assertThat(e.getMessage().chars().noneMatch(Character::isISOControl)).isTrue());
     }
 
     @Test
