@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.HotLockWorkload;
-import lockstep.agent.v1.LockKind;
 import lockstep.agent.worker.HotLockLoop;
 import lockstep.worker.v1.WorkerTask;
 
@@ -19,8 +17,6 @@ import lockstep.worker.v1.WorkerTask;
  * only one thread per process is allowed.
  */
 public final class HotLockProcesses extends FleetWorkload {
-    static final int MAX_PROCESSES = 256;
-    static final int MAX_THREADS = 256;
 
     private final HotLockWorkload spec;
     private final RootedPaths paths;
@@ -30,30 +26,8 @@ public final class HotLockProcesses extends FleetWorkload {
     public HotLockProcesses(HotLockWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
-        validate(spec);
-        LockSpecs.requireShared("file", spec.getFile());
         this.file = paths.resolve("file", spec.getFile());
         this.createdDirs = new CreatedDirs(paths.root());
-    }
-
-    static void validate(HotLockWorkload spec) {
-        if (spec.getProcesses() < 1 || spec.getProcesses() > MAX_PROCESSES) {
-            throw new InvalidWorkloadException("processes", spec.getProcesses() + " is outside 1 .. " + MAX_PROCESSES);
-        }
-        if (spec.getThreads() > MAX_THREADS) {
-            throw new InvalidWorkloadException("threads", spec.getThreads() + " is outside 1 .. " + MAX_THREADS);
-        }
-        LockSpecs.validateKind(spec.getLock(), true);
-        if (spec.getLock() == LockKind.LOCK_KIND_FCNTL && spec.getThreads() > 1) {
-            throw new InvalidWorkloadException("threads", "fcntl locks belong to the process, so threads of one process"
-                    + " do not contend; use processes, or lock: ofd or flock");
-        }
-        if (spec.getDurationMillis() < 1 || spec.getDurationMillis() > PingPongProcesses.MAX_DURATION_MILLIS) {
-            throw new InvalidWorkloadException("duration", spec.getDurationMillis() + " ms is outside 1 ms .. 24 h");
-        }
-        if (spec.getHoldMicros() > 10_000_000) {
-            throw new InvalidWorkloadException("hold", spec.getHoldMicros() + " us is above 10 s");
-        }
     }
 
     @Override

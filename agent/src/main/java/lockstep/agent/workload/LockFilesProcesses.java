@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -21,8 +20,6 @@ import lockstep.worker.v1.WorkerTask;
  * until cleanup.
  */
 public final class LockFilesProcesses extends FleetWorkload {
-    static final int MAX_PROCESSES = 1024;
-    static final int MAX_FILES = 1_000_000;
 
     private final LockFilesWorkload spec;
     private final RootedPaths paths;
@@ -34,19 +31,8 @@ public final class LockFilesProcesses extends FleetWorkload {
     public LockFilesProcesses(LockFilesWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
-        validate(spec);
         this.dir = paths.resolve("dir", spec.getDir());
         this.createdDirs = new CreatedDirs(paths.root());
-    }
-
-    static void validate(LockFilesWorkload spec) {
-        if (spec.getProcesses() < 1 || spec.getProcesses() > MAX_PROCESSES) {
-            throw new InvalidWorkloadException("processes", spec.getProcesses() + " is outside 1 .. " + MAX_PROCESSES);
-        }
-        if (spec.getFiles() < 1 || spec.getFiles() > MAX_FILES) {
-            throw new InvalidWorkloadException("files", spec.getFiles() + " is outside 1 .. " + MAX_FILES);
-        }
-        LockSpecs.validateKind(spec.getLock(), true);
     }
 
     static String prefix(int process) {

@@ -12,7 +12,6 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
 import lockstep.agent.Threads;
 import lockstep.agent.WallClock;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -31,9 +30,6 @@ import org.HdrHistogram.Histogram;
  * time and latency histogram.
  */
 public final class MetadataWorkload implements Workload {
-    static final int MAX_FILES = 10_000_000;
-    static final int MAX_DEPTH = 64;
-    static final int MAX_THREADS = 256;
 
     private final lockstep.agent.v1.MetadataWorkload spec;
     private final RootedPaths paths;
@@ -50,24 +46,7 @@ public final class MetadataWorkload implements Workload {
     public MetadataWorkload(lockstep.agent.v1.MetadataWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
-        if (spec.getFiles() < 1 || spec.getFiles() > MAX_FILES) {
-            throw new InvalidWorkloadException("files", spec.getFiles() + " is outside 1 .. " + MAX_FILES);
-        }
-        if (spec.getDepth() > MAX_DEPTH) {
-            throw new InvalidWorkloadException("depth", spec.getDepth() + " is outside 0 .. " + MAX_DEPTH);
-        }
-        if (spec.getThreads() > MAX_THREADS) {
-            throw new InvalidWorkloadException("threads", spec.getThreads() + " is outside 1 .. " + MAX_THREADS);
-        }
-        for (MetadataOp op : spec.getOpsList()) {
-            if (op == MetadataOp.METADATA_OP_UNSPECIFIED || op == MetadataOp.UNRECOGNIZED) {
-                throw new InvalidWorkloadException("ops", "must name create, stat, rename or unlink");
-            }
-            ops.add(op);
-        }
-        if (ops.isEmpty()) {
-            throw new InvalidWorkloadException("ops", "is empty (choose from create, stat, rename, unlink)");
-        }
+        ops.addAll(spec.getOpsList());
         this.threads = Math.max(1, spec.getThreads());
         this.shared = !spec.getDir().contains("{node}");
         this.dir = paths.resolve("dir", spec.getDir());

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.PingPongIo;
@@ -20,8 +19,6 @@ import lockstep.worker.v1.WorkerTask;
  * the step (else the ring deadlocks); 0 means exactly participants + 1, as ctdb advises.
  */
 public final class PingPongProcesses extends FleetWorkload {
-    static final int MAX_PROCESSES = 256;
-    static final long MAX_DURATION_MILLIS = 24L * 3600 * 1000;
 
     private final PingPongWorkload spec;
     private final RootedPaths paths;
@@ -36,34 +33,11 @@ public final class PingPongProcesses extends FleetWorkload {
     public PingPongProcesses(PingPongWorkload spec, RootedPaths paths, int stepNodes) {
         this.spec = spec;
         this.paths = paths;
-        validate(spec);
-        LockSpecs.requireShared("file", spec.getFile());
         this.file = paths.resolve("file", spec.getFile());
         int nodes = Math.max(1, stepNodes);
         this.participants = nodes * spec.getProcesses();
-        this.slots = spec.getSlots() == 0 ? participants + 1 : spec.getSlots();
-        if (slots < participants + 1) {
-            throw new InvalidWorkloadException("slots", slots + " slots for " + participants + " participants ("
-                    + nodes + " node(s) x " + spec.getProcesses() + " process(es)); the ring needs at least "
-                    + (participants + 1) + " or it deadlocks");
-        }
+        this.slots = WorkloadValidator.ringSlots(spec, nodes);
         this.createdDirs = new CreatedDirs(paths.root());
-    }
-
-    static void validate(PingPongWorkload spec) {
-        if (spec.getProcesses() < 1 || spec.getProcesses() > MAX_PROCESSES) {
-            throw new InvalidWorkloadException("processes", spec.getProcesses() + " is outside 1 .. " + MAX_PROCESSES);
-        }
-        LockSpecs.validateKind(spec.getLock(), false);
-        if (spec.getIo() == PingPongIo.UNRECOGNIZED) {
-            throw new InvalidWorkloadException("io", "must be none, read, write or read-write");
-        }
-        if (spec.getDurationMillis() < 1 || spec.getDurationMillis() > MAX_DURATION_MILLIS) {
-            throw new InvalidWorkloadException("duration", spec.getDurationMillis() + " ms is outside 1 ms .. 24 h");
-        }
-        if (spec.getSlots() > 1_000_000) {
-            throw new InvalidWorkloadException("slots", spec.getSlots() + " is above 1000000");
-        }
     }
 
     int slots() {

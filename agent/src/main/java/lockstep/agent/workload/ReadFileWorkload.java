@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.WallClock;
 import lockstep.agent.fs.AlignedBuffer;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -38,10 +37,6 @@ public final class ReadFileWorkload implements Workload {
     public ReadFileWorkload(ReadWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
-        WriteFileWorkload.validateBlocks(spec.getSizeBytes(), spec.getBlockSizeBytes(), spec.getODirect(), spec.getThreads());
-        if (spec.getPattern() == AccessPattern.UNRECOGNIZED) {
-            throw new InvalidWorkloadException("pattern", "must be sequential or random");
-        }
         this.threads = Math.max(1, spec.getThreads());
         this.file = paths.resolve("file", spec.getFile());
         this.createdDirs = new CreatedDirs(paths.root());

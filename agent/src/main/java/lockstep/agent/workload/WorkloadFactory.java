@@ -17,6 +17,7 @@ public final class WorkloadFactory {
      * @param stepNodes how many nodes run this step together (ping-pong sizes its ring by it)
      */
     public static Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes) {
+        WorkloadValidator.validate(spec);
         return switch (spec.getKindCase()) {
             case WRITE -> new WriteFileWorkload(spec.getWrite(), paths);
             case READ -> new ReadFileWorkload(spec.getRead(), paths);

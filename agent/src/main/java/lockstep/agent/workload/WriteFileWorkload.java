@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import lockstep.agent.WallClock;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -21,11 +20,7 @@ import lockstep.agent.v1.WriteWorkload;
  * inside the measured time. One op is one pwrite call of a full block.
  */
 public final class WriteFileWorkload implements Workload {
-    static final int DIRECT_ALIGNMENT = 4096;
-    static final long MAX_SIZE = 1L << 42; // 4 TiB
-    static final int MIN_BLOCK = 512;
-    static final int MAX_BLOCK = 64 << 20;
-    static final int MAX_THREADS = 256;
+    static final int DIRECT_ALIGNMENT = WorkloadValidator.DIRECT_ALIGNMENT;
 
     private final WriteWorkload spec;
     private final RootedPaths paths;
@@ -40,40 +35,9 @@ public final class WriteFileWorkload implements Workload {
     public WriteFileWorkload(WriteWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
-        validate(spec);
         this.threads = Math.max(1, spec.getThreads());
         this.file = paths.resolve("file", spec.getFile());
         this.createdDirs = new CreatedDirs(paths.root());
-    }
-
-    static void validate(WriteWorkload spec) {
-        validateBlocks(spec.getSizeBytes(), spec.getBlockSizeBytes(), spec.getODirect(), spec.getThreads());
-        if (spec.getPattern() == AccessPattern.UNRECOGNIZED) {
-            throw new InvalidWorkloadException("pattern", "must be sequential or random");
-        }
-    }
-
-    static void validateBlocks(long size, int block, boolean direct, int threads) {
-        if (size == 0) {
-            throw new InvalidWorkloadException("size", "must be greater than 0");
-        }
-        if (size > MAX_SIZE) {
-            throw new InvalidWorkloadException("size", size + " bytes is above the limit of 4 TiB");
-        }
-        if (block < MIN_BLOCK || block > MAX_BLOCK) {
-            throw new InvalidWorkloadException("block-size", block + " bytes is outside 512 B .. 64 MiB");
-        }
-        if (direct && (block % DIRECT_ALIGNMENT != 0 || size % block != 0)) {
-            throw new InvalidWorkloadException("o-direct",
-                    "needs block-size a multiple of 4 KiB and size a multiple of block-size");
-        }
-        if (threads > MAX_THREADS) {
-            throw new InvalidWorkloadException("threads", threads + " is outside 1 .. " + MAX_THREADS);
-        }
-        long blocks = (size + block - 1) / block;
-        if (threads > blocks) {
-            throw new InvalidWorkloadException("threads", threads + " threads for " + blocks + " blocks: each thread needs at least one");
-        }
     }
 
     @Override

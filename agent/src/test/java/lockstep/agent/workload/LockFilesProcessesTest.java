@@ -77,14 +77,6 @@ class LockFilesProcessesTest {
         assertThat(root.resolve("locks.n1/test-0-0")).doesNotExist();
     }
 
-    @Test
-    void refusesAbsurdCounts() {
-        assertThatThrownBy(() -> new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_FCNTL).toBuilder().setProcesses(0).build(),
-                new RootedPaths(root, "n1"))).hasMessageContaining("workload.processes");
-        assertThatThrownBy(() -> new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_UNSPECIFIED),
-                new RootedPaths(root, "n1"))).hasMessageContaining("workload.lock");
-    }
-
     @ParameterizedTest
     @EnumSource(value = lockstep.agent.v1.FileClose.class, names = {"FILE_CLOSE_END", "FILE_CLOSE_EACH"})
     void unlockEachLeavesNothingLockedWhateverTheClose(lockstep.agent.v1.FileClose close) throws Exception {

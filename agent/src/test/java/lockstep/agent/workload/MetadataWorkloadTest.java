@@ -69,9 +69,4 @@ class MetadataWorkloadTest {
         w.cleanup();
     }
 
-    @Test
-    void refusesEmptyOps() {
-        assertThatThrownBy(() -> new MetadataWorkload(spec().clearOps().build(), new RootedPaths(root, "n1")))
-                .hasMessageContaining("workload.ops");
-    }
 }

@@ -74,11 +74,4 @@ class PingPongProcessesTest {
         assertThat(new PingPongProcesses(spec().build(), new RootedPaths(root, "n1"), 3).slots()).isEqualTo(7);
     }
 
-    @Test
-    void everyNodeMustUseTheSameFileAndByteRangeLocks() {
-        assertThatThrownBy(() -> new PingPongProcesses(spec().setFile("pp.{node}").build(), new RootedPaths(root, "n1"), 1))
-                .hasMessageContaining("workload.file").hasMessageContaining("{node}");
-        assertThatThrownBy(() -> new PingPongProcesses(spec().setLock(LockKind.LOCK_KIND_FLOCK).build(), new RootedPaths(root, "n1"), 1))
-                .hasMessageContaining("workload.lock");
-    }
 }

@@ -56,21 +56,6 @@ class WriteFileWorkloadTest {
     }
 
     @Test
-    void directIoNeedsAlignedSizes() {
-        assertThatThrownBy(() -> new WriteFileWorkload(spec().setODirect(true).setBlockSizeBytes(1000).build(), new RootedPaths(root, "n1")))
-                .isInstanceOf(InvalidWorkloadException.class)
-                .hasMessageContaining("workload.o-direct");
-    }
-
-    @Test
-    void refusesAbsurdSizes() {
-        assertThatThrownBy(() -> new WriteFileWorkload(spec().setSizeBytes(0).build(), new RootedPaths(root, "n1")))
-                .hasMessageContaining("workload.size");
-        assertThatThrownBy(() -> new WriteFileWorkload(spec().setBlockSizeBytes(128 << 20).build(), new RootedPaths(root, "n1")))
-                .hasMessageContaining("workload.block-size");
-    }
-
-    @Test
     void abortBeforeTheInstantStopsWithoutWriting() throws Exception {
         WriteFileWorkload w = new WriteFileWorkload(spec().build(), new RootedPaths(root, "n1"));
         w.prepare();

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.v1.AccessPattern;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.HotLockWorkload;
@@ -21,10 +22,15 @@ import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.ReadWorkload;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
+import lockstep.agent.workload.WorkloadValidator;
 
-/** Reads scenario YAML into a validated {@link Scenario}; every error names file and field. */
+/**
+ * Reads scenario YAML into a validated {@link Scenario}; every error names file and field.
+ * The workload part only maps YAML to the agent's {@link WorkloadSpec} (types, names, units);
+ * its rules are the agent's own {@link WorkloadValidator}, the one place they are written.
+ */
 public final class ScenarioParser {
-    static final long MAX_WRITE_SIZE = 1L << 42; // 4 TiB
+    private static final long UINT32_MAX = 0xFFFF_FFFFL;
     static final int MAX_REPEAT = 100;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,79}");
     static final List<String> TYPES = List.of("write", "read", "lock-files", "ping-pong", "hot-lock", "metadata");
@@ -67,6 +73,11 @@ public final class ScenarioParser {
         };
         w.rejectUnknown();
         top.rejectUnknown();
+        try {
+            WorkloadValidator.validate(spec);
+        } catch (InvalidWorkloadException e) {
+            throw w.error("workload." + e.field(), e.problem());
+        }
         Map<String, Object> params = new LinkedHashMap<>(w.used());
         Scenario scenario = new Scenario(name, agents == null ? List.of() : List.copyOf(agents), plan, type, params, spec,
                 timeout, startLead, skewWarn, repeat, ramp);
@@ -82,12 +93,11 @@ public final class ScenarioParser {
      */
     public static void checkNodeCount(Scenario scenario, int nodes, String source) {
         WorkloadSpec spec = scenario.workload();
-        if (spec.hasPingPong() && spec.getPingPong().getSlots() > 0) {
-            int participants = nodes * spec.getPingPong().getProcesses();
-            if (spec.getPingPong().getSlots() < participants + 1) {
-                throw new ScenarioException("scenario " + source + ": workload.slots: " + spec.getPingPong().getSlots()
-                        + " slots for " + participants + " participants (" + nodes + " node(s) x "
-                        + spec.getPingPong().getProcesses() + " process(es)); the ring needs at least " + (participants + 1));
+        if (spec.hasPingPong()) {
+            try {
+                WorkloadValidator.ringSlots(spec.getPingPong(), nodes);
+            } catch (InvalidWorkloadException e) {
+                throw new ScenarioException("scenario " + source + ": workload." + e.field() + ": " + e.problem());
             }
         }
     }
@@ -113,39 +123,27 @@ public final class ScenarioParser {
     private static WorkloadSpec write(Fields w) {
         WriteWorkload.Builder b = WriteWorkload.newBuilder()
                 .setFile(w.relativePath("file", "lockstep-write.{node}"))
-                .setBlockSizeBytes((int) w.size("block-size", "1MiB", 512, 64L << 20))
-                .setSizeBytes(w.size("size", null, 1, MAX_WRITE_SIZE))
+                .setBlockSizeBytes((int) w.size("block-size", "1MiB", 0, UINT32_MAX))
+                .setSizeBytes(w.size("size", null, 0, Long.MAX_VALUE))
                 .setFdatasync(w.bool("fdatasync", false))
                 .setODirect(w.bool("o-direct", false))
                 .setOSync(w.bool("o-sync", false))
                 .setPattern(pattern(w))
-                .setThreads((int) w.integer("threads", 1, 1, 256))
+                .setThreads((int) w.integer("threads", 1, 0, UINT32_MAX))
                 .setSeed(w.integer("seed", 1, 0, Long.MAX_VALUE));
-        checkBlocks(w, b.getSizeBytes(), b.getBlockSizeBytes(), b.getODirect(), b.getThreads());
         return WorkloadSpec.newBuilder().setWrite(b).build();
     }
 
     private static WorkloadSpec read(Fields w) {
         ReadWorkload.Builder b = ReadWorkload.newBuilder()
                 .setFile(w.relativePath("file", "lockstep-read.{node}"))
-                .setBlockSizeBytes((int) w.size("block-size", "1MiB", 512, 64L << 20))
-                .setSizeBytes(w.size("size", null, 1, MAX_WRITE_SIZE))
+                .setBlockSizeBytes((int) w.size("block-size", "1MiB", 0, UINT32_MAX))
+                .setSizeBytes(w.size("size", null, 0, Long.MAX_VALUE))
                 .setODirect(w.bool("o-direct", false))
                 .setPattern(pattern(w))
-                .setThreads((int) w.integer("threads", 1, 1, 256))
+                .setThreads((int) w.integer("threads", 1, 0, UINT32_MAX))
                 .setSeed(w.integer("seed", 1, 0, Long.MAX_VALUE));
-        checkBlocks(w, b.getSizeBytes(), b.getBlockSizeBytes(), b.getODirect(), b.getThreads());
         return WorkloadSpec.newBuilder().setRead(b).build();
-    }
-
-    private static void checkBlocks(Fields w, long size, int block, boolean direct, int threads) {
-        if (direct && (block % 4096 != 0 || size % block != 0)) {
-            throw w.error("workload.o-direct", "needs block-size a multiple of 4KiB and size a multiple of block-size");
-        }
-        long blocks = (size + block - 1) / block;
-        if (threads > blocks) {
-            throw w.error("workload.threads", threads + " threads for " + blocks + " block(s): each thread needs at least one");
-        }
     }
 
     private static AccessPattern pattern(Fields w) {
@@ -157,7 +155,7 @@ public final class ScenarioParser {
         };
     }
 
-    private static LockKind lockKind(Fields w, String defaultKind, boolean flockAllowed) {
+    private static LockKind lockKind(Fields w, String defaultKind) {
         String lock = w.string("lock", defaultKind);
         LockKind kind = switch (lock) {
             case "fcntl" -> LockKind.LOCK_KIND_FCNTL;
@@ -165,9 +163,6 @@ public final class ScenarioParser {
             case "ofd" -> LockKind.LOCK_KIND_OFD;
             default -> throw w.error("workload.lock", "unknown lock kind '" + Echo.value(lock) + "' (known: fcntl, flock, ofd)");
         };
-        if (!flockAllowed && kind == LockKind.LOCK_KIND_FLOCK) {
-            throw w.error("workload.lock", "flock locks whole files only; this workload locks byte ranges (use fcntl or ofd)");
-        }
         return kind;
     }
 
@@ -191,21 +186,13 @@ public final class ScenarioParser {
         };
     }
 
-    private static long millis(Fields w, String field, String defaultValue, Duration min) {
-        return w.duration(field, defaultValue, min, Duration.ofHours(24)).toMillis();
-    }
-
-    private static String sharedFile(Fields w, String defaultName) {
-        String file = w.relativePath("file", defaultName);
-        if (file.contains("{node}")) {
-            throw w.error("workload.file", "'" + Echo.value(file) + "' contains {node}, but every node must use the same file"
-                    + " (each agent's root points at the same shared directory)");
-        }
-        return file;
+    /** A workload duration in milliseconds; its limits are the validator's. */
+    private static long millis(Fields w, String field, String defaultValue) {
+        return w.duration(field, defaultValue, Duration.ZERO, Durations.LARGEST).toMillis();
     }
 
     private static WorkloadSpec lockFiles(Fields w) {
-        LockKind kind = lockKind(w, "fcntl", true);
+        LockKind kind = lockKind(w, "fcntl");
         String release = w.string("release", "hold");
         LockRelease r = switch (release) {
             case "hold" -> LockRelease.LOCK_RELEASE_HOLD;
@@ -220,8 +207,8 @@ public final class ScenarioParser {
         };
         return WorkloadSpec.newBuilder().setLockFiles(LockFilesWorkload.newBuilder()
                 .setDir(w.relativePath("dir", "lock-files.{node}"))
-                .setProcesses((int) w.integer("processes", 10, 1, 1024))
-                .setFiles((int) w.integer("files", 1000, 1, 1_000_000))
+                .setProcesses((int) w.integer("processes", 10, 0, UINT32_MAX))
+                .setFiles((int) w.integer("files", 1000, 0, UINT32_MAX))
                 .setLock(kind)
                 .setShared(shared(w))
                 .setTryLock(tryLock(w))
@@ -239,31 +226,27 @@ public final class ScenarioParser {
             default -> throw w.error("workload.io", "unknown io '" + Echo.value(io) + "' (known: none, read, write, read-write)");
         };
         return WorkloadSpec.newBuilder().setPingPong(PingPongWorkload.newBuilder()
-                .setFile(sharedFile(w, "ping-pong.dat"))
-                .setSlots((int) w.integer("slots", 0, 0, 1_000_000))
-                .setProcesses((int) w.integer("processes", 1, 1, 256))
-                .setLock(lockKind(w, "fcntl", false))
+                .setFile(w.relativePath("file", "ping-pong.dat"))
+                .setSlots((int) w.integer("slots", 0, 0, UINT32_MAX))
+                .setProcesses((int) w.integer("processes", 1, 0, UINT32_MAX))
+                .setLock(lockKind(w, "fcntl"))
                 .setTryLock(tryLock(w))
                 .setIo(pio)
-                .setDurationMillis(millis(w, "duration", "10s", Duration.ofMillis(100)))
-                .setWarmupMillis(w.duration("warmup", "500ms", Duration.ZERO, Duration.ofMinutes(10)).toMillis())).build();
+                .setDurationMillis(millis(w, "duration", "10s"))
+                .setWarmupMillis(millis(w, "warmup", "500ms"))).build();
     }
 
     private static WorkloadSpec hotLock(Fields w) {
-        LockKind kind = lockKind(w, "fcntl", true);
+        LockKind kind = lockKind(w, "fcntl");
         HotLockWorkload.Builder b = HotLockWorkload.newBuilder()
-                .setFile(sharedFile(w, "hot-lock.dat"))
-                .setProcesses((int) w.integer("processes", 2, 1, 256))
-                .setThreads((int) w.integer("threads", 1, 1, 256))
+                .setFile(w.relativePath("file", "hot-lock.dat"))
+                .setProcesses((int) w.integer("processes", 2, 0, UINT32_MAX))
+                .setThreads((int) w.integer("threads", 1, 0, UINT32_MAX))
                 .setLock(kind)
                 .setShared(shared(w))
                 .setTryLock(tryLock(w))
-                .setDurationMillis(millis(w, "duration", "10s", Duration.ofMillis(100)))
-                .setHoldMicros(w.duration("hold", "0ms", Duration.ZERO, Duration.ofSeconds(10)).toNanos() / 1000);
-        if (kind == LockKind.LOCK_KIND_FCNTL && b.getThreads() > 1) {
-            throw w.error("workload.threads", "fcntl locks belong to the process, so threads of one process do not"
-                    + " contend; use processes, or lock: ofd or flock");
-        }
+                .setDurationMillis(millis(w, "duration", "10s"))
+                .setHoldMicros(w.duration("hold", "0ms", Duration.ZERO, Durations.LARGEST).toNanos() / 1000);
         return WorkloadSpec.newBuilder().setHotLock(b).build();
     }
 
@@ -271,17 +254,14 @@ public final class ScenarioParser {
         List<String> names = w.stringList("ops");
         MetadataWorkload.Builder b = MetadataWorkload.newBuilder()
                 .setDir(w.relativePath("dir", "metadata.{node}"))
-                .setFiles((int) w.integer("files", 1000, 1, 10_000_000))
-                .setDepth((int) w.integer("depth", 0, 0, 64))
-                .setThreads((int) w.integer("threads", 1, 1, 256));
+                .setFiles((int) w.integer("files", 1000, 0, UINT32_MAX))
+                .setDepth((int) w.integer("depth", 0, 0, UINT32_MAX))
+                .setThreads((int) w.integer("threads", 1, 0, UINT32_MAX));
         if (names == null) {
             names = List.of("create", "stat", "rename", "unlink");
         }
         w.used().put("ops", names);
-        if (names.isEmpty()) {
-            throw w.error("workload.ops", "is empty (choose from create, stat, rename, unlink)");
-        }
-        java.util.EnumSet<MetadataOp> ops = java.util.EnumSet.noneOf(MetadataOp.class);
+        List<MetadataOp> ops = new ArrayList<>();
         for (String n : names) {
             MetadataOp op = switch (n) {
                 case "create" -> MetadataOp.METADATA_OP_CREATE;
@@ -290,11 +270,11 @@ public final class ScenarioParser {
                 case "unlink" -> MetadataOp.METADATA_OP_UNLINK;
                 default -> throw w.error("workload.ops", "unknown operation '" + Echo.value(n) + "' (known: create, stat, rename, unlink)");
             };
-            if (!ops.add(op)) {
-                throw w.error("workload.ops", "'" + Echo.value(n) + "' is listed twice");
-            }
+            ops.add(op);
         }
-        ops.forEach(b::addOps);
+        // the agent runs the phases in this order whatever the YAML's order
+        ops.sort(java.util.Comparator.naturalOrder());
+        b.addAllOps(ops);
         return WorkloadSpec.newBuilder().setMetadata(b).build();
     }
 }

@@ -56,7 +56,7 @@ class ScenarioParserTest {
         "unknown field      | 'name: x\\nworkload: {type: write, size: 1MiB, blocksize: 4KiB}'     | workload.blocksize: unknown field",
         "unknown top field  | 'name: x\\nagnets: [a:1]\\nworkload: {type: write, size: 1MiB}'      | agnets: unknown field",
         "negative size      | 'name: x\\nworkload: {type: write, size: -5}'                        | workload.size: '-5' is negative",
-        "absurd size        | 'name: x\\nworkload: {type: write, size: 900TiB}'                    | workload.size: '900TiB' is outside the allowed range",
+        "absurd size        | 'name: x\\nworkload: {type: write, size: 900TiB}'                    | workload.size: 989560464998400 bytes is above the limit of 4 TiB",
         "not a size         | 'name: x\\nworkload: {type: write, size: lots}'                      | workload.size: 'lots' is not a size",
         "missing size       | 'name: x\\nworkload: {type: write}'                                  | workload.size: is required",
         "absurd processes   | 'name: x\\nworkload: {type: lock-files, processes: 100000}'         | workload.processes: 100000 is outside",

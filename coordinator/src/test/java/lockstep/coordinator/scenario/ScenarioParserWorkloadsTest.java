@@ -49,7 +49,7 @@ class ScenarioParserWorkloadsTest {
         assertThatThrownBy(() -> new ScenarioParser().parse(
                 "name: t\nagents: [a:1, b:2]\nworkload:\n  type: ping-pong\n  slots: 2\n", "t.yaml"))
                 .isInstanceOf(ScenarioException.class)
-                .hasMessage("scenario t.yaml: workload.slots: 2 slots for 2 participants (2 node(s) x 1 process(es)); the ring needs at least 3");
+                .hasMessage("scenario t.yaml: workload.slots: 2 slots for 2 participants (2 node(s) x 1 process(es)); the ring needs at least 3 or it deadlocks");
         Scenario s = parse("type: ping-pong\nslots: 3");
         ScenarioParser.checkNodeCount(s, 2, "x");
         assertThatThrownBy(() -> ScenarioParser.checkNodeCount(s, 3, "x")).hasMessageContaining("workload.slots");
