@@ -29,16 +29,15 @@ public final class Errors {
                 .setPath(rel)
                 .setErrno(e.errno())
                 .setErrnoName(e.errnoName())
+                .setDetail(e.detail())
+                .setContext(context)
                 .setMessage(e.operation() + " " + rel + (context.isEmpty() ? "" : " " + context) + ": " + e.detail())
                 .build();
     }
 
     /** The inverse of {@link #of(PosixException, Path, String)}, for a worker's error met in the agent. */
     static PosixException asException(WorkloadError err, String where) {
-        String message = err.getMessage();
-        String prefix = err.getOperation() + " " + err.getPath();
-        int colon = err.getPath().isEmpty() || !message.startsWith(prefix) ? -1 : message.indexOf(": ", prefix.length());
-        String detail = colon < 0 ? message : message.substring(colon + 2);
+        String detail = err.getDetail().isEmpty() ? err.getMessage() : err.getDetail();
         return PosixException.withDetail(err.getOperation(), err.getPath().isEmpty() ? where : err.getPath(),
                 err.getErrno(), err.getErrnoName(), detail);
     }

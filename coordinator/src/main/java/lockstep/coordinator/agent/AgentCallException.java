@@ -7,21 +7,26 @@ public final class AgentCallException extends RuntimeException {
     private final String address;
     private final String call;
     private final Status.Code code;
+    private final String detail;
 
     public AgentCallException(String address, String call, Status status) {
-        super(describe(address, call, status));
-        this.address = address;
-        this.call = call;
-        this.code = status.getCode();
+        this(address, call, status.getCode(), detail(status));
     }
 
-    private static String describe(String address, String call, Status status) {
-        String what = switch (status.getCode()) {
+    private AgentCallException(String address, String call, Status.Code code, String detail) {
+        super("agent " + address + ": " + call + ": " + detail);
+        this.address = address;
+        this.call = call;
+        this.code = code;
+        this.detail = detail;
+    }
+
+    private static String detail(Status status) {
+        return switch (status.getCode()) {
             case UNAVAILABLE -> "agent unreachable" + (status.getDescription() == null ? "" : " (" + status.getDescription() + ")");
             case DEADLINE_EXCEEDED -> "no answer within the deadline";
             default -> status.getDescription() != null ? status.getDescription() : status.getCode().toString();
         };
-        return "agent " + address + ": " + call + ": " + what;
     }
 
     public String address() {
@@ -36,10 +41,8 @@ public final class AgentCallException extends RuntimeException {
         return code;
     }
 
-    /** The message without the "agent ADDRESS: call:" prefix. */
+    /** What went wrong, without the "agent ADDRESS: call:" prefix. */
     public String detail() {
-        String m = getMessage();
-        String prefix = "agent " + address + ": " + call + ": ";
-        return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+        return detail;
     }
 }
