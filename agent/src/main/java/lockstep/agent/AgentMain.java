@@ -62,8 +62,8 @@ public final class AgentMain implements Callable<Integer> {
             throw new StartupException("--listen " + listen + ": cannot listen: " + why);
         }
         String fs = MountInfo.of(config.root()).map(MountInfo::fsType).orElse("unknown");
-        System.out.printf("lockstep-agent %s listening on %s:%d (node %s, root %s, fs %s)%n",
-                Version.get(), config.listenHost(), server.port(), config.nodeName(), config.root(), fs);
+        System.out.println(ListeningLine.format(Version.get(), config.listenHost(), server.port(), config.nodeName(),
+                config.root().toString(), fs));
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shutdown"));
         server.awaitTermination();

@@ -35,14 +35,10 @@ final class BlockDevice {
         String found = "";
         for (String l : NodeEnvironment.lines(base.resolve("proc/self/mountinfo"))) {
             String[] f = l.split(" ");
-            if (f.length > 4 && unescape(f[4]).equals(mountPoint)) {
+            if (f.length > 4 && MountInfo.unescape(f[4]).equals(mountPoint)) {
                 found = f[2];
             }
         }
         return Files.isDirectory(base.resolve("sys/dev/block/" + found)) && !found.isEmpty() ? found : "";
-    }
-
-    private static String unescape(String s) {
-        return s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
     }
 }

@@ -46,7 +46,8 @@ public record MountInfo(String mountPoint, String fsType, String source, String 
         return new MountInfo(unescape(f[4]), f[dash + 1], unescape(f[dash + 2]), f[5] + (superOptions.isEmpty() ? "" : "," + superOptions));
     }
 
-    private static String unescape(String s) {
+    /** mountinfo's octal escapes (\\040 for a space, \\134 for a backslash ...) undone. */
+    public static String unescape(String s) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

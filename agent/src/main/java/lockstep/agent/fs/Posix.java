@@ -172,12 +172,6 @@ public final class Posix {
         }
     }
 
-    public void mkdir(String path, int mode) {
-        if (posix.mkdir(path, mode) < 0) {
-            throw error("mkdir", path, posix.errno());
-        }
-    }
-
     public void unlink(String path) {
         if (posix.unlink(path) < 0) {
             throw error("unlink", path, posix.errno());

@@ -145,11 +145,4 @@ public final class HotLockLoop implements WorkerLoop {
             Thread.onSpinWait();
         }
     }
-
-    @Override
-    public void release() {
-        for (int fd : fds) {
-            posix.closeQuietly(fd);
-        }
-    }
 }

@@ -108,13 +108,4 @@ public final class LockFilesLoop implements WorkerLoop {
                 .setLatencyHistogram(LatencyHistograms.encode(latency))
                 .build();
     }
-
-    /** Closes every file, which drops the locks. */
-    @Override
-    public void release() {
-        for (int fd : fds) {
-            posix.closeQuietly(fd);
-        }
-        fds.clear();
-    }
 }

@@ -165,9 +165,4 @@ public final class PingPongLoop implements WorkerLoop {
                 .setLatencyHistogram(LatencyHistograms.encode(latency))
                 .build();
     }
-
-    @Override
-    public void release() {
-        posix.closeQuietly(fd);
-    }
 }

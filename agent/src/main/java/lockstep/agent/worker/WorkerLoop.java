@@ -2,7 +2,7 @@ package lockstep.agent.worker;
 
 import lockstep.worker.v1.WorkerOutcome;
 
-/** The work one worker process does: set up at construction, run at an instant, release at the end. */
+/** The work one worker process does: set up at construction, run at an instant; the process exiting drops its locks and files. */
 public interface WorkerLoop {
     /** Cumulative counted operations; read by the progress ticker from another thread. */
     long ops();
@@ -12,7 +12,4 @@ public interface WorkerLoop {
 
     /** Waits for the instant, works, and returns the outcome (never throws for file-system errors). */
     WorkerOutcome run(long startAtUnixNanos);
-
-    /** Drops whatever is still held (locks, open files). */
-    void release();
 }

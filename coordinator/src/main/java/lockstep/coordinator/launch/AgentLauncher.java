@@ -1,5 +1,6 @@
 package lockstep.coordinator.launch;
 
+import lockstep.agent.ListeningLine;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -17,8 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.agent.GrpcAgent;
@@ -28,7 +27,6 @@ import lockstep.coordinator.agent.GrpcAgent;
  * detached with a pid file, wait (bounded) until it answers gRPC; stop by pid file.
  */
 public final class AgentLauncher {
-    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
     private static final Duration SSH_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration COPY_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(RemoteScripts.START_WAIT_SECONDS + 30);
@@ -76,11 +74,9 @@ public final class AgentLauncher {
                 ssh.runScript(t, RemoteScripts.start(spec, jar.remoteName(), uploaded), START_TIMEOUT));
         long pid = Long.parseLong(field(started.stdout(), "PID"));
         String log = field(started.stdout(), "LOG");
-        Matcher m = LISTENING.matcher(field(started.stdout(), "OK"));
-        if (!m.find()) {
-            throw new LaunchException(t + ": the agent's start line is not understood: " + started.stdout().strip());
-        }
-        String address = (host.contains(":") ? "[" + host + "]" : host) + ":" + m.group(2);
+        var bound = ListeningLine.parse(field(started.stdout(), "OK"))
+                .orElseThrow(() -> new LaunchException(t + ": the agent's start line is not understood: " + started.stdout().strip()));
+        String address = (host.contains(":") ? "[" + host + "]" : host) + ":" + bound.port();
         DescribeResponse d = awaitAnswer(t, address, log);
         return new LaunchedAgent(t, address, pid, d.getNodeName(), log);
     }

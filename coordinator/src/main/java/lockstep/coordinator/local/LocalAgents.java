@@ -1,5 +1,6 @@
 package lockstep.coordinator.local;
 
+import lockstep.agent.ListeningLine;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,8 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import lockstep.agent.AgentMain;
 
 /**
@@ -21,7 +20,6 @@ import lockstep.agent.AgentMain;
  * classpath: the demo's "cluster" and the integration tests' nodes.
  */
 public final class LocalAgents implements AutoCloseable {
-    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
     private static final long START_TIMEOUT_SECONDS = 60;
 
     private final List<Process> processes = new ArrayList<>();
@@ -90,9 +88,9 @@ public final class LocalAgents implements AutoCloseable {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
-                    Matcher m = LISTENING.matcher(line);
-                    if (m.find() && !address.isDone()) {
-                        address.complete(m.group(1) + ":" + m.group(2));
+                    var bound = ListeningLine.parse(line);
+                    if (bound.isPresent() && !address.isDone()) {
+                        address.complete(bound.get().address());
                     }
                 }
             } catch (IOException ignored) {

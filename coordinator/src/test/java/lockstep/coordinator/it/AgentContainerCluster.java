@@ -1,10 +1,9 @@
 package lockstep.coordinator.it;
 
+import lockstep.agent.ListeningLine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.BindMode;
@@ -23,7 +22,6 @@ import org.testcontainers.utility.DockerImageName;
  */
 final class AgentContainerCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("cluster");
-    private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
 
     private final List<GenericContainer<?>> containers;
     private final List<String> names;
@@ -54,11 +52,9 @@ final class AgentContainerCluster implements AutoCloseable {
             Startables.deepStart(containers).join();
             List<String> addresses = new ArrayList<>();
             for (GenericContainer<?> c : containers) {
-                Matcher m = LISTENING.matcher(c.getLogs(OutputFrame.OutputType.STDOUT));
-                if (!m.find()) {
-                    throw new IllegalStateException("no listening line in " + c.getLogs());
-                }
-                addresses.add("127.0.0.1:" + m.group(1));
+                int port = ListeningLine.parse(c.getLogs(OutputFrame.OutputType.STDOUT)).map(ListeningLine.Bound::port)
+                        .orElseThrow(() -> new IllegalStateException("no listening line in " + c.getLogs()));
+                addresses.add("127.0.0.1:" + port);
             }
             LOG.info("cluster of {} agent containers: {}", nodes, addresses);
             return new AgentContainerCluster(containers, names, addresses);
