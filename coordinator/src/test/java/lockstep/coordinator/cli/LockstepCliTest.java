@@ -1,14 +1,15 @@
 package lockstep.coordinator.cli;
 
+import lockstep.coordinator.it.Cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+
 
 /** Bad input ends as one clear line and the documented exit code, never a stack trace. */
 class LockstepCliTest {
@@ -19,12 +20,8 @@ class LockstepCliTest {
     }
 
     private Outcome run(String... args) {
-        StringWriter err = new StringWriter();
-        CommandLine cmd = LockstepCli.commandLine();
-        cmd.setErr(new PrintWriter(err));
-        cmd.setOut(new PrintWriter(new StringWriter()));
-        int code = cmd.execute(args);
-        return new Outcome(code, err.toString());
+        Cli cli = Cli.run(args);
+        return new Outcome(cli.exitCode(), cli.err());
     }
 
     private Path scenario(String yaml) throws Exception {

@@ -1,15 +1,16 @@
 package lockstep.coordinator.cli;
 
+import lockstep.coordinator.it.Cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
+
+
+
+
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+
 
 /**
  * End to end through the CLI against two real agent processes on loopback: both workloads,
@@ -50,18 +51,7 @@ class LockstepRunIT {
         Path scenario = Files.writeString(tmp.resolve(name + ".yaml"),
                 "name: " + name + "\nplan: [solo, all]\nstart-lead: 1s\nworkload: " + workload + "\n");
         Path results = tmp.resolve("results-" + name);
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        PrintStream saved = System.out;
-        int code;
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            CommandLine cmd = LockstepCli.commandLine();
-            cmd.setErr(new PrintWriter(err));
-            code = cmd.execute("run", scenario.toString(), "--agents", String.join(",", agents.addresses()), "--out", results.toString());
-        } finally {
-            System.setOut(saved);
-        }
+        Cli cli = Cli.run("run", scenario.toString(), "--agents", String.join(",", agents.addresses()), "--out", results.toString());
         JsonNode json = null;
         if (Files.isDirectory(results)) {
             try (Stream<Path> files = Files.walk(results)) {
@@ -69,7 +59,7 @@ class LockstepRunIT {
                 json = new ObjectMapper().readTree(runJson.toFile());
             }
         }
-        return new Outcome(code, stdout.toString(StandardCharsets.UTF_8), err.toString(), json);
+        return new Outcome(cli.exitCode(), cli.out(), cli.err(), json);
     }
 
     private static List<Path> filesUnderRoots() throws Exception {

@@ -1,12 +1,13 @@
 package lockstep.coordinator.cli;
 
+import lockstep.coordinator.it.Cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
+
+
+
+
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+
 
 /**
  * A real EACCES on one node. Root ignores permission bits, so node2's agent runs as root
@@ -59,20 +60,9 @@ class PermissionDeniedIT {
 
     private Outcome run(String name, String workload) throws Exception {
         Path scenario = Files.writeString(tmp.resolve(name + ".yaml"), "name: " + name + "\nplan: [all]\nworkload: " + workload + "\n");
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        PrintStream saved = System.out;
-        int code;
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            CommandLine cmd = LockstepCli.commandLine();
-            cmd.setErr(new PrintWriter(err));
-            code = cmd.execute("run", scenario.toString(), "--agents", String.join(",", agents.addresses()),
-                    "--out", tmp.resolve("results-" + name).toString());
-        } finally {
-            System.setOut(saved);
-        }
-        return new Outcome(code, stdout.toString(StandardCharsets.UTF_8), err.toString());
+        Cli cli = Cli.run("run", scenario.toString(), "--agents", String.join(",", agents.addresses()),
+                "--out", tmp.resolve("results-" + name).toString());
+        return new Outcome(cli.exitCode(), cli.out(), cli.err());
     }
 
     private static Path readOnlyFile(Path p) throws Exception {

@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 import lockstep.coordinator.cli.LockstepCli;
 
 /** Runs the coordinator's command line in this JVM and keeps what it printed (and echoes it to the test log). */
-record Cli(int exitCode, String out, String err) {
-    static synchronized Cli run(String... args) {
+public record Cli(int exitCode, String out, String err) {
+    public static synchronized Cli run(String... args) {
         PrintStream saved = System.out;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();

@@ -1,12 +1,13 @@
 package lockstep.coordinator.launch;
 
+import lockstep.coordinator.it.Cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+
+
 import java.nio.file.Files;
 import java.nio.file.Path;
-import lockstep.coordinator.cli.LockstepCli;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,11 +17,9 @@ class LaunchCommandLineTest {
     Path dir;
 
     private String run(int expectedExit, String... args) {
-        StringWriter err = new StringWriter();
-        var cmd = LockstepCli.commandLine();
-        cmd.setErr(new PrintWriter(err, true));
-        assertThat(cmd.execute(args)).as(err.toString()).isEqualTo(expectedExit);
-        return err.toString();
+        Cli cli = Cli.run(args);
+        assertThat(cli.exitCode()).as(cli.err()).isEqualTo(expectedExit);
+        return cli.err();
     }
 
     @Test
