@@ -30,6 +30,11 @@ public final class RunAnalyzer {
     private RunAnalyzer() {
     }
 
+    /** The run with its analysis (re)computed from its steps. */
+    public static RunRecord analysed(RunRecord run) {
+        return run.withAnalysis(analyse(run));
+    }
+
     public static Analysis analyse(RunRecord run) {
         boolean bytesUnit = run.bytesUnit();
         Map<String, List<StepRecord>> groups = new LinkedHashMap<>();

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.inventory.AgentSelection;
 import lockstep.coordinator.inventory.AgentTargets;
-import lockstep.coordinator.run.RunSession;
+import lockstep.coordinator.session.RunSession;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
 import picocli.CommandLine;

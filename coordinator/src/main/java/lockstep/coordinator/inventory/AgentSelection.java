@@ -3,7 +3,6 @@ package lockstep.coordinator.inventory;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import lockstep.coordinator.run.RunSession;
 import lockstep.coordinator.scenario.ScenarioException;
 
 /**
@@ -28,11 +27,11 @@ public record AgentSelection(List<String> addresses, Map<String, Map<String, Str
         }
         if (inventory != null) {
             Inventory inv = new InventoryParser().parse(inventory);
-            return new AgentSelection(RunSession.validateAddresses(inv.addresses(), inventory.toString()), inv.labelsByAddress());
+            return new AgentSelection(AgentAddresses.validate(inv.addresses(), inventory.toString()), inv.labelsByAddress());
         }
         List<String> given = agents != null ? agents : fallback;
         String source = agents != null ? "--agents" : fallbackSource;
-        RunSession.validateAddresses(given, source);
-        return new AgentSelection(RunSession.validateAddresses(targets.expand(given, source), source), Map.of());
+        AgentAddresses.validate(given, source);
+        return new AgentSelection(AgentAddresses.validate(targets.expand(given, source), source), Map.of());
     }
 }

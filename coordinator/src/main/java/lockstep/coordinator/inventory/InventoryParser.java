@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import lockstep.coordinator.run.RunSession;
 import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import lockstep.coordinator.scenario.YamlFiles;
@@ -75,7 +74,7 @@ public final class InventoryParser {
         }
         String address = required(n, "address", at, source);
         try {
-            RunSession.validateAddresses(List.of(address), source + " " + at + ".address");
+            AgentAddresses.validate(List.of(address), source + " " + at + ".address");
         } catch (ScenarioException e) {
             throw error(source, at + ".address", "'" + Echo.value(address) + "' is not HOST:PORT");
         }

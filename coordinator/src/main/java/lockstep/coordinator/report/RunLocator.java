@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.run.ExperimentRunner;
+import lockstep.coordinator.analysis.RunAnalyzer;
 
 /**
  * Finds a saved run from what a user types: a run id under the results directory, a run
@@ -52,6 +52,6 @@ public final class RunLocator {
                 || r.agents() == null) {
             throw new ReportInputException(runJson + ": not a Lockstep run.json (schema lockstep.run/v1 expected)");
         }
-        return ExperimentRunner.withAnalysis(r);
+        return RunAnalyzer.analysed(r);
     }
 }

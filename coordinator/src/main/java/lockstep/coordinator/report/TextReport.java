@@ -2,6 +2,7 @@ package lockstep.coordinator.report;
 
 import java.io.PrintStream;
 import java.util.Locale;
+import lockstep.coordinator.analysis.Verdicts;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
@@ -25,13 +26,13 @@ public final class TextReport {
         for (StepRecord s : run.steps()) {
             for (NodeResult n : s.results()) {
                 out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %10.3f %10.1f %10.1f  %s%n", s.id(), n.node(),
-                        ScalingAnalysis.num(n.throughput()), n.ops(), n.seconds(), n.startSkewMillis(),
+                        Verdicts.num(n.throughput()), n.ops(), n.seconds(), n.startSkewMillis(),
                         n.latency().p50Micros(), n.latency().p99Micros(), n.status());
             }
             if (s.aggregate() != null && s.results().size() > 1) {
                 var a = s.aggregate();
                 out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %10.3f %10.1f %10.1f  %s%n", s.id(), "(all nodes)",
-                        ScalingAnalysis.num(a.sumOfNodes()), a.ops(), a.seconds(), a.maxAbsSkewMillis(),
+                        Verdicts.num(a.sumOfNodes()), a.ops(), a.seconds(), a.maxAbsSkewMillis(),
                         a.latency().p50Micros(), a.latency().p99Micros(), s.status());
             }
             if (s.results().isEmpty()) {
@@ -112,7 +113,7 @@ public final class TextReport {
                 }
                 if (operations) {
                     for (var op : n.operations()) {
-                        b.append(String.format(Locale.ROOT, "%s %s/s (p99 %.1f us)  ", op.name(), ScalingAnalysis.num(op.rate()),
+                        b.append(String.format(Locale.ROOT, "%s %s/s (p99 %.1f us)  ", op.name(), Verdicts.num(op.rate()),
                                 op.latency() == null ? 0 : op.latency().p99Micros()));
                     }
                 }
@@ -127,12 +128,12 @@ public final class TextReport {
         for (StepSummary s : a.steps()) {
             for (NodeStepStats n : s.perNode()) {
                 out.printf(Locale.ROOT, "%-12s %-12s %28s %14s %11s%n", s.group(), n.node(), stats(n.throughput()),
-                        n.overlapThroughput() == null ? "-" : ScalingAnalysis.num(n.overlapThroughput().mean()),
+                        n.overlapThroughput() == null ? "-" : Verdicts.num(n.overlapThroughput().mean()),
                         n.efficiency() == null ? "-" : String.format(Locale.ROOT, "%.2fx", n.efficiency()));
             }
             if (s.perNode().size() > 1 && s.aggregate() != null) {
                 out.printf(Locale.ROOT, "%-12s %-12s %28s %14s %11s%n", s.group(), "(all nodes)", stats(s.aggregate()),
-                        s.overlapAggregate() == null ? "-" : ScalingAnalysis.num(s.overlapAggregate().mean()),
+                        s.overlapAggregate() == null ? "-" : Verdicts.num(s.overlapAggregate().mean()),
                         s.aggregateEfficiency() == null ? "-" : String.format(Locale.ROOT, "%.2fx", s.aggregateEfficiency()));
             }
         }
@@ -143,13 +144,13 @@ public final class TextReport {
             return "-";
         }
         if (s.n() == 1) {
-            return ScalingAnalysis.num(s.mean());
+            return Verdicts.num(s.mean());
         }
-        return ScalingAnalysis.num(s.mean()) + " ± " + ScalingAnalysis.num(s.stddev()) + " [" + ScalingAnalysis.num(s.min())
-                + " .. " + ScalingAnalysis.num(s.max()) + "]";
+        return Verdicts.num(s.mean()) + " ± " + Verdicts.num(s.stddev()) + " [" + Verdicts.num(s.min())
+                + " .. " + Verdicts.num(s.max()) + "]";
     }
 
     private static String fmt(Double v) {
-        return v == null ? "-" : ScalingAnalysis.num(v);
+        return v == null ? "-" : Verdicts.num(v);
     }
 }

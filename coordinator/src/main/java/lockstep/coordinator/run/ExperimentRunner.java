@@ -16,7 +16,7 @@ import lockstep.coordinator.agent.AgentEnsemble.FanOut;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.StepRecord;
-import lockstep.coordinator.report.ScalingAnalysis;
+import lockstep.coordinator.analysis.RunAnalyzer;
 import lockstep.coordinator.scenario.PlanFields;
 import lockstep.coordinator.scenario.PlanStep;
 import lockstep.coordinator.scenario.Scenario;
@@ -84,10 +84,6 @@ public final class ExperimentRunner {
                 errors.isEmpty() ? "ok" : "failed", errors, scenario.repeat(),
                 scenario.plan().contains(PlanStep.RAMP) ? PlanFields.counts(scenario.ramp(), nodes.size()) : List.of(),
                 scenario.skewWarnFraction());
-        return withAnalysis(partial);
-    }
-
-    public static RunRecord withAnalysis(RunRecord r) {
-        return r.withAnalysis(ScalingAnalysis.analyse(r));
+        return RunAnalyzer.analysed(partial);
     }
 }

@@ -23,7 +23,7 @@ import lockstep.coordinator.report.compare.CompareTextReport;
 import lockstep.coordinator.report.compare.RunComparison;
 import lockstep.coordinator.report.csv.CsvExport;
 import lockstep.coordinator.report.csv.NodeStepRow;
-import lockstep.coordinator.run.RunSession;
+import lockstep.coordinator.session.RunSession;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
 import org.junit.jupiter.api.AfterAll;

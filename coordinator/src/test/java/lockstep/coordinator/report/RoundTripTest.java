@@ -19,7 +19,7 @@ import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.report.csv.CsvExport;
 import lockstep.coordinator.report.csv.NodeStepRow;
 import lockstep.coordinator.report.csv.SeriesRow;
-import lockstep.coordinator.run.ExperimentRunner;
+import lockstep.coordinator.analysis.RunAnalyzer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,7 +43,7 @@ class RoundTripTest {
                         1L << 30, "sda1", Map.of("ocfs2:localalloc", "16")),
                         new AgentRecord("node2, \"quoted\"", "127.0.0.1:2", "0.1", "h", "/r", "ext4", "/", "rw", "/dev/sda1")),
                 List.of(s), null, "failed", List.of("node2: failed"), 2, List.of(1, 2), 0.07);
-        return ExperimentRunner.withAnalysis(r);
+        return RunAnalyzer.analysed(r);
     }
 
     @Test
@@ -113,7 +113,7 @@ class RoundTripTest {
                 older.coordinatorVersion(), older.workloadType(), older.workload(), older.unit(), older.opName(), older.plan(),
                 older.agents(), older.steps(), null, "ok", List.of(), 1, List.of(), 0.05);
         new ResultsStore(dir).save(older);
-        new ResultsStore(dir).save(ExperimentRunner.withAnalysis(newer));
+        new ResultsStore(dir).save(RunAnalyzer.analysed(newer));
         Files.createDirectories(dir.resolve("broken"));
         Files.writeString(dir.resolve("broken/run.json"), "[]");
         List<HistoryIndex.Entry> h = HistoryIndex.scan(dir);

@@ -1,4 +1,4 @@
-package lockstep.coordinator.report;
+package lockstep.coordinator.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -39,10 +39,10 @@ class ScalingAnalysisTest {
 
     @Test
     void seed2HalvesEachNode() {
-        var a = ScalingAnalysis.analyse(run(List.of(
+        var a = RunAnalyzer.analyse(run(List.of(
                 step("solo-orca", "solo", 0.1, 11, node("orca", 180, 0.1)),
                 step("solo-porpoise", "solo", 0.1, 12, node("porpoise", 162, 0.1)),
-                step("all", "all", 0.2, 24, node("orca", 85.6, 0.1), node("porpoise", 80.9, 0.2)))), 0.05);
+                step("all", "all", 0.2, 24, node("orca", 85.6, 0.1), node("porpoise", 80.9, 0.2)))));
 
         assertThat(a.nodes().get(0).efficiency()).isCloseTo(85.6 / 180, within(1e-9));
         assertThat(a.nodes().get(1).efficiency()).isCloseTo(80.9 / 162, within(1e-9));
@@ -54,18 +54,18 @@ class ScalingAnalysisTest {
 
     @Test
     void warnsWhenStartSkewIsALargeShareOfTheStep() {
-        var a = ScalingAnalysis.analyse(run(List.of(
-                step("all", "all", 300, 2.0, node("orca", 100, 0), node("porpoise", 100, 300)))), 0.05);
+        var a = RunAnalyzer.analyse(run(List.of(
+                step("all", "all", 300, 2.0, node("orca", 100, 0), node("porpoise", 100, 300)))));
         assertThat(a.verdict()).anyMatch(v -> v.startsWith("Start skew in step all was 300.0 ms, 15%"));
         assertThat(a.nodes().get(0).efficiency()).isNull();
     }
 
     @Test
     void noLossMeansScalesWell() {
-        var a = ScalingAnalysis.analyse(run(List.of(
+        var a = RunAnalyzer.analyse(run(List.of(
                 step("solo-orca", "solo", 0, 1, node("orca", 100, 0)),
                 step("solo-porpoise", "solo", 0, 1, node("porpoise", 100, 0)),
-                step("all", "all", 0.1, 1, node("orca", 97, 0), node("porpoise", 99, 0.1)))), 0.05);
+                step("all", "all", 0.1, 1, node("orca", 97, 0), node("porpoise", 99, 0.1)))));
         assertThat(a.verdict().get(0)).contains("scale well");
         assertThat(a.verdict()).noneMatch(v -> v.contains("did not grow"));
     }

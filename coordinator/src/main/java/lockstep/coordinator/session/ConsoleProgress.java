@@ -1,4 +1,4 @@
-package lockstep.coordinator.report;
+package lockstep.coordinator.session;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -9,6 +9,7 @@ import java.util.Map;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadSpec;
+import lockstep.coordinator.analysis.Verdicts;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.run.RunListener;
@@ -129,7 +130,7 @@ public final class ConsoleProgress implements RunListener {
             }
         } else if (state == RunState.RUN_STATE_RUNNING && s.getAtUnixNanos() - l.lastPlainAt >= PLAIN_EVERY_NANOS) {
             l.lastPlainAt = s.getAtUnixNanos();
-            out.printf(Locale.ROOT, "[%s] %-10s %12s %s  (%d ops so far)%n", id, node, ScalingAnalysis.num(l.rate), unit, s.getOps());
+            out.printf(Locale.ROOT, "[%s] %-10s %12s %s  (%d ops so far)%n", id, node, Verdicts.num(l.rate), unit, s.getOps());
         }
     }
 
@@ -143,9 +144,9 @@ public final class ConsoleProgress implements RunListener {
             b.append('[').append("#".repeat(full)).append(".".repeat(BAR - full)).append(']')
                     .append(String.format(Locale.ROOT, " %3.0f%%", done * 100));
             String expected = done > 0.02 && l.elapsed > 0 ? String.format(Locale.ROOT, "~%.1f s", l.elapsed / done) : "?";
-            b.append(String.format(Locale.ROOT, "  %10s %-8s %6.1f s / %s", ScalingAnalysis.num(l.rate), unit, l.elapsed, expected));
+            b.append(String.format(Locale.ROOT, "  %10s %-8s %6.1f s / %s", Verdicts.num(l.rate), unit, l.elapsed, expected));
         } else {
-            b.append(String.format(Locale.ROOT, "%10s %-8s %6.1f s", ScalingAnalysis.num(l.rate), unit, l.elapsed));
+            b.append(String.format(Locale.ROOT, "%10s %-8s %6.1f s", Verdicts.num(l.rate), unit, l.elapsed));
         }
         return b.append("  ").append(l.state).toString();
     }
@@ -182,7 +183,7 @@ public final class ConsoleProgress implements RunListener {
         }
         for (NodeResult n : step.results()) {
             out.printf(Locale.ROOT, "[%s] %-10s done: %s %s over %.3f s, start skew %+.3f ms%s%n", step.id(), n.node(),
-                    ScalingAnalysis.num(n.throughput()), unit, n.seconds(), n.startSkewMillis(),
+                    Verdicts.num(n.throughput()), unit, n.seconds(), n.startSkewMillis(),
                     n.ok() ? "" : " (" + n.status() + ")");
         }
         step.errors().forEach(e -> out.printf("[%s] error: %s%n", step.id(), e));

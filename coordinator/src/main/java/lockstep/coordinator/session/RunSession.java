@@ -1,49 +1,24 @@
-package lockstep.coordinator.run;
+package lockstep.coordinator.session;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.report.ConsoleProgress;
 import lockstep.coordinator.report.ResultsStore;
+import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.report.TextReport;
 import lockstep.coordinator.scenario.Scenario;
-import lockstep.coordinator.scenario.ScenarioException;
 
 /** One `lockstep run`: connect, run the plan, save run.json, CSVs and report.html, print the report. */
 public final class RunSession {
-    private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9a-fA-F:]+\\]|[A-Za-z0-9._-]+):(\\d{1,5})");
-
     private final PrintStream out;
 
     public RunSession(PrintStream out) {
         this.out = out;
-    }
-
-    /** Checks agent addresses: HOST:PORT, or a gRPC dns:/// target. */
-    public static List<String> validateAddresses(List<String> addresses, String source) {
-        if (addresses.isEmpty()) {
-            throw new ScenarioException("no agents: give --agents HOST:PORT,HOST:PORT or 'agents:' in " + source);
-        }
-        List<String> out = new ArrayList<>();
-        for (String a : addresses) {
-            String t = a.trim();
-            var m = HOST_PORT.matcher(t);
-            if (!t.startsWith("dns:///") && (!m.matches() || Integer.parseInt(m.group(2)) > 65535 || Integer.parseInt(m.group(2)) == 0)) {
-                throw new ScenarioException("agent address '" + a + "' (from " + source + ") is not HOST:PORT");
-            }
-            if (out.contains(t)) {
-                throw new ScenarioException("agent address '" + a + "' is listed twice (from " + source + ")");
-            }
-            out.add(t);
-        }
-        return out;
     }
 
     public record Outcome(RunRecord run, Path runJson) {
