@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import lockstep.agent.env.BootId;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.MountInfo;
 import lockstep.agent.v1.AbortRequest;
@@ -67,7 +68,8 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
                     .addAllCapabilities(CAPABILITIES)
                     .setRoot(config.root().toString())
                     .setHostname(hostname())
-                    .setPid(ProcessHandle.current().pid());
+                    .setPid(ProcessHandle.current().pid())
+                    .setBootId(BootId.current());
             MountInfo.of(config.root()).ifPresent(m -> b.setFsType(m.fsType())
                     .setMountPoint(m.mountPoint())
                     .setMountOptions(m.options())
@@ -93,7 +95,10 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
 
     @Override
     public void probeClock(ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
-        response.onNext(ProbeClockResponse.newBuilder().setAgentUnixNanos(WallClock.nowNanos()).build());
+        long received = WallClock.nowNanos();
+        ProbeClockResponse.Builder b = ProbeClockResponse.newBuilder().setReceiveUnixNanos(received)
+                .setAgentUnixNanos(received);
+        response.onNext(b.setSendUnixNanos(WallClock.nowNanos()).build());
         response.onCompleted();
     }
 

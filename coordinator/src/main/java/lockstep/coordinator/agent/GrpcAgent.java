@@ -20,6 +20,7 @@ import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.ProbeClockRequest;
+import lockstep.agent.v1.ProbeClockResponse;
 import lockstep.agent.v1.StartRequest;
 import lockstep.agent.v1.StartResponse;
 import lockstep.agent.v1.WatchProgressRequest;
@@ -82,9 +83,12 @@ public final class GrpcAgent implements Agent {
             var s = stub(SHORT);
             long wall = WallClock.nowNanos();
             long t0 = System.nanoTime();
-            long agent = s.probeClock(ProbeClockRequest.getDefaultInstance()).getAgentUnixNanos();
+            ProbeClockResponse r = s.probeClock(ProbeClockRequest.getDefaultInstance());
             long rtt = System.nanoTime() - t0;
-            return new ClockSample(wall, rtt, agent);
+            if (r.getReceiveUnixNanos() == 0 || r.getSendUnixNanos() == 0) {
+                return new ClockSample(wall, rtt, r.getAgentUnixNanos());
+            }
+            return new ClockSample(wall, rtt, r.getReceiveUnixNanos(), r.getSendUnixNanos());
         });
     }
 
