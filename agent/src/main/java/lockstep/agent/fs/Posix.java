@@ -207,6 +207,11 @@ public final class Posix {
         }
     }
 
+    /** Removes without throwing; for scratch files on paths where the first error is what matters. */
+    public void unlinkQuietly(String path) {
+        posix.unlink(path);
+    }
+
     public int getpid() {
         return posix.getpid();
     }

@@ -64,6 +64,7 @@ public final class WorkerMain {
         WorkerLoop loop;
         try {
             loop = loopFor(task);
+            loop.warmUp();
         } catch (PosixException e) {
             send(failure(Errors.of(e, Path.of(task.getRoot()), "while setting up")));
             return 0;
