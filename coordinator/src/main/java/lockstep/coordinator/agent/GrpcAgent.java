@@ -30,6 +30,9 @@ import lockstep.agent.WallClock;
 /** An {@link Agent} over gRPC, with a deadline on every call. */
 public final class GrpcAgent implements Agent {
     static final Duration SHORT = Duration.ofSeconds(5);
+    // Describe is a fresh coordinator's first call: it pays for the connection and for loading
+    // the transport's classes, which on a busy machine can take several seconds.
+    static final Duration DESCRIBE = Duration.ofSeconds(12);
     static final Duration PREPARE = Duration.ofMinutes(3);
     static final Duration CLEANUP = Duration.ofMinutes(5);
 
@@ -74,7 +77,7 @@ public final class GrpcAgent implements Agent {
 
     @Override
     public DescribeResponse describe() {
-        return call("describe", () -> stub(SHORT).describe(DescribeRequest.getDefaultInstance()));
+        return call("describe", () -> stub(DESCRIBE).describe(DescribeRequest.getDefaultInstance()));
     }
 
     @Override

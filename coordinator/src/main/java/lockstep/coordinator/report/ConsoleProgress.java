@@ -181,8 +181,8 @@ public final class ConsoleProgress implements RunListener {
             draw(false);
         }
         for (NodeResult n : step.results()) {
-            out.printf(Locale.ROOT, "[%s] %-10s done: %s %s over %.3f s, start skew %+.3f ms%s%n", step.id(), n.node(),
-                    ScalingAnalysis.num(n.throughput()), unit, n.seconds(), n.startSkewMillis(),
+            out.printf(Locale.ROOT, "[%s] %-10s done: %s %s over %.3f s, start skew %s ms%s%n", step.id(), n.node(),
+                    ScalingAnalysis.num(n.throughput()), unit, n.seconds(), SkewText.signed(n.startSkewMillis(), n.clockUncertaintyMillis()),
                     n.ok() ? "" : " (" + n.status() + ")");
         }
         step.errors().forEach(e -> out.printf("[%s] error: %s%n", step.id(), e));
