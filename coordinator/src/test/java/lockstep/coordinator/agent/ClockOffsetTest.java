@@ -82,7 +82,7 @@ class ClockOffsetTest {
             ClockOffset o = ClockOffset.measure(agent, 2, 5);
             assertThat(o.probes()).isEqualTo(5);
             assertThat(Math.abs(o.offsetNanos())).isLessThanOrEqualTo(o.uncertaintyNanos() + 1);
-            assertThat(ClockOffset.measure(agent).probes()).isEqualTo(ClockOffset.PROBES);
+            assertThat(ClockOffset.measure(agent).probes()).isBetween(ClockOffset.MIN_PROBES, ClockOffset.PROBES);
         } finally {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             server.stop();
