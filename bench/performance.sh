@@ -119,6 +119,21 @@ ge() { python3 -c "import sys; print('yes' if float(sys.argv[1]) >= float(sys.ar
 calc() { python3 -c "import sys; print('%.4f' % eval(sys.argv[1]))" "$1"; }
 field() { echo "$1" | awk -v k="$2" '{print $k}'; }   # field "median min max sd n" INDEX
 
+# ratio_goal GOAL LABEL PEER PEER_VALUES... -- LOCKSTEP_VALUES...: medians, spreads, and the
+# goal line for Lockstep / peer >= 0.8
+ratio_goal() {
+  local g=$1 label=$2 peer=$3 c=() l=() cs ls ratio
+  shift 3
+  while [[ $1 != -- ]]; do c+=("$1"); shift; done
+  shift
+  l=("$@")
+  cs=$(python3 "$STATS" summary "${c[@]}")
+  ls=$(python3 "$STATS" summary "${l[@]}")
+  ratio=$(calc "$(field "$ls" 1) / $(field "$cs" 1)")
+  echo "$label locks/s: $peer median $(field "$cs" 1) [$(field "$cs" 2) .. $(field "$cs" 3)]; lockstep median $(field "$ls" 1) [$(field "$ls" 2) .. $(field "$ls" 3)]"
+  goal "$g" "$ratio" 0.8 "$(ge "$ratio" 0.8)"
+}
+
 # ABBA order for pair i: even pairs run A then B, odd pairs B then A.
 order() { if (( $1 % 2 == 0 )); then echo "A B"; else echo "B A"; fi; }
 
@@ -214,12 +229,7 @@ workload:
         fi
       done
     done
-    local cs ls ratio
-    cs=$(python3 "$STATS" summary "${c[@]}")
-    ls=$(python3 "$STATS" summary "${l[@]}")
-    ratio=$(calc "$(field "$ls" 1) / $(field "$cs" 1)")
-    echo "lock-files $lock locks/s: C median $(field "$cs" 1) [$(field "$cs" 2) .. $(field "$cs" 3)]; lockstep median $(field "$ls" 1) [$(field "$ls" 2) .. $(field "$ls" 3)]"
-    goal "lockfiles-$lock-x-c" "$ratio" 0.8 "$(ge "$ratio" 0.8)"
+    ratio_goal "lockfiles-$lock-x-c" "lock-files $lock" C "${c[@]}" -- "${l[@]}"
   done
   say "lock-files ramp: 10 x $RAMP_FILES fcntl, rate over the first quarter vs the rest, $RAMP_RUNS runs"
   local rs=()
@@ -264,19 +274,14 @@ workload:
       fi
     done
   done
-  local cs ls ratio
-  cs=$(python3 "$STATS" summary "${c[@]}")
-  ls=$(python3 "$STATS" summary "${l[@]}")
-  ratio=$(calc "$(field "$ls" 1) / $(field "$cs" 1)")
-  echo "ping-pong locks/s: ping_pong median $(field "$cs" 1) [$(field "$cs" 2) .. $(field "$cs" 3)]; lockstep median $(field "$ls" 1) [$(field "$ls" 2) .. $(field "$ls" 3)]"
-  goal pingpong-x-ping_pong "$ratio" 0.8 "$(ge "$ratio" 0.8)"
+  ratio_goal pingpong-x-ping_pong ping-pong ping_pong "${c[@]}" -- "${l[@]}"
   stop_agents
 }
 
 goal_control() {
   say "control plane: 256 and 1024 in-process agents"
-  (cd "$HERE" && mvn -B -q -o -pl coordinator -am test-compile -DskipTests >"$WORK/tc.log" 2>&1 \
-     && mvn -B -q -o -pl coordinator dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test >>"$WORK/tc.log" 2>&1) \
+  (cd "$HERE" && mvn -B -q -pl coordinator -am test-compile dependency:build-classpath \
+     -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test >"$WORK/tc.log" 2>&1) \
     || { say "could not build the control-plane benchmark; see below"; tail -n 20 "$WORK/tc.log" >&2; return 1; }
   local cp="$HERE/coordinator/target/test-classes:$HERE/coordinator/target/classes:$HERE/agent/target/classes:$HERE/proto/target/classes:$(cat "$WORK/cp.txt")"
   for n in 256 1024; do
