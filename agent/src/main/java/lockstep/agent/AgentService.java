@@ -9,10 +9,13 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import lockstep.agent.env.BootId;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.MountInfo;
 import lockstep.agent.v1.AbortRequest;
@@ -67,7 +70,8 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
                     .addAllCapabilities(CAPABILITIES)
                     .setRoot(config.root().toString())
                     .setHostname(hostname())
-                    .setPid(ProcessHandle.current().pid());
+                    .setPid(ProcessHandle.current().pid())
+                    .setBootId(BootId.current());
             MountInfo.of(config.root()).ifPresent(m -> b.setFsType(m.fsType())
                     .setMountPoint(m.mountPoint())
                     .setMountOptions(m.options())
@@ -93,7 +97,10 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
 
     @Override
     public void probeClock(ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
-        response.onNext(ProbeClockResponse.newBuilder().setAgentUnixNanos(WallClock.nowNanos()).build());
+        long received = WallClock.nowNanos();
+        ProbeClockResponse.Builder b = ProbeClockResponse.newBuilder().setReceiveUnixNanos(received)
+                .setAgentUnixNanos(received);
+        response.onNext(b.setSendUnixNanos(WallClock.nowNanos()).build());
         response.onCompleted();
     }
 
@@ -137,34 +144,45 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
                 : Math.max(MIN_INTERVAL_MILLIS, request.getIntervalMillis());
         ServerCallStreamObserver<WatchProgressResponse> call = (ServerCallStreamObserver<WatchProgressResponse>) response;
         AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
-        call.setOnCancelHandler(() -> {
-            ScheduledFuture<?> f = task.get();
-            if (f != null) {
-                f.cancel(false);
-            }
-        });
-        task.set(streams.scheduleAtFixedRate(() -> {
+        call.setOnCancelHandler(() -> cancel(task));
+        AtomicBoolean ended = new AtomicBoolean();
+        Runnable tick = () -> {
             try {
                 run.touch();
                 RunState state = run.state();
                 synchronized (call) {
-                    if (call.isCancelled()) {
+                    if (call.isCancelled() || ended.get()) {
                         return;
                     }
                     call.onNext(WatchProgressResponse.newBuilder().setSample(run.progress()).setState(state).build());
                     if (Run.isFinal(state)) {
+                        ended.set(true);
                         call.onCompleted();
-                        task.get().cancel(false);
+                        cancel(task);
                     }
                 }
             } catch (RuntimeException e) {
                 LOG.debug("progress stream for {} ended: {}", request.getRunId(), e.toString());
-                ScheduledFuture<?> f = task.get();
-                if (f != null) {
-                    f.cancel(false);
-                }
+                cancel(task);
             }
-        }, 0, interval, TimeUnit.MILLISECONDS));
+        };
+        task.set(streams.scheduleAtFixedRate(tick, 0, interval, TimeUnit.MILLISECONDS));
+        // The last sample goes out when the run ends, not at the next tick: a short step's
+        // coordinator does not wait up to a whole interval to learn that it is done.
+        run.whenFinished(() -> {
+            try {
+                streams.execute(tick);
+            } catch (RejectedExecutionException e) {
+                LOG.debug("progress stream for {}: agent closing", request.getRunId());
+            }
+        });
+    }
+
+    private static void cancel(AtomicReference<ScheduledFuture<?>> task) {
+        ScheduledFuture<?> f = task.get();
+        if (f != null) {
+            f.cancel(false);
+        }
     }
 
     @Override

@@ -27,6 +27,7 @@ final class Run {
     private volatile long lastTouchMillis = System.currentTimeMillis();
     private volatile String abortReason;
     private Thread runner;
+    private final java.util.concurrent.CompletableFuture<Void> finished = new java.util.concurrent.CompletableFuture<>();
 
     Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis) {
         this.runId = runId;
@@ -105,6 +106,7 @@ final class Run {
             result = r.build();
             state = result.getState();
         }
+        finished.complete(null);
         LOG.info("run {} {}: {} ops, {} bytes", runId, state, result.getOps(), result.getBytes());
     }
 
@@ -122,6 +124,11 @@ final class Run {
                 .setOps(workload.opsSoFar())
                 .setBytes(workload.bytesSoFar())
                 .build();
+    }
+
+    /** Runs {@code action} once the run has reached a final state (at once if it has). */
+    void whenFinished(Runnable action) {
+        finished.thenRun(action);
     }
 
     WorkloadResult result() {
@@ -145,6 +152,7 @@ final class Run {
             result = WorkloadResult.newBuilder().setState(state)
                     .setError(WorkloadError.newBuilder().setOperation("abort").setMessage("aborted: " + abortReason))
                     .build();
+            finished.complete(null);
         }
         return state;
     }

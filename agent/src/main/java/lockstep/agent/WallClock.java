@@ -3,11 +3,14 @@ package lockstep.agent;
 import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import lockstep.agent.fs.Posix;
 
 /** The host's wall clock in ns since the Unix epoch, and waiting for an instant of it. */
 public final class WallClock {
-    // Spin only the last 200 us: many waiting processes on few cores must not starve each other.
-    private static final long SPIN_BELOW_NANOS = 200_000;
+    // The last stretch is one clock_nanosleep(TIMER_ABSTIME) to the instant; until then the
+    // thread parks in slices so a cancellation is seen within CANCEL_CHECK_NANOS.
+    private static final long FINAL_SLEEP_NANOS = 20_000_000;
+    private static final long CANCEL_CHECK_NANOS = 20_000_000;
 
     private WallClock() {
     }
@@ -18,11 +21,15 @@ public final class WallClock {
     }
 
     /**
-     * Returns once the wall clock reaches {@code unixNanos}: parks until about 200 us before,
-     * then spins, so the first operation begins within microseconds of the instant.
-     * Returns false if {@code cancelled} became true first.
+     * Returns once the wall clock reaches {@code unixNanos}. Parks until about 20 ms before,
+     * then sleeps in the kernel until the instant itself ({@code clock_nanosleep} with
+     * {@code TIMER_ABSTIME} on CLOCK_REALTIME, as a C program would): no thread spins, so many
+     * waiting processes on few cores do not delay each other. Returns false if
+     * {@code cancelled} became true first (checked at least every 20 ms before the last stretch).
      */
     public static boolean awaitInstant(long unixNanos, BooleanSupplier cancelled) {
+        Posix posix = Posix.get();
+        posix.sleepUntil(0); // an instant long past: loads and links the native call before it matters
         while (true) {
             if (cancelled.getAsBoolean()) {
                 return false;
@@ -31,10 +38,11 @@ public final class WallClock {
             if (remaining <= 0) {
                 return true;
             }
-            if (remaining > SPIN_BELOW_NANOS) {
-                LockSupport.parkNanos(Math.min(remaining - SPIN_BELOW_NANOS / 2, 50_000_000L));
+            if (remaining > FINAL_SLEEP_NANOS) {
+                LockSupport.parkNanos(Math.min(remaining - FINAL_SLEEP_NANOS / 2, CANCEL_CHECK_NANOS));
             } else {
-                Thread.onSpinWait();
+                posix.sleepUntil(unixNanos);
+                return !cancelled.getAsBoolean();
             }
         }
     }

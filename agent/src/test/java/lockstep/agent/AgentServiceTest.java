@@ -107,6 +107,19 @@ class AgentServiceTest {
     }
 
     @Test
+    void theLastProgressSampleLeavesWhenTheRunEndsNotAtTheNextTick() {
+        call().prepare(PrepareRequest.newBuilder().setRunId("r2").setWorkload(write("w.{node}", 4096)).build());
+        call().start(StartRequest.newBuilder().setRunId("r2").setStartAtUnixNanos(WallClock.nowNanos() + 50_000_000).build());
+        // one tick now, the next in 60 s: the stream must still end with the run
+        List<WatchProgressResponse> progress = new ArrayList<>();
+        stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+                .watchProgress(WatchProgressRequest.newBuilder().setRunId("r2").setIntervalMillis(60_000).build())
+                .forEachRemaining(progress::add);
+        assertThat(progress.get(progress.size() - 1).getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r2").build());
+    }
+
+    @Test
     void prepareIsIdempotentPerRunIdButRefusesAnotherWorkload() {
         var req = PrepareRequest.newBuilder().setRunId("r2").setWorkload(write("a", 8192)).build();
         call().prepare(req);

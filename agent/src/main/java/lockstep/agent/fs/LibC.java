@@ -5,7 +5,8 @@ import jnr.ffi.annotations.SaveError;
 
 /**
  * The few libc calls jnr-posix does not expose in the form we need: writes and reads from an
- * aligned native buffer (O_DIRECT) and fcntl with a {@code struct flock} (record and OFD locks).
+ * aligned native buffer (O_DIRECT), fcntl with a {@code struct flock} (record and OFD locks), and
+ * {@code clock_nanosleep} to an absolute instant.
  */
 public interface LibC {
     @SaveError
@@ -19,4 +20,7 @@ public interface LibC {
 
     @SaveError
     int posix_fadvise(int fd, long offset, long len, int advice);
+
+    /** Returns 0 or an error number (it does not set errno). */
+    int clock_nanosleep(int clockId, int flags, Pointer request, Pointer remain);
 }

@@ -40,6 +40,9 @@ public final class Posix {
     private static final int RLIMIT_NOFILE = 7;
     private static final int STRUCT_FLOCK_SIZE = 32;
     private static final int POSIX_FADV_DONTNEED = 4;
+    private static final int CLOCK_REALTIME = 0;
+    private static final int TIMER_ABSTIME = 1;
+    private static final int EINTR = 4;
 
     private static final Posix INSTANCE = new Posix();
 
@@ -48,6 +51,7 @@ public final class Posix {
     private final Runtime runtime;
     private final ThreadLocal<Pointer> flockStruct;
     private final ThreadLocal<jnr.posix.FileStat> statBuffer;
+    private final ThreadLocal<Pointer> timespec;
 
     private Posix() {
         POSIXHandler handler = new DefaultPOSIXHandler();
@@ -56,6 +60,7 @@ public final class Posix {
         this.runtime = Runtime.getRuntime(libc);
         this.flockStruct = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, STRUCT_FLOCK_SIZE, true));
         this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
+        this.timespec = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, 16, true));
     }
 
     public static Posix get() {
@@ -65,6 +70,24 @@ public final class Posix {
     private static boolean isArm() {
         String arch = System.getProperty("os.arch", "");
         return arch.startsWith("aarch64") || arch.startsWith("arm");
+    }
+
+    /**
+     * Sleeps until the wall clock (CLOCK_REALTIME) reads {@code unixNanos}, as
+     * {@code clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME)}: the kernel wakes the thread at the
+     * instant itself, so many waiting processes need no CPU until then.
+     */
+    public void sleepUntil(long unixNanos) {
+        Pointer ts = timespec.get();
+        ts.putLong(0, Math.floorDiv(unixNanos, 1_000_000_000L));
+        ts.putLong(8, Math.floorMod(unixNanos, 1_000_000_000L));
+        int rc;
+        do {
+            rc = libc.clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, ts, null);
+        } while (rc == EINTR);
+        if (rc != 0) {
+            throw new PosixException("clock_nanosleep", "", rc, "", "clock_nanosleep failed with error " + rc);
+        }
     }
 
     public int open(String path, int flags, int mode) {
@@ -176,6 +199,11 @@ public final class Posix {
         if (posix.unlink(path) < 0) {
             throw error("unlink", path, posix.errno());
         }
+    }
+
+    /** Removes without throwing; for scratch files on paths where the first error is what matters. */
+    public void unlinkQuietly(String path) {
+        posix.unlink(path);
     }
 
     public int getpid() {

@@ -10,6 +10,13 @@ public interface WorkerLoop {
     /** Asks {@link #run} to return as soon as it can. */
     void stop();
 
+    /**
+     * Exercises the measured path on scratch that is not counted and is removed again, before the
+     * worker reports ready; throws {@link lockstep.agent.fs.PosixException} if the path fails.
+     */
+    default void warmUp() {
+    }
+
     /** Waits for the instant, works, and returns the outcome (never throws for file-system errors). */
     WorkerOutcome run(long startAtUnixNanos);
 }

@@ -59,24 +59,31 @@ public final class WorkerMain {
         WorkerLoop loop;
         try {
             loop = loopFor(task);
+            loop.warmUp();
+            // The wait for the instant, once, before ready: its native call is linked now, not
+            // in the last stretch before the instant.
+            WallClock.awaitInstant(WallClock.nowNanos() + 1_000_000L, () -> false);
         } catch (PosixException e) {
             send(failure(Errors.of(e, Path.of(task.getRoot()), "while setting up")));
             return 0;
         }
+        // Everything between the start command and the wait is made before ready too, so the
+        // command only has to be read: a cold JVM's first thread and lambda cost milliseconds.
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "progress");
+            t.setDaemon(true);
+            return t;
+        });
+        Runnable progress = () -> sendQuietly(WorkerEvent.newBuilder().setProgress(
+                ProgressSample.newBuilder().setAtUnixNanos(WallClock.nowNanos()).setOps(loop.ops())).build());
+        ticker.submit(() -> { });
         send(WorkerEvent.newBuilder().setReadyPid(posix.getpid()).build());
 
         WorkerCommand next = WorkerCommand.parseDelimitedFrom(in);
         if (next == null || next.hasRelease() || next.getCommandCase() != WorkerCommand.CommandCase.START_AT_UNIX_NANOS) {
             return 0;
         }
-        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "progress");
-            t.setDaemon(true);
-            return t;
-        });
-        ticker.scheduleAtFixedRate(() -> sendQuietly(WorkerEvent.newBuilder().setProgress(
-                ProgressSample.newBuilder().setAtUnixNanos(WallClock.nowNanos()).setOps(loop.ops())).build()),
-                PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
+        ticker.scheduleAtFixedRate(progress, PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
         Thread stdinWatcher = new Thread(() -> {
             try {
                 // Anything on stdin now (release, or EOF because the agent died) ends the worker;

@@ -35,6 +35,8 @@ class LockFilesProcessesTest {
         try {
             w.prepare();
             assertThat(w.workerPids()).hasSize(2).doesNotHaveDuplicates().doesNotContain(ProcessHandle.current().pid());
+            // the workers warmed up on scratch files before reporting ready, and removed them
+            assertThat(root.resolve("locks.n1")).isEmptyDirectory();
             WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
 
             assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);

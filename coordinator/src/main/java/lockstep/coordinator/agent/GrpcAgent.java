@@ -20,6 +20,7 @@ import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.ProbeClockRequest;
+import lockstep.agent.v1.ProbeClockResponse;
 import lockstep.agent.v1.StartRequest;
 import lockstep.agent.v1.StartResponse;
 import lockstep.agent.v1.WatchProgressRequest;
@@ -29,6 +30,9 @@ import lockstep.agent.WallClock;
 /** An {@link Agent} over gRPC, with a deadline on every call. */
 public final class GrpcAgent implements Agent {
     static final Duration SHORT = Duration.ofSeconds(5);
+    // Describe is a fresh coordinator's first call: it pays for the connection and for loading
+    // the transport's classes, which on a busy machine can take several seconds.
+    static final Duration DESCRIBE = Duration.ofSeconds(12);
     static final Duration PREPARE = Duration.ofMinutes(3);
     static final Duration CLEANUP = Duration.ofMinutes(5);
 
@@ -73,7 +77,7 @@ public final class GrpcAgent implements Agent {
 
     @Override
     public DescribeResponse describe() {
-        return call("describe", () -> stub(SHORT).describe(DescribeRequest.getDefaultInstance()));
+        return call("describe", () -> stub(DESCRIBE).describe(DescribeRequest.getDefaultInstance()));
     }
 
     @Override
@@ -82,9 +86,12 @@ public final class GrpcAgent implements Agent {
             var s = stub(SHORT);
             long wall = WallClock.nowNanos();
             long t0 = System.nanoTime();
-            long agent = s.probeClock(ProbeClockRequest.getDefaultInstance()).getAgentUnixNanos();
+            ProbeClockResponse r = s.probeClock(ProbeClockRequest.getDefaultInstance());
             long rtt = System.nanoTime() - t0;
-            return new ClockSample(wall, rtt, agent);
+            if (r.getReceiveUnixNanos() == 0 || r.getSendUnixNanos() == 0) {
+                return new ClockSample(wall, rtt, r.getAgentUnixNanos());
+            }
+            return new ClockSample(wall, rtt, r.getReceiveUnixNanos(), r.getSendUnixNanos());
         });
     }
 

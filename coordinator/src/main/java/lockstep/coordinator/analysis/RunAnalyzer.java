@@ -147,9 +147,19 @@ public final class RunAnalyzer {
     }
 
     /** Max start skew above the threshold fraction of the step's span. */
+    /**
+     * The step's start skew, or the clock uncertainty it is known within, is above
+     * {@code fraction} of the step's span: either way the start cannot be shown simultaneous.
+     */
     public static boolean skewTooLarge(StepRecord s, double fraction) {
         double spanMillis = s.aggregate().seconds() * 1000;
-        return spanMillis > 0 && s.aggregate().maxAbsSkewMillis() > spanMillis * fraction;
+        return spanMillis > 0 && (s.aggregate().maxAbsSkewMillis() > spanMillis * fraction
+                || maxClockUncertaintyMillis(s) > spanMillis * fraction);
+    }
+
+    /** The largest clock uncertainty of the step's nodes (ms): every skew of the step is good to within it. */
+    public static double maxClockUncertaintyMillis(StepRecord s) {
+        return s.results().stream().mapToDouble(NodeResult::clockUncertaintyMillis).max().orElse(0);
     }
 
     /** The step that runs every node at once: "all", else the largest multi-node ramp step. */

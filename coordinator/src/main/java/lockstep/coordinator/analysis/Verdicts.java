@@ -54,10 +54,11 @@ public final class Verdicts {
         efficiency(a, what, out);
         aggregate(run, a, unit, out);
         rateLimit(run, a, unit, out);
-        outliers(a, unit, out);
+        outliers(run, a, unit, out);
         skew(run, out);
         overlap(a, unit, out);
         noisyRepeats(a, out);
+        NoiseVerdicts.add(run, a, out);
         a.environmentDifferences().forEach(d -> out.add(new Finding("environment", Finding.WARNING,
                 "Nodes are not configured alike: " + d + ".")));
         out.sort(Comparator.comparingInt(f -> rank(f.severity())));
@@ -148,7 +149,7 @@ public final class Verdicts {
         }
     }
 
-    private static void outliers(Analysis a, String unit, List<Finding> out) {
+    private static void outliers(RunRecord run, Analysis a, String unit, List<Finding> out) {
         for (StepSummary s : a.steps()) {
             if (s.perNode().size() >= 3) {
                 for (NodeStepStats n : s.perNode()) {
@@ -169,7 +170,14 @@ public final class Verdicts {
             for (NodeScaling n : solos) {
                 double median = median(solos.stream().map(NodeScaling::solo).toList());
                 double dev = median == 0 ? 0 : (n.solo() - median) / median;
-                if (Math.abs(dev) > OUTLIER) {
+                List<String> sameMachine = NoiseVerdicts.sameMachinePeers(run, n.node());
+                if (Math.abs(dev) > OUTLIER && !sameMachine.isEmpty()) {
+                    out.add(new Finding("same-machine", Finding.WARNING, f("Node %s differs alone by %.0f%% from the median node "
+                            + "(%s against %s %s), but it shares one machine (same hostname and boot) with %s: that is noise "
+                            + "or warm-up of this run, not hardware; the solo figures are not yet trustworthy, try repeat: %d.",
+                            n.node(), Math.abs(dev) * 100, num(n.solo()), num(median), unit, String.join(", ", sameMachine),
+                            NoiseVerdicts.suggestedRepeats(run))));
+                } else if (Math.abs(dev) > OUTLIER) {
                     out.add(new Finding("outlier-solo", Finding.WARNING, f("Node %s is an outlier even alone: %s %s solo, %.0f%% %s than the median node (%s); "
                             + "look at its hardware and settings.", n.node(), num(n.solo()), unit, Math.abs(dev) * 100, dev < 0 ? "lower" : "higher", num(median))));
                 }
@@ -191,9 +199,17 @@ public final class Verdicts {
             if (RunAnalyzer.skewTooLarge(s, run.skewWarnFraction())) {
                 double span = s.aggregate().seconds() * 1000;
                 double skew = s.aggregate().maxAbsSkewMillis();
-                out.add(new Finding("start-skew", Finding.WARNING, f("Start skew in step %s was %.1f ms, %.0f%% of the step's %.0f ms "
-                        + "(threshold %.0f%%, skew-warn-percent): its concurrent figures are not to be trusted.",
-                        s.id(), skew, skew / span * 100, span, run.skewWarnFraction() * 100)));
+                double uncertainty = RunAnalyzer.maxClockUncertaintyMillis(s);
+                if (skew >= uncertainty) {
+                    out.add(new Finding("start-skew", Finding.WARNING, f("Start skew in step %s was %.1f ± %.1f ms, %.0f%% of the step's "
+                            + "%.0f ms (threshold %.0f%%, skew-warn-percent): its concurrent figures are not to be trusted.",
+                            s.id(), skew, uncertainty, skew / span * 100, span, run.skewWarnFraction() * 100)));
+                } else {
+                    out.add(new Finding("start-skew", Finding.WARNING, f("Start skew in step %s is known only to ± %.1f ms (clock "
+                            + "uncertainty), %.0f%% of the step's %.0f ms (threshold %.0f%%, skew-warn-percent): the start cannot be "
+                            + "shown simultaneous, so its concurrent figures are not to be trusted.",
+                            s.id(), uncertainty, uncertainty / span * 100, span, run.skewWarnFraction() * 100)));
+                }
             }
         }
     }

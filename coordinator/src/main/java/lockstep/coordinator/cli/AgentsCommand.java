@@ -22,8 +22,6 @@ import picocli.CommandLine.Option;
 @Command(name = "agents", mixinStandardHelpOptions = true, description = "Show each agent: node, version, file system, clock offset.",
         subcommands = {AgentsLaunchCommand.class, AgentsStopCommand.class})
 final class AgentsCommand implements Callable<Integer> {
-    private static final int PROBES = 9;
-
     @Option(names = "--agents", split = ",", paramLabel = "HOST:PORT",
             description = "Agents to query; dns:///NAME:PORT means every address of NAME.")
     List<String> agents;
@@ -42,7 +40,7 @@ final class AgentsCommand implements Callable<Integer> {
         List<String> addresses = AgentSelection.choose(agents, inventory, List.of(), "--agents", AgentTargets.system()).addresses();
         List<Agent> list = addresses.stream().<Agent>map(GrpcAgent::connect).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
-            var rows = ensemble.call("describe", list, a -> new Row(a.describe(), ClockOffset.measure(a, PROBES)), 20_000);
+            var rows = ensemble.call("describe", list, a -> new Row(a.describe(), ClockOffset.measure(a)), 20_000);
             System.out.printf("%-24s %-12s %-15s %-10s %-10s %12s %10s  %s%n", "address", "node", "version", "reachable",
                     "fs", "offset ms", "rtt ms", "root");
             for (Agent a : list) {

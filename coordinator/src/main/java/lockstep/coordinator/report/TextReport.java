@@ -3,6 +3,7 @@ package lockstep.coordinator.report;
 import java.io.PrintStream;
 import java.util.Locale;
 import lockstep.coordinator.analysis.Verdicts;
+import lockstep.coordinator.analysis.RunAnalyzer;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
@@ -21,22 +22,24 @@ public final class TextReport {
     public static void print(RunRecord run, PrintStream out) {
         out.printf("%nLockstep run %s: %s on %d node(s), %s%n", run.runId(), run.workloadType(), run.agents().size(),
                 run.workload());
-        out.printf("%n%-14s %-12s %12s %10s %9s %10s %10s %10s  %s%n", "step", "node", run.unit(), "ops", "time s",
-                "skew ms", "p50 us", "p99 us", "status");
+        out.printf("%n%-14s %-12s %12s %10s %9s %19s %10s %10s  %s%n", "step", "node", run.unit(), "ops", "time s",
+                "skew ± clock ms", "p50 us", "p99 us", "status");
         for (StepRecord s : run.steps()) {
             for (NodeResult n : s.results()) {
-                out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %10.3f %10.1f %10.1f  %s%n", s.id(), n.node(),
-                        Verdicts.num(n.throughput()), n.ops(), n.seconds(), n.startSkewMillis(),
+                out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %19s %10.1f %10.1f  %s%n", s.id(), n.node(),
+                        Verdicts.num(n.throughput()), n.ops(), n.seconds(),
+                        SkewText.of(n.startSkewMillis(), n.clockUncertaintyMillis()),
                         n.latency().p50Micros(), n.latency().p99Micros(), n.status());
             }
             if (s.aggregate() != null && s.results().size() > 1) {
                 var a = s.aggregate();
-                out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %10.3f %10.1f %10.1f  %s%n", s.id(), "(all nodes)",
-                        Verdicts.num(a.sumOfNodes()), a.ops(), a.seconds(), a.maxAbsSkewMillis(),
+                out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %19s %10.1f %10.1f  %s%n", s.id(), "(all nodes)",
+                        Verdicts.num(a.sumOfNodes()), a.ops(), a.seconds(),
+                        SkewText.of(a.maxAbsSkewMillis(), RunAnalyzer.maxClockUncertaintyMillis(s)),
                         a.latency().p50Micros(), a.latency().p99Micros(), s.status());
             }
             if (s.results().isEmpty()) {
-                out.printf("%-14s %-12s %12s %10s %9s %10s %10s %10s  %s%n", s.id(), String.join(",", s.nodes()),
+                out.printf("%-14s %-12s %12s %10s %9s %19s %10s %10s  %s%n", s.id(), String.join(",", s.nodes()),
                         "-", "-", "-", "-", "-", "-", s.status());
             }
         }

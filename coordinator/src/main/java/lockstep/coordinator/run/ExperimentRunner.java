@@ -62,7 +62,8 @@ public final class ExperimentRunner {
             nodes.add(new StepNode(d.getNodeName(), a));
             agentRecords.add(new AgentRecord(d.getNodeName(), a.address(), d.getVersion(), d.getHostname(), d.getRoot(),
                     d.getFsType(), d.getMountPoint(), d.getMountOptions(), d.getMountSource(), d.getKernel(),
-                    d.getCpuCount(), d.getCpuModel(), d.getMemoryBytes(), d.getBlockDevice(), d.getClusterSettingsMap()));
+                    d.getCpuCount(), d.getCpuModel(), d.getMemoryBytes(), d.getBlockDevice(), d.getClusterSettingsMap())
+                    .withBootId(d.getBootId()));
         }
         List<PlanSchedule.Scheduled> schedule = PlanSchedule.of(scenario, nodes);
         StepRunner steps = new StepRunner(scenario, ensemble, listener);

@@ -34,7 +34,6 @@ import org.apache.logging.log4j.Logger;
  * Cleanup always runs; a node that fails makes the others abort.
  */
 public final class StepRunner {
-    static final int CLOCK_PROBES = 9;
     static final int PROGRESS_INTERVAL_MILLIS = 250;
     static final long LEASE_MILLIS = 60_000;
     private static final long SHORT_PHASE_MILLIS = 30_000;
@@ -70,7 +69,7 @@ public final class StepRunner {
             if (!prepared.ok()) {
                 return failed(stepId, kind, names, errors);
             }
-            FanOut<ClockOffset> clock = phase("clock sync", agents, a -> ClockOffset.measure(a, CLOCK_PROBES),
+            FanOut<ClockOffset> clock = phase("clock sync", agents, ClockOffset::measure,
                     SHORT_PHASE_MILLIS, names, errors);
             if (!clock.ok()) {
                 abortAll(agents, agentRunId, "clock sync failed");

@@ -11,6 +11,7 @@ import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.coordinator.analysis.Verdicts;
 import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.report.SkewText;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.run.RunListener;
 import lockstep.coordinator.scenario.Scenario;
@@ -182,8 +183,8 @@ public final class ConsoleProgress implements RunListener {
             draw(false);
         }
         for (NodeResult n : step.results()) {
-            out.printf(Locale.ROOT, "[%s] %-10s done: %s %s over %.3f s, start skew %+.3f ms%s%n", step.id(), n.node(),
-                    Verdicts.num(n.throughput()), unit, n.seconds(), n.startSkewMillis(),
+            out.printf(Locale.ROOT, "[%s] %-10s done: %s %s over %.3f s, start skew %s ms%s%n", step.id(), n.node(),
+                    Verdicts.num(n.throughput()), unit, n.seconds(), SkewText.signed(n.startSkewMillis(), n.clockUncertaintyMillis()),
                     n.ok() ? "" : " (" + n.status() + ")");
         }
         step.errors().forEach(e -> out.printf("[%s] error: %s%n", step.id(), e));

@@ -40,4 +40,14 @@ class TextReportTest {
         assertThat(text).contains("workload figures", "coherence errors 3 of 1200 checks", "try-lock retries 7",
                 "create 1,000/s (p99 12.5 us)");
     }
+
+    @Test
+    void everySkewIsPrintedWithItsClockUncertainty() {
+        // TestRuns nodes: skew 1 ms, uncertainty 0.1 ms
+        String text = print(TestRuns.soloThenAll(new double[] {1000, 1000}, new double[] {500, 500}));
+        assertThat(text).contains("skew ± clock ms", "1.000 ± 0.100");
+        String html = lockstep.coordinator.report.html.RunHtmlReport.render(TestRuns.soloThenAll(new double[] {1000, 1000},
+                new double[] {500, 500}));
+        assertThat(html).contains("start skew ± clock ms", "+1.000 ± 0.100", "max |skew| ± clock ms", "1.000 ± 0.100 ms");
+    }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /** One row of steps.csv: one node in one step record (one repeat). Units as in run.json. */
 @JsonPropertyOrder({"runId", "step", "group", "kind", "repeat", "node", "status", "ops", "bytes", "seconds", "throughput",
-        "unit", "overlapThroughput", "startSkewMillis", "clockOffsetMillis", "clockUncertaintyMillis", "firstOpUnixNanos",
+        "unit", "overlapThroughput", "startSkewMillis", "clockUncertaintyMillis", "clockOffsetMillis", "firstOpUnixNanos",
         "endUnixNanos", "latencyCount", "p50Micros", "p90Micros", "p99Micros", "p999Micros", "maxMicros", "coherenceErrors",
         "error"})
 public record NodeStepRow(String runId, String step, String group, String kind, int repeat, String node, String status,

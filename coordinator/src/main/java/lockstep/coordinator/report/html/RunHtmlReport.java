@@ -18,6 +18,7 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Stats;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
+import lockstep.coordinator.report.SkewText;
 
 /** report.html of one run: verdict, key figures, charts, tables, environment. */
 public final class RunHtmlReport {
@@ -93,7 +94,8 @@ public final class RunHtmlReport {
         card(b, a.meanNodeEfficiency() == null ? null : String.format(Locale.ROOT, "%.2fx", a.meanNodeEfficiency()), "per-node efficiency (mean)");
         card(b, a.concurrentOverlapAggregate() == null ? null : Verdicts.num(a.concurrentOverlapAggregate()) + " " + run.unit(), "aggregate while every node ran (overlap window)");
         card(b, a.fairness() == null ? null : String.format(Locale.ROOT, "%.3f", a.fairness().jainIndex()), "fairness (Jain's index, 1 = even)");
-        card(b, a.maxAbsSkewMillis() == null ? null : String.format(Locale.ROOT, "%.2f ms", a.maxAbsSkewMillis()), "largest start skew");
+        card(b, a.maxAbsSkewMillis() == null ? null : SkewText.of(a.maxAbsSkewMillis(), SkewText.maxUncertaintyMillis(run, null, null))
+                + " ms", "largest start skew ± clock uncertainty");
         return b.append("</div>").toString();
     }
 
@@ -107,7 +109,7 @@ public final class RunHtmlReport {
     static String stepTable(RunRecord run, Analysis a) {
         StringBuilder b = new StringBuilder("<table><tr><th class=\"l\">step</th><th class=\"l\">node</th><th>repeats ok</th><th>mean "
                 + esc(run.unit()) + "</th><th>± stddev</th><th>min</th><th>max</th><th>in overlap window</th><th>efficiency</th>"
-                + "<th>p50 µs</th><th>p99 µs</th><th>max |skew| ms</th></tr>");
+                + "<th>p50 µs</th><th>p99 µs</th><th>max |skew| ± clock ms</th></tr>");
         for (StepSummary s : a.steps()) {
             String rowClass = s.skewTooLarge() || s.okRepeats() < s.repeats() ? " class=\"bad\"" : "";
             for (NodeStepStats n : s.perNode()) {
@@ -118,7 +120,8 @@ public final class RunHtmlReport {
                         .append(td(n.efficiency() == null ? "–" : String.format(Locale.ROOT, "%.2fx", n.efficiency())))
                         .append(td(n.latency() == null || n.latency().count() == 0 ? "–" : String.format(Locale.ROOT, "%.1f", n.latency().p50Micros())))
                         .append(td(n.latency() == null || n.latency().count() == 0 ? "–" : String.format(Locale.ROOT, "%.1f", n.latency().p99Micros())))
-                        .append(td(String.format(Locale.ROOT, "%.3f", n.maxAbsSkewMillis()))).append("</tr>");
+                        .append(td(SkewText.of(n.maxAbsSkewMillis(), SkewText.maxUncertaintyMillis(run, s.group(), n.node()))))
+                        .append("</tr>");
             }
             if (s.perNode().size() > 1 && s.aggregate() != null) {
                 b.append("<tr").append(rowClass).append("><td class=\"l\">").append(esc(s.group())).append("</td><td class=\"l\"><b>all ")
@@ -127,7 +130,8 @@ public final class RunHtmlReport {
                         .append(td(s.overlapAggregate() == null ? "–" : Verdicts.num(s.overlapAggregate().mean())))
                         .append(td(s.aggregateEfficiency() == null ? "–" : String.format(Locale.ROOT, "%.2fx", s.aggregateEfficiency())))
                         .append(td("")).append(td(""))
-                        .append(td(String.format(Locale.ROOT, "%.3f", s.maxAbsSkewMillis()))).append("</tr>");
+                        .append(td(SkewText.of(s.maxAbsSkewMillis(), SkewText.maxUncertaintyMillis(run, s.group(), null))))
+                        .append("</tr>");
             }
         }
         return b.append("</table>").toString();
@@ -146,7 +150,7 @@ public final class RunHtmlReport {
 
     static String recordTable(RunRecord run) {
         StringBuilder b = new StringBuilder("<table><tr><th class=\"l\">step</th><th class=\"l\">node</th><th>" + esc(run.unit())
-                + "</th><th>ops</th><th>time s</th><th>start skew ms</th><th>clock offset ms</th><th>± uncertainty ms</th>"
+                + "</th><th>ops</th><th>time s</th><th>start skew ± clock ms</th><th>clock offset ms</th>"
                 + "<th>p50 µs</th><th>p99 µs</th><th class=\"l\">status</th></tr>");
         for (StepRecord s : run.steps()) {
             boolean bad = !s.ok() || s.aggregate() != null && s.results().size() > 1
@@ -156,9 +160,8 @@ public final class RunHtmlReport {
                         .append("</td><td class=\"l\">").append(esc(n.node())).append("</td>")
                         .append(td(Verdicts.num(n.throughput()))).append(td(Long.toString(n.ops())))
                         .append(td(String.format(Locale.ROOT, "%.3f", n.seconds())))
-                        .append(td(String.format(Locale.ROOT, "%+.3f", n.startSkewMillis())))
+                        .append(td(SkewText.signed(n.startSkewMillis(), n.clockUncertaintyMillis())))
                         .append(td(String.format(Locale.ROOT, "%+.3f", n.clockOffsetMillis())))
-                        .append(td(String.format(Locale.ROOT, "%.3f", n.clockUncertaintyMillis())))
                         .append(td(String.format(Locale.ROOT, "%.1f", n.latency().p50Micros())))
                         .append(td(String.format(Locale.ROOT, "%.1f", n.latency().p99Micros())))
                         .append("<td class=\"l\">").append(esc(n.status() + (n.error() == null ? "" : ": " + n.error().message())))
@@ -166,13 +169,14 @@ public final class RunHtmlReport {
             }
             if (s.results().isEmpty()) {
                 b.append("<tr class=\"bad\"><td class=\"l\">").append(esc(s.id())).append("</td><td class=\"l\">")
-                        .append(esc(String.join(", ", s.nodes()))).append("</td><td colspan=\"8\"></td><td class=\"l\">")
+                        .append(esc(String.join(", ", s.nodes()))).append("</td><td colspan=\"7\"></td><td class=\"l\">")
                         .append(esc(s.status() + ": " + String.join("; ", s.errors()))).append("</td></tr>");
             }
         }
         return b.append("</table><p class=\"muted\">Start skew: each node's first operation minus the intended start instant, "
                 + "on the coordinator's clock (agent clock minus its measured offset), good to within the uncertainty. Rows in red: "
-                + "a failed step or skew above " + Math.round(run.skewWarnFraction() * 100) + "% of the step (skew-warn-percent).</p>").toString();
+                + "a failed step, or a skew or clock uncertainty above " + Math.round(run.skewWarnFraction() * 100)
+                + "% of the step (skew-warn-percent).</p>").toString();
     }
 
     static String environment(RunRecord run) {
