@@ -40,9 +40,4 @@ public record ResourceFigures(
     public InterfaceFigures busiestInterface() {
         return interfaces.stream().max((a, b) -> Double.compare(a.mbPerSecond(), b.mbPerSecond())).orElse(null);
     }
-
-    /** The workload's own processes' share of the busy CPU time (0..1), or 0 when idle. */
-    public double workloadShareOfBusy() {
-        return cpuBusyPercent > 0 ? Math.min(1, workloadCpuPercent / cpuBusyPercent) : 0;
-    }
 }
