@@ -8,9 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import lockstep.coordinator.model.Finding;
-import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.model.StepRecord;
 
 /**
  * Where the time went, per plan step: the likely bottleneck from the nodes' resource samples,
@@ -42,47 +40,26 @@ public final class Bottlenecks {
     }
 
     public static List<Finding> of(RunRecord run) {
-        Map<String, List<StepRecord>> groups = new LinkedHashMap<>();
-        for (StepRecord s : run.steps()) {
-            if (s.ok()) {
-                groups.computeIfAbsent(s.group(), g -> new ArrayList<>()).add(s);
-            }
-        }
+        Map<String, List<NodeLoad>> groups = NodeLoad.byGroup(run);
+        Map<String, Integer> stepNodes = new LinkedHashMap<>();
+        run.steps().forEach(s -> stepNodes.putIfAbsent(s.group(), s.nodes().size()));
         Map<String, NodeLoad> solo = new LinkedHashMap<>();
-        groups.forEach((g, records) -> {
-            if (records.get(0).nodes().size() == 1) {
-                loads(records).forEach(l -> solo.putIfAbsent(l.node(), l));
+        groups.forEach((g, loads) -> {
+            if (stepNodes.get(g) == 1) {
+                loads.forEach(l -> solo.putIfAbsent(l.node(), l));
             }
         });
         boolean pageCacheWrites = "write".equals(run.workloadType())
                 && !Boolean.TRUE.equals(run.workload().get("fdatasync")) && !Boolean.TRUE.equals(run.workload().get("o-direct"))
                 && !Boolean.TRUE.equals(run.workload().get("o-sync"));
         List<Finding> out = new ArrayList<>();
-        groups.forEach((g, records) -> {
-            List<NodeLoad> loads = loads(records);
-            if (loads.isEmpty()) {
-                return;
-            }
-            boolean together = records.get(0).nodes().size() > 1;
-            out.add(judge(g, loads, together ? solo : Map.of(), "lock".equals(run.opName())));
+        groups.forEach((g, loads) -> {
+            out.add(judge(g, loads, stepNodes.get(g) > 1 ? solo : Map.of(), "lock".equals(run.opName())));
             if (pageCacheWrites) {
                 pageCache(g, loads).ifPresent(out::add);
             }
         });
         return List.copyOf(out);
-    }
-
-    /** Each node's load in the group's records, in the step's node order. */
-    static List<NodeLoad> loads(List<StepRecord> records) {
-        List<NodeLoad> out = new ArrayList<>();
-        for (String node : records.get(0).nodes()) {
-            List<NodeResult> rs = records.stream().flatMap(s -> s.results().stream()).filter(r -> r.node().equals(node)).toList();
-            NodeLoad l = NodeLoad.of(node, rs);
-            if (l != null) {
-                out.add(l);
-            }
-        }
-        return out;
     }
 
     static Finding judge(String step, List<NodeLoad> loads, Map<String, NodeLoad> solo, boolean lockWorkload) {
@@ -107,8 +84,10 @@ public final class Bottlenecks {
             String why = own >= OWN_PROCESSES_SHARE
                     ? " (the figure may be Lockstep's limit, not the file system's)"
                     : " (mostly outside the workload's processes: the file system's daemons, the kernel or other load)";
-            return finding(step, "cpu-bound", f("CPU-bound on %s: %.0f%% busy%s, %.0f%% of it in the workload's own processes%s",
-                    cpu.node(), cpu.cpuBusyPercent(), while_, own * 100, why));
+            String baseline = cpu.baselineCpuBusyPercent() == null ? ""
+                    : f(" (%.0f%% in the idle baseline before the start)", cpu.baselineCpuBusyPercent());
+            return finding(step, "cpu-bound", f("CPU-bound on %s: %.0f%% busy%s%s, %.0f%% of it in the workload's own processes%s",
+                    cpu.node(), cpu.cpuBusyPercent(), while_, baseline, own * 100, why));
         }
         NodeLoad lock = loads.stream().filter(l -> l.lockWaitShare() != null)
                 .min(Comparator.comparingDouble(NodeLoad::lockWaitShare)).orElse(null);
@@ -145,7 +124,7 @@ public final class Bottlenecks {
         return mbps != null && mbps >= 1000 && mbps % 1000 == 0 ? (mbps / 1000) + " Gb/s" : mbps + " Mb/s";
     }
 
-    static String bytes(long b) {
+    public static String bytes(long b) {
         if (b >= 1e9) {
             return f("%.1f GB", b / 1e9);
         }

@@ -1,12 +1,16 @@
 package lockstep.coordinator.analysis;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import lockstep.coordinator.model.DeviceFigures;
 import lockstep.coordinator.model.InterfaceFigures;
-import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.ResourceFigures;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.StepRecord;
 
 /**
  * One node's resource figures in one plan step, means over the repeats that carried samples:
@@ -18,10 +22,32 @@ import lockstep.coordinator.model.ResourceFigures;
  * @param lockWaitShare workers' time inside lock ops over their time (lock workloads), or null
  * @param dirtyBytes Dirty at the end of the run (largest over the repeats)
  * @param bytes bytes the node moved (mean over the repeats)
+ * @param baselineCpuBusyPercent CPU busy in the idle baseline before the start, or null
  */
 public record NodeLoad(String node, double cpuBusyPercent, double workloadCpuPercent, double iowaitPercent,
                        String device, double deviceBusyPercent, double deviceMBps, String iface, double ifaceMBps,
-                       Double linkPercent, Long linkMbps, Double lockWaitShare, long dirtyBytes, double bytes) {
+                       Double linkPercent, Long linkMbps, Double lockWaitShare, long dirtyBytes, double bytes,
+                       Double baselineCpuBusyPercent) {
+
+    /** Each plan step's (group's) node loads over its ok records, in plan and node order; steps without samples left out. */
+    public static Map<String, List<NodeLoad>> byGroup(RunRecord run) {
+        Map<String, List<StepRecord>> groups = new LinkedHashMap<>();
+        run.steps().stream().filter(StepRecord::ok).forEach(s -> groups.computeIfAbsent(s.group(), g -> new ArrayList<>()).add(s));
+        Map<String, List<NodeLoad>> out = new LinkedHashMap<>();
+        groups.forEach((g, records) -> {
+            List<NodeLoad> loads = new ArrayList<>();
+            for (String node : records.get(0).nodes()) {
+                NodeLoad l = of(node, records.stream().flatMap(s -> s.results().stream()).filter(r -> r.node().equals(node)).toList());
+                if (l != null) {
+                    loads.add(l);
+                }
+            }
+            if (!loads.isEmpty()) {
+                out.put(g, List.copyOf(loads));
+            }
+        });
+        return out;
+    }
 
     /** Means over the node's results that carry resources; null when none does. */
     public static NodeLoad of(String node, List<NodeResult> results) {
@@ -33,6 +59,8 @@ public record NodeLoad(String node, double cpuBusyPercent, double workloadCpuPer
         List<DeviceFigures> d = f.stream().map(ResourceFigures::busiestDevice).filter(Objects::nonNull).toList();
         List<InterfaceFigures> i = f.stream().map(ResourceFigures::busiestInterface).filter(Objects::nonNull).toList();
         List<Double> link = i.stream().map(InterfaceFigures::linkPercent).filter(Objects::nonNull).toList();
+        List<Double> baseline = rs.stream().map(r -> r.resources().baseline()).filter(Objects::nonNull)
+                .map(ResourceFigures::cpuBusyPercent).toList();
         List<Double> lock = rs.stream().map(r -> r.resources().lockWaitShare()).filter(Objects::nonNull).toList();
         return new NodeLoad(node,
                 mean(f.stream().map(ResourceFigures::cpuBusyPercent).toList()),
@@ -47,13 +75,8 @@ public record NodeLoad(String node, double cpuBusyPercent, double workloadCpuPer
                 i.isEmpty() ? null : i.get(0).linkMbps(),
                 lock.isEmpty() ? null : mean(lock),
                 f.stream().mapToLong(ResourceFigures::dirtyBytes).max().orElse(0),
-                mean(rs.stream().map(r -> (double) r.bytes()).toList()));
-    }
-
-    /** The same node's idle baseline (means over the repeats), or null. */
-    public static ResourceFigures baselineOf(List<NodeResult> results) {
-        return results.stream().map(NodeResult::resources).filter(Objects::nonNull).map(NodeResources::baseline)
-                .filter(Objects::nonNull).findFirst().orElse(null);
+                mean(rs.stream().map(r -> (double) r.bytes()).toList()),
+                baseline.isEmpty() ? null : mean(baseline));
     }
 
     /** The workload's own processes' share of the busy CPU (0..1). */
