@@ -7,12 +7,16 @@
 # Workload (BENCH_WORKLOAD, YAML flow map): by default ping-pong with one process on local disk,
 # a CPU-bound lock loop in which any CPU the sampler takes shows up as fewer locks/s.
 # One agent on 127.0.0.1 with its root under BENCH_LOCAL_DIR (default /var/tmp/lockstep-telemetry-cost).
+# Then, independent of the machine's other load, the CPU one sample costs on the sampling thread
+# itself (lockstep.agent.telemetry.SamplerCost, ThreadMXBean) and what that is at the agent's
+# sampling period (SAMPLE_MILLIS, 100 ms as RunRegistry.SAMPLE_MILLIS).
 # Everything the script creates is removed at the end. Usage: bench/telemetry-cost.sh [PAIRS]
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PAIRS="${1:-5}"
 LOCAL_DIR="${BENCH_LOCAL_DIR:-/var/tmp/lockstep-telemetry-cost}"
 WORKLOAD="${BENCH_WORKLOAD:-{type: ping-pong, processes: 1, duration: 3s, warmup: 500ms}}"
+SAMPLE_MILLIS=100
 WORK="$(mktemp -d /tmp/lockstep-telemetry-cost.XXXXXX)"
 AGENT_PID=""
 
@@ -89,3 +93,5 @@ spread = (max(side["off"]) - min(side["off"])) / off
 print(f"cost: {(1 - on / off) * 100:+.2f}% of the throughput (median on / median off = {on / off:.4f}); "
       f"run-to-run spread with telemetry off: {spread * 100:.1f}%")
 PY
+
+java -cp "$HERE/agent/target/lockstep-agent.jar" lockstep.agent.telemetry.SamplerCost "$LOCAL_DIR" "$SAMPLE_MILLIS" 2000

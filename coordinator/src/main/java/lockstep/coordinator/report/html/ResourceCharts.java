@@ -68,7 +68,6 @@ public final class ResourceCharts {
         }
         List<Object> series = new ArrayList<>();
         List<String> legend = new ArrayList<>();
-        boolean marked = false;
         for (NodeResult n : s.results()) {
             legend.add(n.node());
             List<Object> rate = new ArrayList<>();
@@ -76,8 +75,7 @@ public final class ResourceCharts {
             for (int i = 1; i < samples.size(); i++) {
                 rate.add(point(samples.get(i).t(), samples.get(i).rate()));
             }
-            series.add(line(n.node(), 0, rate, marked ? null : w));
-            marked = true;
+            series.add(line(n.node(), 0, rate, w));
             List<ResourcePoint> pts = n.resources() == null ? List.of() : n.resources().series();
             series.add(line(n.node(), 1, points(pts, ResourcePoint::deviceBusyPercent), w));
             series.add(line(n.node(), 2, points(pts, ResourcePoint::cpuBusyPercent), w));
@@ -110,14 +108,12 @@ public final class ResourceCharts {
     private static Map<String, Object> line(String node, int panel, List<Object> data, OverlapWindow w) {
         Map<String, Object> s = map("name", node, "type", "line", "step", "end", "showSymbol", false,
                 "xAxisIndex", panel, "yAxisIndex", panel, "data", data);
-        if (w != null) {
-            s.put("markLine", map("symbol", "none", "silent", true, "lineStyle", map("color", "#c0392b", "width", 2),
-                    "label", map("show", panel == 0, "formatter", "start instant", "position", "insideEndTop"),
-                    "data", List.of(map("xAxis", 0))));
-            if (w.exists()) {
-                s.put("markArea", map("silent", true, "itemStyle", map("color", "rgba(46, 134, 193, 0.12)"),
-                        "data", List.of(List.of(map("xAxis", Options.round(w.startSeconds())), map("xAxis", Options.round(w.endSeconds()))))));
-            }
+        s.put("markLine", map("symbol", "none", "silent", true, "lineStyle", map("color", "#c0392b", "width", 2),
+                "label", map("show", panel == 0, "formatter", "start instant", "position", "insideEndTop"),
+                "data", List.of(map("xAxis", 0))));
+        if (w != null && w.exists()) {
+            s.put("markArea", map("silent", true, "itemStyle", map("color", "rgba(46, 134, 193, 0.12)"),
+                    "data", List.of(List.of(map("xAxis", Options.round(w.startSeconds())), map("xAxis", Options.round(w.endSeconds()))))));
         }
         return s;
     }
