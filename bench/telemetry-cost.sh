@@ -54,14 +54,14 @@ run() {
   local side=$1 telemetry=$2 n=$RANDOM
   printf 'name: telemetry-cost\nplan: [solo]\ntelemetry: %s\nworkload: %s\n' "$telemetry" "$WORKLOAD" >"$WORK/s-$n.yaml"
   # A run that fails before anything started (Describe missing its deadline on a busy machine)
-  # measured nothing and is tried again, at most 3 times; any other failure stops the script.
-  for attempt in 1 2 3; do
+  # measured nothing and is tried again, at most 10 times; any other failure stops the script.
+  for attempt in $(seq 1 10); do
     rm -rf "$WORK/r-$n"
     if java -jar "$HERE/coordinator/target/lockstep.jar" run "$WORK/s-$n.yaml" --agents "$ADDR" --out "$WORK/r-$n" \
         >"$WORK/r-$n.log" 2>&1; then
       break
     fi
-    if [[ $attempt -eq 3 ]] || ! grep -q 'describe: no answer within the deadline' "$WORK/r-$n.log"; then
+    if [[ $attempt -eq 10 ]] || ! grep -q 'describe: no answer within the deadline' "$WORK/r-$n.log"; then
       echo "telemetry-cost: run failed:" >&2; tail -n 5 "$WORK/r-$n.log" >&2; exit 1
     fi
   done
