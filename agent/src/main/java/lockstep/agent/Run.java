@@ -7,6 +7,9 @@ import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WorkloadSpec;
+import lockstep.agent.telemetry.ResourceSampler;
+import lockstep.agent.telemetry.RunTelemetry;
+import lockstep.agent.telemetry.WorkerCount;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.Workload;
 import org.apache.logging.log4j.LogManager;
@@ -20,6 +23,9 @@ final class Run {
     private final WorkloadSpec spec;
     private final Workload workload;
     private final long leaseMillis;
+    /** Null when the run takes no resource samples. */
+    private final ResourceSampler sampler;
+    private RunTelemetry telemetry;
     private final List<ProgressSample> series = new ArrayList<>();
     private volatile RunState state = RunState.RUN_STATE_PREPARED;
     private volatile long startAt;
@@ -30,10 +36,15 @@ final class Run {
     private final java.util.concurrent.CompletableFuture<Void> finished = new java.util.concurrent.CompletableFuture<>();
 
     Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis) {
+        this(runId, spec, workload, leaseMillis, null);
+    }
+
+    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis, ResourceSampler sampler) {
         this.runId = runId;
         this.spec = spec;
         this.workload = workload;
         this.leaseMillis = leaseMillis;
+        this.sampler = sampler;
     }
 
     String runId() {
@@ -78,6 +89,9 @@ final class Run {
         }
         startAt = startAtUnixNanos;
         state = RunState.RUN_STATE_ARMED;
+        if (sampler != null) {
+            telemetry = RunTelemetry.start(sampler, startAt, RunRegistry.SAMPLE_MILLIS, runId);
+        }
         runner = new Thread(this::execute, "run-" + runId);
         runner.start();
         return state();
@@ -93,7 +107,10 @@ final class Run {
                     .setError(WorkloadError.newBuilder().setOperation("run")
                             .setMessage(e instanceof Threads.ThreadFailedException ? e.getMessage() : e.toString()));
         }
-        r.setIntendedStartUnixNanos(startAt);
+        r.setIntendedStartUnixNanos(startAt).setWorkers(WorkerCount.of(spec));
+        if (telemetry != null) {
+            r.setTelemetry(telemetry.finish());
+        }
         if (abortReason != null) {
             r.setState(RunState.RUN_STATE_ABORTED);
             if (!r.hasError()) {

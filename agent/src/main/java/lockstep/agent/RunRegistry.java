@@ -1,15 +1,20 @@
 package lockstep.agent;
 
 import io.grpc.Status;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.Errors;
 import lockstep.agent.workload.Workload;
@@ -28,6 +33,7 @@ final class RunRegistry implements AutoCloseable {
     private final AgentConfig config;
     private final RootedPaths paths;
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
+    private String blockDevice;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "run-sampler");
         t.setDaemon(true);
@@ -92,11 +98,29 @@ final class RunRegistry implements AutoCloseable {
                 workload.cleanup();
                 throw e;
             }
-            Run run = new Run(request.getRunId(), request.getWorkload(), workload, request.getLeaseMillis());
+            ResourceSampler sampler = request.getTelemetryOff() ? null
+                    : new ResourceSampler(Path.of("/"), blockDevice(), () -> pids(workload));
+            Run run = new Run(request.getRunId(), request.getWorkload(), workload, request.getLeaseMillis(), sampler);
             runs.put(run.runId(), run);
             LOG.info("run {} prepared: {}", run.runId(), request.getWorkload().getKindCase());
             return run;
         }
+    }
+
+    /** The root's block device, looked up once: it does not change while the agent runs. */
+    private synchronized String blockDevice() {
+        if (blockDevice == null) {
+            blockDevice = NodeEnvironment.blockDeviceOf(config.root());
+        }
+        return blockDevice;
+    }
+
+    /** The agent itself and the run's worker processes: the workload's own CPU. */
+    private static List<Long> pids(Workload workload) {
+        List<Long> pids = new ArrayList<>();
+        pids.add(ProcessHandle.current().pid());
+        pids.addAll(workload.workerPids());
+        return pids;
     }
 
     Run get(String runId) {

@@ -20,6 +20,7 @@ import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.GetResultRequest;
+import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.StartRequest;
@@ -104,6 +105,36 @@ class AgentServiceTest {
         // cleanup is idempotent; the run is gone afterwards
         assertThat(call().cleanup(CleanupRequest.newBuilder().setRunId("r1").build()).getFilesRemoved()).isZero();
         assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r1").build()), Status.Code.NOT_FOUND, "no run r1 on node n1");
+    }
+
+    private WorkloadResult runToEnd(String runId, boolean telemetryOff) {
+        call().prepare(PrepareRequest.newBuilder().setRunId(runId).setWorkload(write("t.{node}", 1 << 20))
+                .setTelemetryOff(telemetryOff).build());
+        call().start(StartRequest.newBuilder().setRunId(runId).setStartAtUnixNanos(WallClock.nowNanos() + 300_000_000).build());
+        call().watchProgress(WatchProgressRequest.newBuilder().setRunId(runId).setIntervalMillis(50).build()).forEachRemaining(p -> { });
+        WorkloadResult r = call().getResult(GetResultRequest.newBuilder().setRunId(runId).build()).getResult();
+        call().cleanup(CleanupRequest.newBuilder().setRunId(runId).build());
+        return r;
+    }
+
+    @Test
+    void aResultCarriesTheResourceSamplesOfTheRunAndItsBaseline() {
+        WorkloadResult r = runToEnd("rt1", false);
+        assertThat(r.getWorkers()).isEqualTo(1);
+        assertThat(r.hasTelemetry()).isTrue();
+        assertThat(r.getTelemetry().getBaselineList()).isNotEmpty();
+        assertThat(r.getTelemetry().getSamplesList()).isNotEmpty();
+        assertThat(r.getTelemetry().getSamplesList()).allMatch(s -> s.getAtUnixNanos() >= r.getIntendedStartUnixNanos());
+        assertThat(r.getTelemetry().getSamples(r.getTelemetry().getSamplesCount() - 1).getAtUnixNanos())
+                .isGreaterThanOrEqualTo(r.getEndUnixNanos());
+        assertThat(r.getTelemetry().getCpuCount()).isPositive();
+    }
+
+    @Test
+    void telemetryOffTakesNoSamples() {
+        WorkloadResult r = runToEnd("rt2", true);
+        assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+        assertThat(r.hasTelemetry()).isFalse();
     }
 
     @Test

@@ -21,6 +21,11 @@ public record NodeEnvironment(String kernel, int cpuCount, String cpuModel, long
         return capture(Path.of("/"), MountInfo.of(root), Runtime.getRuntime().availableProcessors());
     }
 
+    /** The block device under the root's file system ("" for network and FUSE file systems). */
+    public static String blockDeviceOf(Path root) {
+        return MountInfo.of(root).map(m -> BlockDevice.of(Path.of("/"), m)).orElse("");
+    }
+
     public static NodeEnvironment capture(Path base, Optional<MountInfo> mount, int cpus) {
         Map<String, String> settings = new TreeMap<>(ClusterSettings.fromClusterConf(base.resolve("etc/cluster/cluster.conf")));
         mount.ifPresent(m -> settings.putAll(ClusterSettings.fromMount(m)));

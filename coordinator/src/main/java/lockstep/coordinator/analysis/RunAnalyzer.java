@@ -76,7 +76,8 @@ public final class RunAnalyzer {
         List<String> envDiffs = EnvironmentDiff.of(run.agents());
         Analysis partial = new Analysis(List.copyOf(nodes), sumSolos, concSum, concAgg, aggEff, meanEff, maxSkew, List.of(),
                 List.copyOf(steps), scaling, List.copyOf(windows), fairness, concOverlap, List.of(), envDiffs, true);
-        List<Finding> findings = Verdicts.of(run, partial);
+        List<Finding> findings = new ArrayList<>(Verdicts.of(run, partial));
+        findings.addAll(Bottlenecks.of(run));
         boolean valid = findings.stream().noneMatch(f -> Finding.INVALID.equals(f.severity()));
         return new Analysis(partial.nodes(), sumSolos, concSum, concAgg, aggEff, meanEff, maxSkew,
                 findings.stream().map(Finding::message).toList(), partial.steps(), scaling, partial.windows(), fairness,

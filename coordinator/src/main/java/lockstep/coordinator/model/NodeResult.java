@@ -15,6 +15,8 @@ import java.util.List;
  * @param lockRetries try-lock attempts that found the lock held
  * @param opsShare this node's share of all the step's operations (hot-lock fairness)
  * @param operations per-operation figures for workloads with several kinds of op (metadata)
+ * @param resources what the node's CPU, block device, network and page cache did during the
+ *     step (agent telemetry); null when the agent took no samples
  */
 public record NodeResult(
         String node,
@@ -37,7 +39,19 @@ public record NodeResult(
         long coherenceChecks,
         long lockRetries,
         Double opsShare,
-        List<OperationFigures> operations) {
+        List<OperationFigures> operations,
+        NodeResources resources) {
+
+    /** The figures without resource telemetry. */
+    public NodeResult(String node, String status, long ops, long bytes, double seconds, double throughput,
+                      double startSkewMillis, double clockOffsetMillis, double clockUncertaintyMillis,
+                      long firstOpUnixNanos, long endUnixNanos, Latency latency, String histogram, List<Sample> series,
+                      ErrorRecord error, long filesRemoved, long coherenceErrors, long coherenceChecks, long lockRetries,
+                      Double opsShare, List<OperationFigures> operations) {
+        this(node, status, ops, bytes, seconds, throughput, startSkewMillis, clockOffsetMillis, clockUncertaintyMillis,
+                firstOpUnixNanos, endUnixNanos, latency, histogram, series, error, filesRemoved, coherenceErrors,
+                coherenceChecks, lockRetries, opsShare, operations, null);
+    }
 
     /** The figures without the additions of the workload suite (defaults: 0, none). */
     public NodeResult(String node, String status, long ops, long bytes, double seconds, double throughput,
@@ -60,7 +74,7 @@ public record NodeResult(
     public NodeResult withOpsShare(Double share) {
         return new NodeResult(node, status, ops, bytes, seconds, throughput, startSkewMillis, clockOffsetMillis,
                 clockUncertaintyMillis, firstOpUnixNanos, endUnixNanos, latency, histogram, series, error, filesRemoved,
-                coherenceErrors, coherenceChecks, lockRetries, share, operations);
+                coherenceErrors, coherenceChecks, lockRetries, share, operations, resources);
     }
 
     public boolean ok() {

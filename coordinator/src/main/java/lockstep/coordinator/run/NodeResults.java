@@ -36,6 +36,7 @@ public final class NodeResults {
         long end = started ? clock.toCoordinatorClock(r.getEndUnixNanos()) : 0;
         double seconds = started ? (r.getEndUnixNanos() - r.getFirstOpUnixNanos()) / 1e9 : 0;
         double skewMillis = started ? (first - intendedStartCoordinatorNanos - r.getMeasureDelayNanos()) / 1e6 : 0;
+        Latency latency = Latency.of(LatencyHistograms.decode(r.getLatencyHistogram()));
         return new NodeResult(
                 node,
                 status(r.getState()),
@@ -48,7 +49,7 @@ public final class NodeResults {
                 clock.uncertaintyNanos() / 1e6,
                 first,
                 end,
-                Latency.of(LatencyHistograms.decode(r.getLatencyHistogram())),
+                latency,
                 Base64.getEncoder().encodeToString(r.getLatencyHistogram().toByteArray()),
                 series(r.getSeriesList(), clock, intendedStartCoordinatorNanos, bytesUnit),
                 r.hasError() ? error(r.getError()) : null,
@@ -57,7 +58,9 @@ public final class NodeResults {
                 r.getCoherenceChecks(),
                 r.getLockRetries(),
                 null,
-                operations(r.getOperationsList()));
+                operations(r.getOperationsList()),
+                NodeTelemetry.of(r.getTelemetry(), clock, intendedStartCoordinatorNanos, latency, r.getWorkers(), seconds,
+                        "lock".equals(r.getOpName())));
     }
 
     static List<OperationFigures> operations(List<OperationResult> raw) {

@@ -64,7 +64,7 @@ public final class StepRunner {
         try {
             FanOut<?> prepared = phase("prepare", agents, a -> a.prepare(PrepareRequest.newBuilder()
                     .setRunId(agentRunId).setWorkload(scenario.workload()).setLeaseMillis(LEASE_MILLIS)
-                    .setStepNodeCount(agents.size()).build()),
+                    .setStepNodeCount(agents.size()).setTelemetryOff(!scenario.telemetry()).build()),
                     PREPARE_PHASE_MILLIS, names, errors);
             if (!prepared.ok()) {
                 return failed(stepId, kind, names, errors);

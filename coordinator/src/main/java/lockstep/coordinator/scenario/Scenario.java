@@ -11,6 +11,8 @@ import lockstep.agent.v1.WorkloadSpec;
  * @param workloadParams the workload as written (after defaults), for reports and run.json
  * @param repeat how often the whole plan runs (steps interleaved: plan, plan, ...)
  * @param ramp node counts for the plan's "ramp" step; empty means 1, 2, 4 ... and all nodes
+ * @param telemetry whether agents sample node resources during each step (`telemetry: false`
+ *     turns it off, to measure what sampling costs)
  */
 public record Scenario(
         String name,
@@ -23,7 +25,8 @@ public record Scenario(
         Duration startLead,
         double skewWarnFraction,
         int repeat,
-        List<Integer> ramp) {
+        List<Integer> ramp,
+        boolean telemetry) {
 
     public Scenario {
         repeat = Math.max(1, repeat);
@@ -37,9 +40,17 @@ public record Scenario(
         this(name, agents, plan, workloadType, workloadParams, workload, timeout, startLead, skewWarnFraction, 1, List.of());
     }
 
+    /** Resource telemetry on. */
+    public Scenario(String name, List<String> agents, List<PlanStep> plan, String workloadType,
+                    Map<String, Object> workloadParams, WorkloadSpec workload, Duration timeout, Duration startLead,
+                    double skewWarnFraction, int repeat, List<Integer> ramp) {
+        this(name, agents, plan, workloadType, workloadParams, workload, timeout, startLead, skewWarnFraction, repeat, ramp,
+                true);
+    }
+
     public Scenario withAgents(List<String> newAgents) {
         return new Scenario(name, List.copyOf(newAgents), plan, workloadType, workloadParams, workload, timeout, startLead,
-                skewWarnFraction, repeat, ramp);
+                skewWarnFraction, repeat, ramp, telemetry);
     }
 
     public String unit() {

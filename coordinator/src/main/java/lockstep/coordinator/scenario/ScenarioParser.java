@@ -56,6 +56,7 @@ public final class ScenarioParser {
         double skewWarn = top.integer("skew-warn-percent", 5, 0, 100) / 100.0;
         int repeat = (int) top.integer("repeat", 1, 1, MAX_REPEAT);
         List<Integer> ramp = PlanFields.ramp(top, plan);
+        boolean telemetry = top.bool("telemetry", true);
         JsonNode workloadNode = top.node("workload");
         if (workloadNode == null) {
             throw top.error("workload", "is required");
@@ -80,7 +81,7 @@ public final class ScenarioParser {
         }
         Map<String, Object> params = new LinkedHashMap<>(w.used());
         Scenario scenario = new Scenario(name, agents == null ? List.of() : List.copyOf(agents), plan, type, params, spec,
-                timeout, startLead, skewWarn, repeat, ramp);
+                timeout, startLead, skewWarn, repeat, ramp, telemetry);
         if (agents != null && !agents.isEmpty()) {
             checkNodeCount(scenario, agents.size(), source);
         }

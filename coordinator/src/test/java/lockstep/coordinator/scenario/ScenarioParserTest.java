@@ -63,6 +63,7 @@ class ScenarioParserTest {
         "bad lock           | 'name: x\\nworkload: {type: lock-files, lock: posix}'              | workload.lock: unknown lock kind 'posix'",
         "bad plan           | 'name: x\\nplan: [solo, everyone]\\nworkload: {type: write, size: 1MiB}' | plan: unknown step 'everyone'",
         "bad boolean        | 'name: x\\nworkload: {type: write, size: 1MiB, fdatasync: yes please}' | workload.fdatasync: 'yes please' must be true or false",
+        "bad telemetry      | 'name: x\\ntelemetry: sometimes\\nworkload: {type: write, size: 1MiB}'     | telemetry: 'sometimes' must be true or false",
         "direct misaligned  | 'name: x\\nworkload: {type: write, size: 1MiB, block-size: 1000, o-direct: true}' | workload.o-direct: needs block-size",
         "bad timeout        | 'name: x\\ntimeout: soon\\nworkload: {type: write, size: 1MiB}'      | timeout: 'soon' is not a duration",
         "no workload        | 'name: x'                                                           | workload: is required",
@@ -101,6 +102,12 @@ class ScenarioParserTest {
         assertThatThrownBy(() -> parse("name: x\nworkload: {type: write, size: 1MiB, pattern: \"\\e[2Jrandom\\nlockstep: ok\"}"))
                 .hasMessage("scenario t.yaml: workload.pattern: unknown pattern '\\x1b[2Jrandom\\nlockstep: ok' (known: sequential, random)")
                 .satisfies(e -> assertThat(e.getMessage().chars().noneMatch(Character::isISOControl)).isTrue());
+    }
+
+    @Test
+    void telemetryIsOnUnlessTurnedOff() {
+        assertThat(parse("name: x\nworkload: {type: write, size: 1MiB}\n").telemetry()).isTrue();
+        assertThat(parse("name: x\ntelemetry: false\nworkload: {type: write, size: 1MiB}\n").telemetry()).isFalse();
     }
 
     @Test

@@ -47,6 +47,7 @@ public final class CompareHtmlReport {
                 .append(row(c.aggregateEfficiency().label(), "", c.aggregateEfficiency(), true))
                 .append(row(c.meanNodeEfficiency().label(), "", c.meanNodeEfficiency(), true));
         page.raw(t.append("</table>").toString());
+        page.raw(ResourceComparison.of(c.a(), c.b()).html());
         page.raw("<h2>Verdicts</h2><p><b>A:</b></p><ul>" + items(c.a()) + "</ul><p><b>B:</b></p><ul>" + items(c.b()) + "</ul>");
         page.raw("<footer>Written by Lockstep from the two runs' run.json. Charts drawn by Apache ECharts " + HtmlPage.ECHARTS_VERSION
                 + " (Apache License 2.0), inlined: this file needs no network.</footer>");

@@ -33,6 +33,7 @@ public final class CompareTextReport {
             out.printf(Locale.ROOT, "%nB reached %.2fx A's aggregate (%s vs %s %s).%n", agg.ratio(), Verdicts.num(agg.b()),
                     Verdicts.num(agg.a()), c.unit());
         }
+        ResourceComparison.of(c.a(), c.b()).print(out);
     }
 
     private static void row(PrintStream out, String label, String step, RunComparison.Row r, boolean ratioValues) {

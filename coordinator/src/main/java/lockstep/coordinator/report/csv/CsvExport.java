@@ -9,16 +9,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import lockstep.coordinator.model.DeviceFigures;
+import lockstep.coordinator.model.InterfaceFigures;
+import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.OverlapWindow;
+import lockstep.coordinator.model.ResourceFigures;
+import lockstep.coordinator.model.ResourcePoint;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.StepRecord;
 
-/** steps.csv (one row per node, step and repeat) and series.csv (one row per time-series sample). */
+/**
+ * steps.csv (one row per node, step and repeat), series.csv (one row per time-series sample)
+ * and resources.csv (one row per resource sample interval, plus the run and baseline figures).
+ */
 public final class CsvExport {
     public static final String STEPS_FILE = "steps.csv";
     public static final String SERIES_FILE = "series.csv";
+    public static final String RESOURCES_FILE = "resources.csv";
     private static final CsvMapper CSV = new CsvMapper();
 
     private CsvExport() {
@@ -53,13 +62,47 @@ public final class CsvExport {
         return rows;
     }
 
-    /** Writes both files into {@code dir}; returns their paths. */
+    public static List<ResourceRow> resourceRows(RunRecord run) {
+        List<ResourceRow> rows = new ArrayList<>();
+        for (StepRecord s : run.steps()) {
+            for (NodeResult n : s.results()) {
+                NodeResources r = n.resources();
+                if (r == null) {
+                    continue;
+                }
+                if (r.baseline() != null) {
+                    rows.add(figuresRow(run, s, n, "baseline", 0, r.baseline()));
+                }
+                double end = r.series().isEmpty() ? 0 : r.series().get(r.series().size() - 1).t();
+                rows.add(figuresRow(run, s, n, "run", end, r.run()));
+                String device = r.run().busiestDevice() == null ? "" : r.run().busiestDevice().device();
+                for (ResourcePoint p : r.series()) {
+                    rows.add(new ResourceRow(run.runId(), s.id(), s.group(), s.repeat(), n.node(), "interval", p.t(),
+                            p.cpuBusyPercent(), p.iowaitPercent(), p.workloadCpuPercent(), device, p.deviceBusyPercent(),
+                            p.deviceMBps(), p.netMBps(), p.dirtyBytes()));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static ResourceRow figuresRow(RunRecord run, StepRecord s, NodeResult n, String span, double t, ResourceFigures f) {
+        DeviceFigures d = f.busiestDevice();
+        double net = f.interfaces().stream().mapToDouble(InterfaceFigures::mbPerSecond).sum();
+        return new ResourceRow(run.runId(), s.id(), s.group(), s.repeat(), n.node(), span, t, f.cpuBusyPercent(),
+                f.iowaitPercent(), f.workloadCpuPercent(), d == null ? "" : d.device(), d == null ? 0 : d.busyPercent(),
+                d == null ? 0 : d.readMBps() + d.writeMBps(), net, f.dirtyBytes());
+    }
+
+    /** Writes the three files into {@code dir}; returns their paths. */
     public static List<Path> write(RunRecord run, Path dir) throws IOException {
         Path steps = dir.resolve(STEPS_FILE);
         Path series = dir.resolve(SERIES_FILE);
+        Path resources = dir.resolve(RESOURCES_FILE);
         write(steps, NodeStepRow.class, stepRows(run));
         write(series, SeriesRow.class, seriesRows(run));
-        return List.of(steps, series);
+        write(resources, ResourceRow.class, resourceRows(run));
+        return List.of(steps, series, resources);
     }
 
     public static <T> void write(Path file, Class<T> type, List<T> rows) throws IOException {

@@ -42,6 +42,7 @@ public final class RunCharts {
             out.add(curve);
         }
         out.addAll(timeSeries(run, a));
+        out.addAll(ResourceCharts.of(run));
         Chart lat = latency(run);
         if (lat != null) {
             out.add(lat);

@@ -49,6 +49,12 @@ public final class RunHtmlReport {
         }
         page.raw("<h2>Over time</h2>");
         charts.stream().filter(c -> c.id().startsWith("series-")).forEach(page::chart);
+        if (ResourceCharts.any(run)) {
+            page.raw("<h2>Where the time went</h2>");
+            for (StepRecord s : ResourceCharts.steps(run)) {
+                page.raw(ResourceCharts.bottleneck(run, s)).chart(byId.get(ResourceCharts.chartId(s))).raw(ResourceCharts.table(s));
+            }
+        }
         if (byId.containsKey("latency")) {
             page.raw("<h2>Latency</h2>").chart(byId.get("latency"));
         }
