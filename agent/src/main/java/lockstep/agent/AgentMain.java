@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import lockstep.agent.fs.MountInfo;
 import picocli.CommandLine;
@@ -38,7 +39,9 @@ public final class AgentMain implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         AgentConfig config = parse();
         AgentServer server = new AgentServer(
-                NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort())), config)
+                NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
+                        // coordinators ping every 10 s (gRPC keepalive) to notice a frozen agent
+                        .permitKeepAliveTime(5, TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true), config)
                 .start();
         String fs = MountInfo.of(config.root()).map(MountInfo::fsType).orElse("unknown");
         System.out.printf("lockstep-agent %s listening on %s:%d (node %s, root %s, fs %s)%n",

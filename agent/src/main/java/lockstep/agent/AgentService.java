@@ -24,6 +24,8 @@ import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.GetResultResponse;
+import lockstep.agent.v1.KeepAliveRequest;
+import lockstep.agent.v1.KeepAliveResponse;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.ProbeClockRequest;
@@ -100,7 +102,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
         respond(response, () -> {
-            Run run = registry.prepare(request);
+            Run run = registry.prepare(request, PeerAddress.current());
             return PrepareResponse.newBuilder()
                     .setState(run.state())
                     .addAllPaths(run.workload().paths())
@@ -192,6 +194,12 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
                     .addAllLeftovers(report.leftovers())
                     .build();
         });
+    }
+
+    @Override
+    public void keepAlive(KeepAliveRequest request, StreamObserver<KeepAliveResponse> response) {
+        respond(response, () -> KeepAliveResponse.newBuilder()
+                .addAllExpiredRunIds(registry.keepAlive(request.getRunIdsList())).build());
     }
 
     void close() {

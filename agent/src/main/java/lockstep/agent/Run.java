@@ -27,12 +27,38 @@ final class Run {
     private volatile long lastTouchMillis = System.currentTimeMillis();
     private volatile String abortReason;
     private Thread runner;
+    private final String preparedBy;
+    private final long preparedAtMillis = System.currentTimeMillis();
+    private final Object cleanupLock = new Object();
+    private volatile boolean cleanupStarted;
+    private volatile long cleanedAtMillis;
+    private CleanupReport cleaned;
 
-    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis) {
+    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis, String preparedBy) {
         this.runId = runId;
         this.spec = spec;
         this.workload = workload;
         this.leaseMillis = leaseMillis;
+        this.preparedBy = preparedBy;
+    }
+
+    /** Who prepared the run (the peer address of the Prepare call). */
+    String preparedBy() {
+        return preparedBy;
+    }
+
+    long preparedAtMillis() {
+        return preparedAtMillis;
+    }
+
+    /** Whether cleanup (by the coordinator or the lease) has begun: the run holds nothing any more. */
+    boolean cleanupStarted() {
+        return cleanupStarted;
+    }
+
+    /** When cleanup ended, 0 while it has not. */
+    long cleanedAtMillis() {
+        return cleanedAtMillis;
     }
 
     String runId() {
@@ -52,7 +78,7 @@ final class Run {
     }
 
     boolean leaseExpired(long nowMillis) {
-        return leaseMillis > 0 && nowMillis - lastTouchMillis > leaseMillis;
+        return !cleanupStarted && nowMillis - lastTouchMillis > leaseMillis;
     }
 
     RunState state() {
@@ -148,8 +174,23 @@ final class Run {
         return state;
     }
 
-    CleanupReport cleanup() {
-        abort("cleanup");
+    /**
+     * Aborts the run if it still goes, waits for it, removes its files; once. Later calls return
+     * the first one's report (the lease and the coordinator may both clean a run).
+     */
+    CleanupReport cleanup(String reason) {
+        synchronized (cleanupLock) {
+            if (cleaned == null) {
+                cleanupStarted = true;
+                cleaned = doCleanup(reason);
+                cleanedAtMillis = System.currentTimeMillis();
+            }
+            return cleaned;
+        }
+    }
+
+    private CleanupReport doCleanup(String reason) {
+        abort(reason);
         Thread t;
         synchronized (this) {
             t = runner;
