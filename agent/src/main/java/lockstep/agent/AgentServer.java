@@ -20,7 +20,14 @@ public final class AgentServer {
     public AgentServer(ServerBuilder<?> builder, AgentConfig config) {
         this.registry = new RunRegistry(config);
         this.service = new AgentService(registry);
-        this.server = builder.addService(io.grpc.ServerInterceptors.intercept(service, new PeerAddress())).addService(health.getHealthService()).build();
+        this.server = builder.addTransportFilter(new io.grpc.ServerTransportFilter() {
+                    @Override
+                    public void transportTerminated(io.grpc.Attributes transport) {
+                        if (transport != null) {
+                            registry.peerGone(PeerAddress.of(transport));
+                        }
+                    }
+                }).addService(io.grpc.ServerInterceptors.intercept(service, new PeerAddress())).addService(health.getHealthService()).build();
     }
 
     public AgentServer start() throws IOException {

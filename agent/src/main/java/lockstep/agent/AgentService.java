@@ -147,7 +147,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
         });
         task.set(streams.scheduleAtFixedRate(() -> {
             try {
-                run.touch();
+                // the stream does not renew the lease: KeepAlive does (a stream outlives its coordinator briefly)
                 RunState state = run.state();
                 synchronized (call) {
                     if (call.isCancelled()) {

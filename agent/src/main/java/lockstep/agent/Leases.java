@@ -11,6 +11,11 @@ public final class Leases {
     public static final long DEFAULT_LEASE_MILLIS = 15_000;
     /** The longest lease an agent grants: no run outlives a dead coordinator by more. */
     public static final long MAX_LEASE_MILLIS = 600_000;
+    /**
+     * When the connection a run was prepared over closes (its coordinator died, or its channel
+     * was shut down), the run ends this long after unless a call about it comes on another one.
+     */
+    public static final long PEER_GONE_GRACE_MILLIS = 3_000;
     /** How long the result of a cleaned run stays for GetResult (`lockstep collect`). */
     public static final long RESULT_RETENTION_MILLIS = 900_000;
 

@@ -19,10 +19,15 @@ final class PeerAddress implements ServerInterceptor {
         return p == null ? "unknown peer" : p;
     }
 
+    /** The address a transport's peer is known by, as {@link #current} gives it. */
+    static String of(io.grpc.Attributes transport) {
+        SocketAddress remote = transport.get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+        return remote == null ? "unknown peer" : remote.toString().replaceFirst("^/", "");
+    }
+
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-        SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
-        String peer = remote == null ? "unknown peer" : remote.toString().replaceFirst("^/", "");
+        String peer = of(call.getAttributes());
         return Contexts.interceptCall(Context.current().withValue(KEY, peer), call, headers, next);
     }
 }

@@ -32,6 +32,7 @@ final class Run {
     private final Object cleanupLock = new Object();
     private volatile boolean cleanupStarted;
     private volatile long cleanedAtMillis;
+    private volatile long peerGoneAtMillis;
     private CleanupReport cleaned;
 
     Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis, String preparedBy) {
@@ -77,8 +78,28 @@ final class Run {
         lastTouchMillis = System.currentTimeMillis();
     }
 
-    boolean leaseExpired(long nowMillis) {
-        return !cleanupStarted && nowMillis - lastTouchMillis > leaseMillis;
+    /**
+     * Why the lease ran out, or null while it holds: no call for leaseMillis, or the connection
+     * of whoever prepared the run closed {@link Leases#PEER_GONE_GRACE_MILLIS} ago and no call
+     * came since (its process died).
+     */
+    String leaseExpiry(long nowMillis) {
+        if (cleanupStarted) {
+            return null;
+        }
+        long gone = peerGoneAtMillis;
+        if (gone > 0 && lastTouchMillis <= gone && nowMillis - gone > Leases.PEER_GONE_GRACE_MILLIS) {
+            return "the connection of " + preparedBy + " closed and no call came within " + Leases.PEER_GONE_GRACE_MILLIS + " ms";
+        }
+        if (nowMillis - lastTouchMillis > leaseMillis) {
+            return "lease ran out: no call from the coordinator for " + leaseMillis + " ms";
+        }
+        return null;
+    }
+
+    /** The connection the run was prepared over closed now. */
+    void peerGone(long nowMillis) {
+        peerGoneAtMillis = nowMillis;
     }
 
     RunState state() {

@@ -60,10 +60,10 @@ final class RunRegistry implements AutoCloseable {
         for (Run run : runs.values()) {
             try {
                 run.sample();
-                if (run.leaseExpired(now)) {
-                    LOG.warn("run {}: no call from the coordinator within its lease; aborting and removing its files"
-                            + " (the result is kept for collect)", run.runId());
-                    Thread t = new Thread(() -> run.cleanup("lease ran out: no call from the coordinator"),
+                String expiry = run.leaseExpiry(now);
+                if (expiry != null) {
+                    LOG.warn("run {}: {}; aborting and removing its files (the result is kept for collect)", run.runId(), expiry);
+                    Thread t = new Thread(() -> run.cleanup(expiry),
                             "lease-cleanup-" + run.runId());
                     t.setDaemon(true);
                     t.start();
@@ -161,6 +161,21 @@ final class RunRegistry implements AutoCloseable {
         }
         run.touch();
         return run;
+    }
+
+    /** A client connection closed: the runs it prepared end soon unless their coordinator calls again. */
+    void peerGone(String peer) {
+        if (peer.equals("unknown peer")) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        for (Run r : runs.values()) {
+            if (r.preparedBy().equals(peer) && !r.cleanupStarted()) {
+                LOG.info("run {}: the connection it was prepared over ({}) closed; ending it in {} ms unless its coordinator calls",
+                        r.runId(), peer, Leases.PEER_GONE_GRACE_MILLIS);
+                r.peerGone(now);
+            }
+        }
     }
 
     /** Renews the leases of the known runs among these; returns those whose lease had already run out. */

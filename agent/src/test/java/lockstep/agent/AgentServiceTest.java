@@ -167,12 +167,12 @@ class AgentServiceTest {
 
     @Test
     void keepAliveHoldsARunBeyondItsLease() throws Exception {
-        call().prepare(PrepareRequest.newBuilder().setRunId("r9").setLeaseMillis(300).setWorkload(write("kept", 8192)).build());
-        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500);
+        call().prepare(PrepareRequest.newBuilder().setRunId("r9").setLeaseMillis(2_000).setWorkload(write("kept", 8192)).build());
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5_000);
         while (System.nanoTime() < until) {
             assertThat(call().keepAlive(KeepAliveRequest.newBuilder().addRunIds("r9").addRunIds("unknown").build())
                     .getExpiredRunIdsList()).isEmpty();
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // the coordinator's pace
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200)); // the coordinator's pace
         }
         assertThat(root.resolve("kept")).exists();
         call().cleanup(CleanupRequest.newBuilder().setRunId("r9").build());
