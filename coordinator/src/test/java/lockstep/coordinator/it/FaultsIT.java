@@ -59,6 +59,8 @@ class FaultsIT {
 
     private void startAgents() throws IOException {
         agents = LocalAgents.start(2, tmp.resolve("agents"));
+        // a just-started agent's first Describe is slow on a loaded machine; the faults come later
+        assertThat(Cli.run("agents", "--agents", String.join(",", agents.addresses())).exitCode()).isZero();
     }
 
     private Path scenario(String name, String body) throws IOException {
@@ -239,7 +241,7 @@ class FaultsIT {
     @Test
     void aSecondCoordinatorIsRefusedNamingTheRunInProgressAndItsCoordinator() throws Exception {
         startAgents();
-        Coordinator first = coordinator(scenario("first", "workload: {type: hot-lock, processes: 1, duration: 8s}"));
+        Coordinator first = coordinator(scenario("first", "workload: {type: hot-lock, processes: 1, duration: 30s}"));
         awaitRunning(first);
         Cli second = Cli.run("run", scenario("second", "workload: {type: hot-lock, processes: 1, duration: 1s}").toString(),
                 "--agents", String.join(",", agents.addresses()), "--out", tmp.resolve("results-second").toString());
