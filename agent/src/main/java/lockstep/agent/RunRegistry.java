@@ -15,6 +15,7 @@ import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.Errors;
+import lockstep.agent.workload.ResourceLimitException;
 import lockstep.agent.workload.Workload;
 import lockstep.agent.workload.WorkloadFactory;
 import org.apache.logging.log4j.LogManager;
@@ -123,6 +124,9 @@ final class RunRegistry implements AutoCloseable {
         }
         try {
             workload.prepare();
+        } catch (ResourceLimitException e) {
+            workload.cleanup();
+            throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
         } catch (PosixException e) {
             workload.cleanup();
             throw Status.FAILED_PRECONDITION.withDescription("prepare failed: " + Errors.of(e, paths.root(), "").getMessage()).asRuntimeException();
