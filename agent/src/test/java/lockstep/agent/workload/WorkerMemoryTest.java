@@ -21,6 +21,7 @@ class WorkerMemoryTest {
                 .setFiles(1).setLock(lockstep.agent.v1.LockKind.LOCK_KIND_FCNTL).build(), new RootedPaths(root, "n1"));
         try {
             assertThatThrownBy(w::prepare).isInstanceOf(ResourceLimitException.class)
+                    .satisfies(e -> System.out.println("refused: " + e.getMessage()))
                     .hasMessageContaining("workload.processes: 1024 worker processes x ")
                     .hasMessageContaining("MiB measured (VmRSS of the first)")
                     .hasMessageContaining("above 50% of this node's memory")
