@@ -62,6 +62,9 @@ final class RunCommand implements Callable<Integer> {
         try {
             d = Durations.parse(lease);
         } catch (RuntimeException e) {
+            d = null; // digits beyond a long
+        }
+        if (d == null) {
             throw new ScenarioException("--lease: '" + lease + "' is not a duration such as 15s or 2m");
         }
         try {

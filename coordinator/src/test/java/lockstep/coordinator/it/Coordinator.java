@@ -11,7 +11,13 @@ import lockstep.coordinator.cli.LockstepCli;
 record Coordinator(Process process, Path stdout, Path stderr) {
     static Coordinator start(Path dir, String... args) throws IOException {
         Files.createDirectories(dir);
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>();
+        if (Files.isExecutable(Path.of("/usr/bin/perl"))) {
+            // a build started in the background (nohup, &) ignores SIGINT and its children inherit that, so
+            // the JVM would never see Ctrl-C: restore the default as a terminal's foreground job has it
+            cmd.addAll(List.of("/usr/bin/perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\""));
+        }
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dlockstep.log.dir=" + dir.resolve("logs"),
                 "-cp", System.getProperty("java.class.path"), LockstepCli.class.getName()));
         cmd.addAll(List.of(args));
