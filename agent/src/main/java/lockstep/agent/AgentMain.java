@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import lockstep.agent.fs.MountInfo;
 import picocli.CommandLine;
@@ -53,7 +54,9 @@ public final class AgentMain implements Callable<Integer> {
         AgentServer server;
         try {
             server = new AgentServer(
-                    NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort())), config)
+                    NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
+                            // coordinators ping every 10 s (gRPC keepalive) to notice a frozen agent
+                            .permitKeepAliveTime(5, TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true), config)
                     .start();
         } catch (IOException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;

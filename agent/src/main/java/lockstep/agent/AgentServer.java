@@ -34,7 +34,14 @@ public final class AgentServer {
                         .equals(call.getMethodDescriptor().getFullMethodName()) ? Runnable::run : null;
             }
         });
-        this.server = builder.addService(service).addService(health.getHealthService()).build();
+        this.server = builder.addTransportFilter(new io.grpc.ServerTransportFilter() {
+                    @Override
+                    public void transportTerminated(io.grpc.Attributes transport) {
+                        if (transport != null) {
+                            registry.peerGone(PeerAddress.of(transport));
+                        }
+                    }
+                }).addService(io.grpc.ServerInterceptors.intercept(service, new PeerAddress())).addService(health.getHealthService()).build();
     }
 
     public AgentServer start() throws IOException {

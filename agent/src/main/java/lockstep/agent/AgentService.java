@@ -27,6 +27,8 @@ import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.GetResultResponse;
+import lockstep.agent.v1.KeepAliveRequest;
+import lockstep.agent.v1.KeepAliveResponse;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.ProbeClockRequest;
@@ -107,7 +109,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
         respond(response, () -> {
-            Run run = registry.prepare(request);
+            Run run = registry.prepare(request, PeerAddress.current());
             return PrepareResponse.newBuilder()
                     .setState(run.state())
                     .addAllPaths(run.workload().paths())
@@ -148,7 +150,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
         AtomicBoolean ended = new AtomicBoolean();
         Runnable tick = () -> {
             try {
-                run.touch();
+                // the stream does not renew the lease: KeepAlive does (a stream outlives its coordinator briefly)
                 RunState state = run.state();
                 synchronized (call) {
                     if (call.isCancelled() || ended.get()) {
@@ -210,6 +212,12 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
                     .addAllLeftovers(report.leftovers())
                     .build();
         });
+    }
+
+    @Override
+    public void keepAlive(KeepAliveRequest request, StreamObserver<KeepAliveResponse> response) {
+        respond(response, () -> KeepAliveResponse.newBuilder()
+                .addAllExpiredRunIds(registry.keepAlive(request.getRunIdsList())).build());
     }
 
     void close() {

@@ -34,17 +34,40 @@ final class Run {
     private volatile String abortReason;
     private Thread runner;
     private final java.util.concurrent.CompletableFuture<Void> finished = new java.util.concurrent.CompletableFuture<>();
+    private final String preparedBy;
+    private final long preparedAtMillis = System.currentTimeMillis();
+    private final Object cleanupLock = new Object();
+    private volatile boolean cleanupStarted;
+    private volatile long cleanedAtMillis;
+    private volatile long peerGoneAtMillis;
+    private CleanupReport cleaned;
 
-    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis) {
-        this(runId, spec, workload, leaseMillis, null);
-    }
-
-    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis, ResourceSampler sampler) {
+    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis, String preparedBy, ResourceSampler sampler) {
         this.runId = runId;
         this.spec = spec;
         this.workload = workload;
         this.leaseMillis = leaseMillis;
         this.sampler = sampler;
+        this.preparedBy = preparedBy;
+    }
+
+    /** Who prepared the run (the peer address of the Prepare call). */
+    String preparedBy() {
+        return preparedBy;
+    }
+
+    long preparedAtMillis() {
+        return preparedAtMillis;
+    }
+
+    /** Whether cleanup (by the coordinator or the lease) has begun: the run holds nothing any more. */
+    boolean cleanupStarted() {
+        return cleanupStarted;
+    }
+
+    /** When cleanup ended, 0 while it has not. */
+    long cleanedAtMillis() {
+        return cleanedAtMillis;
     }
 
     String runId() {
@@ -63,8 +86,28 @@ final class Run {
         lastTouchMillis = System.currentTimeMillis();
     }
 
-    boolean leaseExpired(long nowMillis) {
-        return leaseMillis > 0 && nowMillis - lastTouchMillis > leaseMillis;
+    /**
+     * Why the lease ran out, or null while it holds: no call for leaseMillis, or the connection
+     * of whoever prepared the run closed {@link Leases#PEER_GONE_GRACE_MILLIS} ago and no call
+     * came since (its process died).
+     */
+    String leaseExpiry(long nowMillis) {
+        if (cleanupStarted) {
+            return null;
+        }
+        long gone = peerGoneAtMillis;
+        if (gone > 0 && lastTouchMillis <= gone && nowMillis - gone > Leases.PEER_GONE_GRACE_MILLIS) {
+            return "the connection of " + preparedBy + " closed and no call came within " + Leases.PEER_GONE_GRACE_MILLIS + " ms";
+        }
+        if (nowMillis - lastTouchMillis > leaseMillis) {
+            return "lease ran out: no call from the coordinator for " + leaseMillis + " ms";
+        }
+        return null;
+    }
+
+    /** The connection the run was prepared over closed now. */
+    void peerGone(long nowMillis) {
+        peerGoneAtMillis = nowMillis;
     }
 
     RunState state() {
@@ -174,8 +217,23 @@ final class Run {
         return state;
     }
 
-    CleanupReport cleanup() {
-        abort("cleanup");
+    /**
+     * Aborts the run if it still goes, waits for it, removes its files; once. Later calls return
+     * the first one's report (the lease and the coordinator may both clean a run).
+     */
+    CleanupReport cleanup(String reason) {
+        synchronized (cleanupLock) {
+            if (cleaned == null) {
+                cleanupStarted = true;
+                cleaned = doCleanup(reason);
+                cleanedAtMillis = System.currentTimeMillis();
+            }
+            return cleaned;
+        }
+    }
+
+    private CleanupReport doCleanup(String reason) {
+        abort(reason);
         Thread t;
         synchronized (this) {
             t = runner;

@@ -2,6 +2,7 @@ package lockstep.agent;
 
 import io.grpc.Status;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,14 +18,18 @@ import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.Errors;
+import lockstep.agent.workload.ResourceLimitException;
 import lockstep.agent.workload.Workload;
 import lockstep.agent.workload.WorkloadFactory;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * The runs this agent knows, by run id. Samples each running run's progress every
- * {@value #SAMPLE_MILLIS} ms and ends runs whose lease ran out.
+ * The runs this agent knows, by run id; at most one holds files, locks or workers at a time.
+ * Samples each running run's progress every {@value #SAMPLE_MILLIS} ms and ends runs whose
+ * lease ran out: they are aborted and their files removed, but their result is kept for
+ * {@link Leases#RESULT_RETENTION_MILLIS} ms so that a coordinator (or `lockstep collect`) can
+ * still fetch it.
  */
 final class RunRegistry implements AutoCloseable {
     static final long SAMPLE_MILLIS = 100;
@@ -34,11 +39,16 @@ final class RunRegistry implements AutoCloseable {
     private final RootedPaths paths;
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
     private String blockDevice;
+    /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
+    private Claim preparing;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "run-sampler");
         t.setDaemon(true);
         return t;
     });
+
+    private record Claim(String runId, String peer, long sinceMillis) {
+    }
 
     RunRegistry(AgentConfig config) {
         this.config = config;
@@ -55,12 +65,16 @@ final class RunRegistry implements AutoCloseable {
         for (Run run : runs.values()) {
             try {
                 run.sample();
-                if (run.leaseExpired(now)) {
-                    LOG.warn("run {}: no call from the coordinator within its lease; aborting and cleaning up", run.runId());
-                    runs.remove(run.runId());
-                    Thread t = new Thread(run::cleanup, "lease-cleanup-" + run.runId());
+                String expiry = run.leaseExpiry(now);
+                if (expiry != null) {
+                    LOG.warn("run {}: {}; aborting and removing its files (the result is kept for collect)", run.runId(), expiry);
+                    Thread t = new Thread(() -> run.cleanup(expiry),
+                            "lease-cleanup-" + run.runId());
                     t.setDaemon(true);
                     t.start();
+                } else if (run.cleanedAtMillis() > 0 && now - run.cleanedAtMillis() > Leases.RESULT_RETENTION_MILLIS) {
+                    runs.remove(run.runId());
+                    LOG.info("run {}: result dropped {} ms after its cleanup", run.runId(), Leases.RESULT_RETENTION_MILLIS);
                 }
             } catch (RuntimeException e) {
                 LOG.error("sampling run {} failed", run.runId(), e);
@@ -68,11 +82,17 @@ final class RunRegistry implements AutoCloseable {
         }
     }
 
-    /** Prepares a new run, or returns the existing one if the same run id and workload come again. */
-    Run prepare(PrepareRequest request) {
+    /**
+     * Prepares a new run, or returns the existing one if the same run id and workload come again.
+     * Refused while another run holds anything on this agent (one run at a time).
+     *
+     * @param peer who asks (remote address of the call), named to whoever is refused later
+     */
+    Run prepare(PrepareRequest request, String peer) {
         if (request.getRunId().isBlank()) {
             throw Status.INVALID_ARGUMENT.withDescription("run_id is empty").asRuntimeException();
         }
+        long lease = Leases.effective(request.getLeaseMillis());
         synchronized (this) {
             Run existing = runs.get(request.getRunId());
             if (existing != null) {
@@ -83,27 +103,64 @@ final class RunRegistry implements AutoCloseable {
                 existing.touch();
                 return existing;
             }
-            Workload workload;
-            try {
-                workload = WorkloadFactory.create(request.getWorkload(), paths, Math.max(1, request.getStepNodeCount()));
-            } catch (InvalidWorkloadException e) {
-                throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
-            }
-            try {
-                workload.prepare();
-            } catch (PosixException e) {
-                workload.cleanup();
-                throw Status.FAILED_PRECONDITION.withDescription("prepare failed: " + Errors.of(e, paths.root(), "").getMessage()).asRuntimeException();
-            } catch (RuntimeException e) {
-                workload.cleanup();
-                throw e;
-            }
+            refuseIfBusy(request.getRunId());
+            preparing = new Claim(request.getRunId(), peer, System.currentTimeMillis());
+        }
+        try {
+            Workload workload = create(request);
             ResourceSampler sampler = request.getTelemetryOff() ? null
                     : new ResourceSampler(Path.of("/"), blockDevice(), () -> pids(workload));
-            Run run = new Run(request.getRunId(), request.getWorkload(), workload, request.getLeaseMillis(), sampler);
+            Run run = new Run(request.getRunId(), request.getWorkload(), workload, lease, peer, sampler);
             runs.put(run.runId(), run);
-            LOG.info("run {} prepared: {}", run.runId(), request.getWorkload().getKindCase());
+            LOG.info("run {} prepared for {}: {}, lease {} ms", run.runId(), peer, request.getWorkload().getKindCase(), lease);
             return run;
+        } finally {
+            synchronized (this) {
+                preparing = null;
+            }
+        }
+    }
+
+    private Workload create(PrepareRequest request) {
+        Workload workload;
+        try {
+            workload = WorkloadFactory.create(request.getWorkload(), paths, Math.max(1, request.getStepNodeCount()));
+        } catch (InvalidWorkloadException e) {
+            throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
+        }
+        try {
+            workload.prepare();
+        } catch (ResourceLimitException e) {
+            workload.cleanup();
+            throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
+        } catch (PosixException e) {
+            workload.cleanup();
+            throw Status.FAILED_PRECONDITION.withDescription("prepare failed: " + Errors.of(e, paths.root(), "").getMessage()).asRuntimeException();
+        } catch (RuntimeException e) {
+            workload.cleanup();
+            throw e;
+        }
+        return workload;
+    }
+
+    private void refuseIfBusy(String runId) {
+        String busyWith = null;
+        if (preparing != null) {
+            busyWith = "run " + preparing.runId() + " (being prepared for " + preparing.peer() + " since "
+                    + Instant.ofEpochMilli(preparing.sinceMillis()) + ")";
+        } else {
+            for (Run r : runs.values()) {
+                if (!r.cleanupStarted()) {
+                    busyWith = "run " + r.runId() + " (" + r.state().name().replace("RUN_STATE_", "") + ", prepared by " + r.preparedBy() + " at "
+                            + Instant.ofEpochMilli(r.preparedAtMillis()) + ")";
+                    break;
+                }
+            }
+        }
+        if (busyWith != null) {
+            throw Status.FAILED_PRECONDITION.withDescription("node " + config.nodeName() + " is busy with " + busyWith
+                    + "; one run at a time per agent: wait for it to end, or abort it, then prepare " + runId + " again")
+                    .asRuntimeException();
         }
     }
 
@@ -132,13 +189,45 @@ final class RunRegistry implements AutoCloseable {
         return run;
     }
 
+    /** A client connection closed: the runs it prepared end soon unless their coordinator calls again. */
+    void peerGone(String peer) {
+        if (peer.equals("unknown peer")) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        for (Run r : runs.values()) {
+            if (r.preparedBy().equals(peer) && !r.cleanupStarted()) {
+                LOG.info("run {}: the connection it was prepared over ({}) closed; ending it in {} ms unless its coordinator calls",
+                        r.runId(), peer, Leases.PEER_GONE_GRACE_MILLIS);
+                r.peerGone(now);
+            }
+        }
+    }
+
+    /** Renews the leases of the known runs among these; returns those whose lease had already run out. */
+    List<String> keepAlive(List<String> runIds) {
+        List<String> expired = new ArrayList<>();
+        for (String id : runIds) {
+            Run run = runs.get(id);
+            if (run != null) {
+                if (run.cleanupStarted()) {
+                    expired.add(id);
+                } else {
+                    run.touch();
+                }
+            }
+        }
+        return expired;
+    }
+
     /** Cleans up and forgets a run; an unknown run id is already clean. */
     CleanupReport cleanup(String runId) {
-        Run run = runs.remove(runId);
+        Run run = runs.get(runId);
         if (run == null) {
-            return new CleanupReport(0, java.util.List.of());
+            return new CleanupReport(0, List.of());
         }
-        CleanupReport report = run.cleanup();
+        CleanupReport report = run.cleanup("cleanup");
+        runs.remove(runId);
         LOG.info("run {} cleaned up: {} files removed, {} left", runId, report.filesRemoved(), report.leftovers().size());
         return report;
     }

@@ -20,6 +20,7 @@ import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.GetResultRequest;
+import lockstep.agent.v1.KeepAliveRequest;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.RunState;
@@ -185,11 +186,58 @@ class AgentServiceTest {
     }
 
     @Test
-    void aRunWhoseLeaseRunsOutIsCleanedUp() throws Exception {
+    void aRunWhoseLeaseRunsOutIsAbortedItsFilesRemovedAndItsResultKept() throws Exception {
         call().prepare(PrepareRequest.newBuilder().setRunId("r6").setLeaseMillis(200).setWorkload(write("leased", 8192)).build());
         assertThat(root.resolve("leased")).exists();
         await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("leased")));
-        assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r6").build()), Status.Code.NOT_FOUND, "r6");
+        var result = call().getResult(GetResultRequest.newBuilder().setRunId("r6").build());
+        assertThat(result.getState()).isEqualTo(RunState.RUN_STATE_ABORTED);
+        assertThat(result.getResult().getError().getMessage()).contains("lease ran out");
+        assertThat(call().keepAlive(KeepAliveRequest.newBuilder().addRunIds("r6").build()).getExpiredRunIdsList()).containsExactly("r6");
+        // an expired run holds nothing: another run may be prepared
+        call().prepare(PrepareRequest.newBuilder().setRunId("r7").setWorkload(write("next", 8192)).build());
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r7").build());
+    }
+
+    @Test
+    void aFinishedRunKeepsItsResultAfterItsLeaseButNotItsFiles() throws Exception {
+        call().prepare(PrepareRequest.newBuilder().setRunId("r8").setLeaseMillis(300).setWorkload(write("done", 8192)).build());
+        call().start(StartRequest.newBuilder().setRunId("r8").setStartAtUnixNanos(WallClock.nowNanos() + 10_000_000).build());
+        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("done")));
+        var result = call().getResult(GetResultRequest.newBuilder().setRunId("r8").build());
+        assertThat(result.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+        assertThat(result.getResult().getBytes()).isEqualTo(8192);
+    }
+
+    @Test
+    void keepAliveHoldsARunBeyondItsLease() throws Exception {
+        call().prepare(PrepareRequest.newBuilder().setRunId("r9").setLeaseMillis(2_000).setWorkload(write("kept", 8192)).build());
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5_000);
+        while (System.nanoTime() < until) {
+            assertThat(call().keepAlive(KeepAliveRequest.newBuilder().addRunIds("r9").addRunIds("unknown").build())
+                    .getExpiredRunIdsList()).isEmpty();
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200)); // the coordinator's pace
+        }
+        assertThat(root.resolve("kept")).exists();
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r9").build());
+    }
+
+    @Test
+    void aSecondRunIsRefusedNamingTheRunInProgressAndWhoPreparedIt() {
+        call().prepare(PrepareRequest.newBuilder().setRunId("first").setWorkload(write("one", 8192)).build());
+        assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build()),
+                Status.Code.FAILED_PRECONDITION, "node n1 is busy with run first (PREPARED, prepared by ");
+        assertThat(root.resolve("two")).doesNotExist();
+        call().cleanup(CleanupRequest.newBuilder().setRunId("first").build());
+        call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build());
+        call().cleanup(CleanupRequest.newBuilder().setRunId("second").build());
+    }
+
+    @Test
+    void anUnboundedOrHugeLeaseIsNotGranted() {
+        assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("r10").setLeaseMillis(Leases.MAX_LEASE_MILLIS + 1)
+                .setWorkload(write("huge", 8192)).build()), Status.Code.INVALID_ARGUMENT, "above the agent's maximum of 600000 ms");
+        assertThat(Leases.effective(0)).isEqualTo(Leases.DEFAULT_LEASE_MILLIS);
     }
 
     private static void assertStatus(Runnable call, Status.Code code, String text) {

@@ -31,10 +31,18 @@ final class ProcessFleet {
         try {
             for (WorkerTask t : tasks) {
                 workers.add(WorkerProcess.start(t));
+                if (workers.size() == 1 && tasks.size() > 1) {
+                    // measure one worker before starting the others: would they all fit in memory?
+                    workers.get(0).awaitReady(READY_TIMEOUT_MILLIS);
+                    WorkerMemory.check(workers.get(0).pid(), tasks.size(), "workload.processes");
+                }
             }
             for (WorkerProcess w : workers) {
                 w.awaitReady(READY_TIMEOUT_MILLIS);
             }
+        } catch (ResourceLimitException e) {
+            killAll();
+            throw e;
         } catch (IOException e) {
             killAll();
             throw new PosixException("start worker process", where, 0, "", e.toString());

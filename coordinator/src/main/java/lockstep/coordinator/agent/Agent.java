@@ -1,10 +1,12 @@
 package lockstep.coordinator.agent;
 
 import java.util.Iterator;
+import java.util.List;
 import lockstep.agent.v1.AbortResponse;
 import lockstep.agent.v1.CleanupResponse;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.agent.v1.GetResultResponse;
+import lockstep.agent.v1.KeepAliveResponse;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.StartResponse;
@@ -35,6 +37,9 @@ public interface Agent extends AutoCloseable {
     AbortResponse abort(String runId, String reason);
 
     CleanupResponse cleanup(String runId);
+
+    /** Renews the leases of these runs; also the coordinator's heartbeat of the agent. */
+    KeepAliveResponse keepAlive(List<String> runIds, long deadlineMillis);
 
     @Override
     void close();

@@ -6,6 +6,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import lockstep.agent.v1.AbortRequest;
@@ -17,6 +18,8 @@ import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.GetResultResponse;
+import lockstep.agent.v1.KeepAliveRequest;
+import lockstep.agent.v1.KeepAliveResponse;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.ProbeClockRequest;
@@ -30,11 +33,15 @@ import lockstep.agent.WallClock;
 /** An {@link Agent} over gRPC, with a deadline on every call. */
 public final class GrpcAgent implements Agent {
     static final Duration SHORT = Duration.ofSeconds(5);
-    // Describe is a fresh coordinator's first call: it pays for the connection and for loading
-    // the transport's classes, which on a busy machine can take several seconds.
-    static final Duration DESCRIBE = Duration.ofSeconds(12);
+    /** Describe reads the node's environment, slow on a just-started agent of a busy node. */
+    static final Duration DESCRIBE = Duration.ofSeconds(15);
+    // Long calls: a frozen or dead agent is noticed sooner by the step's heartbeat (StepGuard),
+    // which cancels its calls; these only bound an agent that answers heartbeats but not the call.
     static final Duration PREPARE = Duration.ofMinutes(3);
-    static final Duration CLEANUP = Duration.ofMinutes(5);
+    static final Duration CLEANUP = Duration.ofMinutes(2);
+    /** gRPC keepalive on the channel (grpc-java's minimum ping interval is 10 s). */
+    static final Duration KEEPALIVE_TIME = Duration.ofSeconds(10);
+    static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(5);
 
     private final String address;
     private final Channel channel;
@@ -55,7 +62,11 @@ public final class GrpcAgent implements Agent {
 
     /** Opens a plaintext channel to host:port (or any gRPC target such as dns:///name:port). */
     public static GrpcAgent connect(String address) {
-        return new GrpcAgent(address, NettyChannelBuilder.forTarget(address).usePlaintext().build());
+        return new GrpcAgent(address, NettyChannelBuilder.forTarget(address).usePlaintext()
+                .keepAliveTime(KEEPALIVE_TIME.toMillis(), TimeUnit.MILLISECONDS)
+                .keepAliveTimeout(KEEPALIVE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .keepAliveWithoutCalls(true)
+                .build());
     }
 
     private AgentServiceGrpc.AgentServiceBlockingStub stub(Duration deadline) {
@@ -139,13 +150,19 @@ public final class GrpcAgent implements Agent {
     }
 
     @Override
+    public KeepAliveResponse keepAlive(List<String> runIds, long deadlineMillis) {
+        return call("keep alive", () -> AgentServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
+                .keepAlive(KeepAliveRequest.newBuilder().addAllRunIds(runIds).build()));
+    }
+
+    /** Closes the channel; no call is left that needs to finish (a lost agent's were cancelled). */
+    @Override
     public void close() {
         if (owned != null) {
-            owned.shutdown();
+            owned.shutdownNow();
             try {
-                if (!owned.awaitTermination(5, TimeUnit.SECONDS)) {
-                    owned.shutdownNow();
-                }
+                owned.awaitTermination(2, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 owned.shutdownNow();
                 Thread.currentThread().interrupt();

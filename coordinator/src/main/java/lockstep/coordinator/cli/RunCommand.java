@@ -5,6 +5,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.inventory.AgentSelection;
 import lockstep.coordinator.inventory.AgentTargets;
+import java.time.Duration;
+import lockstep.coordinator.run.FaultBounds;
+import lockstep.coordinator.scenario.Durations;
+import lockstep.coordinator.scenario.ScenarioException;
 import lockstep.coordinator.session.RunSession;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
@@ -30,6 +34,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--lease", defaultValue = "15s", paramLabel = "DURATION",
+            description = "How long an agent keeps a run after it last heard from this coordinator (3s..10m, default: ${DEFAULT-VALUE});"
+                    + " a killed coordinator's runs end and their files go within it.")
+    String lease;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -39,12 +48,29 @@ final class RunCommand implements Callable<Integer> {
         AgentSelection selection = AgentSelection.choose(agents, inventory, scenario.agents(), scenarioFile.toString(),
                 AgentTargets.system());
         scenario = scenario.withAgents(selection.addresses());
-        RunSession.Outcome outcome = new RunSession(System.out).execute(scenario, out, selection.labels());
+        RunSession.Outcome outcome = new RunSession(System.out).execute(scenario, out, selection.labels(), leaseBounds());
         if (!outcome.ok()) {
             outcome.run().errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
             spec.commandLine().getErr().flush();
             return LockstepCli.EXIT_RUN_FAILED;
         }
         return 0;
+    }
+
+    private FaultBounds leaseBounds() {
+        Duration d;
+        try {
+            d = Durations.parse(lease);
+        } catch (RuntimeException e) {
+            d = null; // digits beyond a long
+        }
+        if (d == null) {
+            throw new ScenarioException("--lease: '" + lease + "' is not a duration such as 15s or 2m");
+        }
+        try {
+            return FaultBounds.forLease(d);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException("--lease: " + e.getMessage());
+        }
     }
 }

@@ -29,11 +29,40 @@ public final class ExperimentRunner {
     private final Scenario scenario;
     private final AgentEnsemble ensemble;
     private final RunListener listener;
+    private final StepRunner steps;
+    /** What has been run so far, for a partial record if the coordinator is interrupted. */
+    private volatile Progress progress;
+
+    private record Progress(String runId, String createdAt, List<AgentRecord> agents, List<StepRecord> done, List<Integer> ramp) {
+    }
 
     public ExperimentRunner(Scenario scenario, AgentEnsemble ensemble, RunListener listener) {
+        this(scenario, ensemble, listener, FaultBounds.defaults());
+    }
+
+    public ExperimentRunner(Scenario scenario, AgentEnsemble ensemble, RunListener listener, FaultBounds bounds) {
         this.scenario = scenario;
         this.ensemble = ensemble;
         this.listener = listener;
+        this.steps = new StepRunner(scenario, ensemble, listener, bounds);
+    }
+
+    /** The step running now (null between steps). */
+    public StepRunner.ActiveStep activeStep() {
+        return steps.active();
+    }
+
+    /** The run so far with this status and errors (null before the agents were described). */
+    public RunRecord snapshot(String status, List<String> errors) {
+        Progress p = progress;
+        return p == null ? null : record(p, status, errors);
+    }
+
+    private RunRecord record(Progress p, String status, List<String> errors) {
+        return RunAnalyzer.analysed(new RunRecord(RunRecord.SCHEMA, p.runId(), scenario.name(), p.createdAt(), Version.get(),
+                scenario.workloadType(), scenario.workloadParams(), scenario.unit(), scenario.opName(),
+                scenario.plan().stream().map(PlanStep::yamlName).toList(), p.agents(), List.copyOf(p.done()), null,
+                status, List.copyOf(errors), scenario.repeat(), p.ramp(), scenario.skewWarnFraction()));
     }
 
     public static String newRunId(String name) {
@@ -66,10 +95,12 @@ public final class ExperimentRunner {
                     .withBootId(d.getBootId()));
         }
         List<PlanSchedule.Scheduled> schedule = PlanSchedule.of(scenario, nodes);
-        StepRunner steps = new StepRunner(scenario, ensemble, listener);
-        List<StepRecord> done = new ArrayList<>();
+        List<StepRecord> done = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<String> errors = new ArrayList<>();
         String createdAt = Instant.now().toString();
+        Progress p = new Progress(runId, createdAt, List.copyOf(agentRecords), done,
+                scenario.plan().contains(PlanStep.RAMP) ? PlanFields.counts(scenario.ramp(), nodes.size()) : List.of());
+        progress = p;
         for (PlanSchedule.Scheduled step : schedule) {
             StepRecord record = steps.run(runId, step.id(), step.kind(), step.nodes()).withPlace(step.group(), step.repeat());
             done.add(record);
@@ -79,12 +110,6 @@ public final class ExperimentRunner {
                 break;
             }
         }
-        RunRecord partial = new RunRecord(RunRecord.SCHEMA, runId, scenario.name(), createdAt, Version.get(),
-                scenario.workloadType(), scenario.workloadParams(), scenario.unit(), scenario.opName(),
-                scenario.plan().stream().map(PlanStep::yamlName).toList(), agentRecords, done, null,
-                errors.isEmpty() ? "ok" : "failed", errors, scenario.repeat(),
-                scenario.plan().contains(PlanStep.RAMP) ? PlanFields.counts(scenario.ramp(), nodes.size()) : List.of(),
-                scenario.skewWarnFraction());
-        return RunAnalyzer.analysed(partial);
+        return record(p, errors.isEmpty() ? "ok" : "failed", errors);
     }
 }

@@ -1,5 +1,6 @@
 package lockstep.coordinator.run;
 
+import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Iterator;
@@ -11,11 +12,13 @@ import java.util.function.Function;
 import lockstep.agent.v1.CleanupResponse;
 import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WatchProgressResponse;
 import lockstep.agent.workload.LatencyHistograms;
 import lockstep.agent.WallClock;
 import lockstep.coordinator.agent.Agent;
+import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
 import lockstep.coordinator.agent.ClockOffset;
@@ -35,7 +38,6 @@ import org.apache.logging.log4j.Logger;
  */
 public final class StepRunner {
     static final int PROGRESS_INTERVAL_MILLIS = 250;
-    static final long LEASE_MILLIS = 60_000;
     private static final long SHORT_PHASE_MILLIS = 30_000;
     private static final long PREPARE_PHASE_MILLIS = 200_000;
     private static final long CLEANUP_PHASE_MILLIS = 320_000;
@@ -44,11 +46,27 @@ public final class StepRunner {
     private final Scenario scenario;
     private final AgentEnsemble ensemble;
     private final RunListener listener;
+    private final FaultBounds bounds;
+    private volatile ActiveStep active;
+
+    /** The step running now, for an interrupted coordinator to abort and clean. */
+    public record ActiveStep(String agentRunId, String stepId, List<Agent> agents) {
+    }
 
     public StepRunner(Scenario scenario, AgentEnsemble ensemble, RunListener listener) {
+        this(scenario, ensemble, listener, FaultBounds.defaults());
+    }
+
+    public StepRunner(Scenario scenario, AgentEnsemble ensemble, RunListener listener, FaultBounds bounds) {
         this.scenario = scenario;
         this.ensemble = ensemble;
         this.listener = listener;
+        this.bounds = bounds;
+    }
+
+    /** The step in progress, or null between steps. */
+    public ActiveStep active() {
+        return active;
     }
 
     public StepRecord run(String runId, String stepId, String kind, List<StepNode> nodes) {
@@ -60,19 +78,24 @@ public final class StepRunner {
         Map<Agent, GetResultResponse> results = Map.of();
         Map<Agent, ClockOffset> clocks = Map.of();
         Map<Agent, CleanupResponse> cleanups = Map.of();
+        Map<Agent, PrepareResponse> preparedPaths = Map.of();
         long startAt = 0;
+        active = new ActiveStep(agentRunId, stepId, agents);
+        StepGuard guard = new StepGuard(agentRunId, agents, bounds, (lostAgent, reason) -> abortOthers(agents, lostAgent,
+                agentRunId, "node " + names.get(lostAgent) + " was lost: " + reason));
         try {
-            FanOut<?> prepared = phase("prepare", agents, a -> a.prepare(PrepareRequest.newBuilder()
-                    .setRunId(agentRunId).setWorkload(scenario.workload()).setLeaseMillis(LEASE_MILLIS)
+            FanOut<PrepareResponse> prepared = phase(guard, "prepare", agents, a -> a.prepare(PrepareRequest.newBuilder()
+                    .setRunId(agentRunId).setWorkload(scenario.workload()).setLeaseMillis(bounds.leaseMillis())
                     .setStepNodeCount(agents.size()).setTelemetryOff(!scenario.telemetry()).build()),
                     PREPARE_PHASE_MILLIS, names, errors);
+            preparedPaths = prepared.values();
             if (!prepared.ok()) {
                 return failed(stepId, kind, names, errors);
             }
-            FanOut<ClockOffset> clock = phase("clock sync", agents, ClockOffset::measure,
+            FanOut<ClockOffset> clock = phase(guard, "clock sync", agents, ClockOffset::measure,
                     SHORT_PHASE_MILLIS, names, errors);
             if (!clock.ok()) {
-                abortAll(agents, agentRunId, "clock sync failed");
+                abortAll(guard, agents, agentRunId, "clock sync failed");
                 return failed(stepId, kind, names, errors);
             }
             clocks = clock.values();
@@ -81,38 +104,76 @@ public final class StepRunner {
             startAt = WallClock.nowNanos() + lead;
             final long instant = startAt;
             final Map<Agent, ClockOffset> offsets = clocks;
-            FanOut<?> armed = phase("start", agents, a -> a.start(agentRunId, offsets.get(a).toAgentClock(instant)),
+            FanOut<?> armed = phase(guard, "start", agents, a -> a.start(agentRunId, offsets.get(a).toAgentClock(instant)),
                     SHORT_PHASE_MILLIS, names, errors);
             if (!armed.ok()) {
-                abortAll(agents, agentRunId, "another node could not be armed");
+                abortAll(guard, agents, agentRunId, "another node could not be armed");
                 return failed(stepId, kind, names, errors);
             }
             listener.stepArmed(stepId, List.copyOf(names.values()), lead / 1_000_000);
-            watch(agentRunId, stepId, agents, names, errors, lead);
-            FanOut<GetResultResponse> collected = phase("collect", agents, a -> a.getResult(agentRunId),
+            watch(guard, agentRunId, stepId, agents, names, errors, lead);
+            FanOut<GetResultResponse> collected = phase(guard, "collect", live(guard, agents), a -> a.getResult(agentRunId),
                     SHORT_PHASE_MILLIS, names, errors);
             results = collected.values();
         } finally {
-            FanOut<CleanupResponse> cleaned = phase("cleanup", agents, a -> a.cleanup(agentRunId),
+            guard.cleaning();
+            FanOut<CleanupResponse> cleaned = phase(guard, "cleanup", live(guard, agents), a -> a.cleanup(agentRunId),
                     CLEANUP_PHASE_MILLIS, names, errors);
             cleanups = cleaned.values();
             cleanups.forEach((a, c) -> c.getLeftoversList().forEach(l ->
                     errors.add("node " + names.get(a) + ": cleanup left " + l)));
+            guard.close();
+            active = null;
+            reportLost(guard, names, preparedPaths, errors);
         }
         return assemble(stepId, kind, names, results, clocks, cleanups, startAt, errors);
     }
 
-    private void watch(String agentRunId, String stepId, List<Agent> agents, Map<Agent, String> names,
+    private static List<Agent> live(StepGuard guard, List<Agent> agents) {
+        return agents.stream().filter(a -> !guard.isLost(a)).toList();
+    }
+
+    /** One line per lost agent: why, and the files it could not remove (its own lease removes them if it runs again). */
+    private void reportLost(StepGuard guard, Map<Agent, String> names, Map<Agent, PrepareResponse> prepared, List<String> errors) {
+        guard.lost().forEach((a, reason) -> {
+            PrepareResponse p = prepared.get(a);
+            String files = p == null ? "the files it created are unknown (its Prepare did not answer)"
+                    : p.getPathsList().isEmpty() ? "it had created no files"
+                    : "files it could not remove (under its root): " + String.join(", ", p.getPathsList());
+            errors.add("node " + names.get(a) + ": lost: " + reason + "; " + files
+                    + "; the agent removes them itself within its lease of " + bounds.leaseMillis() / 1000 + " s if it runs again");
+        });
+    }
+
+    /** Aborts every agent of the step but the lost one, at once and without waiting (called from a heartbeat or stream thread). */
+    private void abortOthers(List<Agent> agents, Agent lost, String agentRunId, String reason) {
+        Thread t = new Thread(() -> ensemble.call("abort", agents.stream().filter(a -> a != lost).toList(), a -> {
+            safely(() -> a.abort(agentRunId, reason));
+            return true;
+        }, SHORT_PHASE_MILLIS), "abort-" + agentRunId);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void watch(StepGuard guard, String agentRunId, String stepId, List<Agent> agents, Map<Agent, String> names,
                        List<String> errors, long leadNanos) {
         AtomicBoolean aborted = new AtomicBoolean();
         long timeoutMillis = scenario.timeout().toMillis() + leadNanos / 1_000_000 + 5_000;
-        FanOut<RunState> watched = ensemble.call("run", agents, a -> {
+        FanOut<RunState> watched = ensemble.call("run", agents, a -> guard.call(a, "run", x -> {
             RunState last = RunState.RUN_STATE_UNSPECIFIED;
-            Iterator<WatchProgressResponse> it = a.watchProgress(agentRunId, PROGRESS_INTERVAL_MILLIS, timeoutMillis);
-            while (it.hasNext()) {
-                WatchProgressResponse p = it.next();
-                last = p.getState();
-                listener.progress(stepId, names.get(a), p.getSample(), last);
+            try {
+                Iterator<WatchProgressResponse> it = a.watchProgress(agentRunId, PROGRESS_INTERVAL_MILLIS, timeoutMillis);
+                while (it.hasNext()) {
+                    WatchProgressResponse p = it.next();
+                    last = p.getState();
+                    listener.progress(stepId, names.get(a), p.getSample(), last);
+                }
+            } catch (AgentCallException e) {
+                if (e.code() != Status.Code.DEADLINE_EXCEEDED) {
+                    // a stream that breaks (agent killed, restarted, unreachable) is a lost node, now
+                    guard.lose(a, "progress stream broke: " + e.detail());
+                }
+                throw e;
             }
             if (last == RunState.RUN_STATE_FAILED && aborted.compareAndSet(false, true)) {
                 for (Agent other : agents) {
@@ -122,31 +183,40 @@ public final class StepRunner {
                 }
             }
             return last;
-        }, timeoutMillis + 5_000);
+        }), timeoutMillis + 5_000);
         if (!watched.ok()) {
-            watched.errors().forEach((a, e) -> errors.add(nodeMessage(names.get(a), "run", e)));
-            abortAll(agents, agentRunId, "the run did not finish on every node within " + scenario.timeout());
+            watched.errors().forEach((a, e) -> {
+                if (!guard.isLost(a)) {
+                    errors.add(nodeMessage(names.get(a), "run", e));
+                }
+            });
+            if (watched.errors().keySet().stream().anyMatch(a -> !guard.isLost(a))) {
+                abortAll(guard, agents, agentRunId, "the run did not finish on every node within " + scenario.timeout());
+            }
         }
     }
 
-    private <T> FanOut<T> phase(String phase, List<Agent> agents, Function<Agent, T> call, long timeoutMillis,
+    /** One phase as a barrier over the agents; errors of lost agents are left to their "lost" line. */
+    private <T> FanOut<T> phase(StepGuard guard, String phase, List<Agent> agents, Function<Agent, T> call, long timeoutMillis,
                                 Map<Agent, String> names, List<String> errors) {
-        FanOut<T> out = ensemble.call(phase, agents, call, timeoutMillis);
+        FanOut<T> out = ensemble.call(phase, agents, a -> guard.call(a, phase, call), timeoutMillis);
         out.errors().forEach((a, e) -> {
             LOG.warn("{} failed on {}: {}", phase, a.address(), e.getMessage());
-            errors.add(nodeMessage(names.get(a), phase, e));
+            if (!guard.isLost(a)) {
+                errors.add(nodeMessage(names.get(a), phase, e));
+            }
         });
         return out;
     }
 
     private static String nodeMessage(String node, String phase, RuntimeException e) {
-        String detail = e instanceof lockstep.coordinator.agent.AgentCallException ace ? ace.detail() : e.getMessage();
+        String detail = e instanceof AgentCallException ace ? ace.detail() : e.getMessage();
         return "node " + node + ": " + phase + ": " + detail;
     }
 
-    private void abortAll(List<Agent> agents, String agentRunId, String reason) {
-        ensemble.call("abort", agents, a -> {
-            safely(() -> a.abort(agentRunId, reason));
+    private void abortAll(StepGuard guard, List<Agent> agents, String agentRunId, String reason) {
+        ensemble.call("abort", live(guard, agents), a -> {
+            safely(() -> guard.call(a, "abort", x -> x.abort(agentRunId, reason)));
             return true;
         }, SHORT_PHASE_MILLIS);
     }

@@ -10,6 +10,7 @@ import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.ResultsStore;
 import lockstep.coordinator.run.ExperimentRunner;
+import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.report.TextReport;
 import lockstep.coordinator.scenario.Scenario;
 
@@ -28,11 +29,15 @@ public final class RunSession {
     }
 
     public Outcome execute(Scenario scenario, Path resultsDir) {
-        return execute(scenario, resultsDir, Map.of());
+        return execute(scenario, resultsDir, Map.of(), FaultBounds.defaults());
     }
 
-    /** @param labelsByAddress labels (from an inventory) for the agent records, by agent address */
-    public Outcome execute(Scenario scenario, Path resultsDir, Map<String, Map<String, String>> labelsByAddress) {
+    /**
+     * @param labelsByAddress labels (from an inventory) for the agent records, by agent address
+     * @param bounds the agents' lease and the coordinator's heartbeat
+     */
+    public Outcome execute(Scenario scenario, Path resultsDir, Map<String, Map<String, String>> labelsByAddress,
+                           FaultBounds bounds) {
         lockstep.coordinator.scenario.ScenarioParser.checkNodeCount(scenario, scenario.agents().size(),
                 scenario.name() + " on " + scenario.agents().size() + " agent(s)");
         List<Agent> agents = scenario.agents().stream().<Agent>map(GrpcAgent::connect).toList();
@@ -40,15 +45,21 @@ public final class RunSession {
             String runId = ExperimentRunner.newRunId(scenario.name());
             out.printf("Run %s: %s on %s, plan %s%n", runId, scenario.workloadType(), String.join(", ", scenario.agents()),
                     scenario.plan().stream().map(p -> p.yamlName()).toList());
-            RunRecord run = new ExperimentRunner(scenario, ensemble, ConsoleProgress.forScenario(out, scenario)).run(runId);
-            if (!labelsByAddress.isEmpty()) {
-                run = run.withAgents(run.agents().stream()
+            ResultsStore store = new ResultsStore(resultsDir);
+            try (Interruption interruption = Interruption.install(ensemble, store, runId, System.err)) {
+                ExperimentRunner runner = new ExperimentRunner(scenario, ensemble,
+                        interruption.quiet(ConsoleProgress.forScenario(out, scenario)), bounds);
+                interruption.attach(runner);
+                RunRecord result = runner.run(runId);
+                RunRecord run = labelsByAddress.isEmpty() ? result : result.withAgents(result.agents().stream()
                         .map(a -> a.withLabels(labelsByAddress.getOrDefault(a.address(), Map.of()))).toList());
+                return interruption.finish(() -> {
+                    Path saved = store.save(run);
+                    TextReport.print(run, out);
+                    out.printf("%nResults: %s%nReport:  %s%n", saved, saved.resolveSibling(ResultsStore.REPORT_FILE));
+                    return new Outcome(run, saved);
+                });
             }
-            Path saved = new ResultsStore(resultsDir).save(run);
-            TextReport.print(run, out);
-            out.printf("%nResults: %s%nReport:  %s%n", saved, saved.resolveSibling(ResultsStore.REPORT_FILE));
-            return new Outcome(run, saved);
         }
     }
 }

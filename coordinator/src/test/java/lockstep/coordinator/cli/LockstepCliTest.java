@@ -36,6 +36,18 @@ class LockstepCliTest {
         assertThat(o.err()).isEqualTo("lockstep: scenario " + s + ": workload.size: '-1' is negative" + System.lineSeparator());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "0s   | lockstep: --lease: lease 0 ms is outside 3000..600000 ms",
+        "11m  | lockstep: --lease: lease 660000 ms is outside 3000..600000 ms",
+        "soon | lockstep: --lease: 'soon' is not a duration such as 15s or 2m"})
+    void anUnboundedOrBadLeaseIsOneLineAndExit2(String lease, String line) throws Exception {
+        Outcome o = run("run", scenario("name: x\nworkload: {type: write, size: 1MiB}\n").toString(), "--agents", "127.0.0.1:1",
+                "--lease", lease);
+        assertThat(o.code()).isEqualTo(2);
+        assertThat(o.err()).isEqualTo(line + System.lineSeparator());
+    }
+
     @Test
     void noAgentsIsAUsageError() throws Exception {
         Outcome o = run("run", scenario("name: x\nworkload: {type: write, size: 1MiB}\n").toString());

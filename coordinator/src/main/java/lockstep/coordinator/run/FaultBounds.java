@@ -1,0 +1,32 @@
+package lockstep.coordinator.run;
+
+import java.time.Duration;
+
+/**
+ * How long an agent keeps a run without hearing from this coordinator (the lease), and how the
+ * coordinator checks that every agent of a step is alive: a KeepAlive call every
+ * {@code heartbeatMillis}, each bounded by {@code heartbeatDeadlineMillis}. A dead or frozen
+ * agent is noticed within heartbeat + deadline (at most 6 s with the defaults).
+ */
+public record FaultBounds(long leaseMillis, long heartbeatMillis, long heartbeatDeadlineMillis) {
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(15);
+    public static final Duration MIN_LEASE = Duration.ofSeconds(3);
+    public static final Duration MAX_LEASE = Duration.ofMinutes(10);
+    private static final long MAX_HEARTBEAT_MILLIS = 1_000;
+    private static final long MAX_HEARTBEAT_DEADLINE_MILLIS = 5_000;
+
+    public static FaultBounds defaults() {
+        return forLease(DEFAULT_LEASE);
+    }
+
+    /** Heartbeat every min(1 s, lease / 3), each call bounded by min(5 s, lease - heartbeat). */
+    public static FaultBounds forLease(Duration lease) {
+        if (lease.compareTo(MIN_LEASE) < 0 || lease.compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException("lease " + lease.toMillis() + " ms is outside " + MIN_LEASE.toMillis()
+                    + ".." + MAX_LEASE.toMillis() + " ms");
+        }
+        long l = lease.toMillis();
+        long beat = Math.min(MAX_HEARTBEAT_MILLIS, l / 3);
+        return new FaultBounds(l, beat, Math.min(MAX_HEARTBEAT_DEADLINE_MILLIS, l - beat));
+    }
+}
