@@ -4,10 +4,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.WallClock;
+import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.LockKind;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockRelease;
@@ -18,13 +20,15 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Seed 1's program, in one process: create {@code files} files, open each with
- * O_SYNC|O_RDWR|O_CREAT and lock it. With release hold and close end (the seed) every lock
+ * O_SYNC|O_RDWR|O_CREAT (plus O_EXCL|O_NOFOLLOW, relative to the directory opened beneath the
+ * root at set-up) and lock it. With release hold and close end (the seed) every lock
  * stays held and every file open until {@link #release}; unlock-each unlocks right after the
  * lock, close each closes right after (which drops a lock still held). One op is one file:
  * open + lock [+ unlock] [+ close], timed as one.
  */
 public final class LockFilesLoop implements WorkerLoop {
     private final Path dir;
+    private final Dir dirFd;
     private final String prefix;
     private final LockFilesWorkload spec;
     private final Path root;
@@ -35,8 +39,12 @@ public final class LockFilesLoop implements WorkerLoop {
     // One instance for the whole run: the lock loop asks it on every try-lock attempt.
     private final java.util.function.BooleanSupplier isStopped = () -> stopped;
 
+    /** Opens {@code dir} beneath {@code root} without following links; throws PosixException if it cannot. */
     public LockFilesLoop(Path dir, String prefix, LockFilesWorkload spec, Path root) {
         this.dir = dir;
+        try (RootDir rootDir = RootDir.open(root)) {
+            this.dirFd = rootDir.dir(root.relativize(dir));
+        }
         this.prefix = prefix;
         this.spec = spec;
         this.root = root;
@@ -70,14 +78,19 @@ public final class LockFilesLoop implements WorkerLoop {
         LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
         boolean unlockEach = spec.getRelease() == LockRelease.LOCK_RELEASE_UNLOCK_EACH;
         boolean closeEach = spec.getClose() == FileClose.FILE_CLOSE_EACH;
-        int flags = Posix.O_SYNC | Posix.O_RDWR | Posix.O_CREAT;
+        // O_EXCL | O_NOFOLLOW relative to the directory descriptor: only files this run creates,
+        // never a link planted at a file's name, in the same one open(2) per file as before.
+        int flags = Posix.O_SYNC | Posix.O_RDWR | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW | Posix.O_CLOEXEC;
+        int dirfd = dirFd.fd();
+        String dirPrefix = dir + "/";
         long retries = 0;
         out.setFirstOpUnixNanos(WallClock.nowNanos());
         for (int i = 0; i < spec.getFiles() && !stopped; i++) {
-            String path = dir.resolve(fileName(prefix, i)).toString();
+            String name = fileName(prefix, i);
+            String path = dirPrefix + name;
             try {
                 long t0 = System.nanoTime();
-                int fd = posix.open(path, flags, 0644);
+                int fd = posix.openat(dirfd, name, flags, 0644, path);
                 if (!closeEach) {
                     fds.add(fd);
                 }

@@ -1,6 +1,5 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +25,7 @@ public final class HotLockProcesses extends FleetWorkload {
     private final RootedPaths paths;
     private final Path file;
     private final CreatedDirs createdDirs;
+    private lockstep.agent.fs.FileId created;
 
     public HotLockProcesses(HotLockWorkload spec, RootedPaths paths) {
         this.spec = spec;
@@ -33,7 +33,7 @@ public final class HotLockProcesses extends FleetWorkload {
         validate(spec);
         LockSpecs.requireShared("file", spec.getFile());
         this.file = paths.resolve("file", spec.getFile());
-        this.createdDirs = new CreatedDirs(paths.root());
+        this.createdDirs = new CreatedDirs(paths);
     }
 
     static void validate(HotLockWorkload spec) {
@@ -63,11 +63,7 @@ public final class HotLockProcesses extends FleetWorkload {
 
     @Override
     public void prepare() {
-        try {
-            createdDirs.createParentsOf(file);
-        } catch (IOException e) {
-            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
-        }
+        created = SharedFileCleanup.prepare(file, createdDirs);
         List<WorkerTask> tasks = new ArrayList<>();
         for (int i = 0; i < spec.getProcesses(); i++) {
             tasks.add(WorkerTask.newBuilder()
@@ -88,6 +84,6 @@ public final class HotLockProcesses extends FleetWorkload {
     @Override
     public CleanupReport cleanup() {
         fleet.release();
-        return SharedFileCleanup.remove(file, createdDirs, paths);
+        return SharedFileCleanup.remove(file, created, createdDirs, paths);
     }
 }

@@ -1,10 +1,9 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -27,15 +26,14 @@ public final class LockFilesProcesses extends FleetWorkload {
     private final RootedPaths paths;
     private final Path dir;
     private final CreatedDirs createdDirs;
-    // Files already in the directory before the run: the user's, never removed at cleanup.
-    private final java.util.Set<String> preexisting = new java.util.HashSet<>();
+    private Dir dirFd;
 
     public LockFilesProcesses(LockFilesWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
         validate(spec);
         this.dir = paths.resolve("dir", spec.getDir());
-        this.createdDirs = new CreatedDirs(paths.root());
+        this.createdDirs = new CreatedDirs(paths);
     }
 
     static void validate(LockFilesWorkload spec) {
@@ -66,16 +64,15 @@ public final class LockFilesProcesses extends FleetWorkload {
                     "each process needs " + needed + " open files (" + spec.getFiles() + " files + 64) but the hard limit is "
                             + limits[1] + " (soft " + limits[0] + ")");
         }
+        Dir d = createdDirs.create(dir);
         try {
-            if (Files.isDirectory(dir)) {
-                try (var listing = Files.list(dir)) {
-                    listing.forEach(f -> preexisting.add(f.getFileName().toString()));
-                }
-            }
-            createdDirs.create(dir);
-        } catch (IOException e) {
-            throw new PosixException("prepare directory", dir.toString(), 0, "", e.toString());
+            refuseExisting(d);
+        } catch (RuntimeException e) {
+            d.close();
+            throw e;
         }
+        // From here on, a regular file at one of the run's names is the run's (cleanup removes it).
+        dirFd = d;
         List<WorkerTask> tasks = new ArrayList<>();
         for (int i = 0; i < spec.getProcesses(); i++) {
             tasks.add(WorkerTask.newBuilder()
@@ -89,6 +86,30 @@ public final class LockFilesProcesses extends FleetWorkload {
         fleet.start(tasks, dir.toString());
     }
 
+    /** Workers create their files with O_EXCL; one already there (the user's, a link, a leftover) is named now. */
+    private void refuseExisting(Dir d) {
+        for (String name : d.list()) {
+            if (isRunFile(name)) {
+                throw new PosixException("open", d.pathOf(name), 17, "EEXIST",
+                        "File exists: the run creates its own files and leaves this one untouched (remove it or choose another dir)");
+            }
+        }
+    }
+
+    /** test-P-I with P and I within this run's processes and files. */
+    private boolean isRunFile(String name) {
+        if (!name.startsWith("test-")) {
+            return false;
+        }
+        String[] parts = name.substring(5).split("-", -1);
+        try {
+            return parts.length == 2 && Integer.parseInt(parts[0]) < spec.getProcesses() && Integer.parseInt(parts[1]) < spec.getFiles()
+                    && name.equals(LockFilesLoop.fileName(prefix(Integer.parseInt(parts[0])), Integer.parseInt(parts[1])));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
     @Override
     public List<String> paths() {
         return List.of(paths.relative(dir) + "/test-<process>-<file>");
@@ -99,21 +120,24 @@ public final class LockFilesProcesses extends FleetWorkload {
         fleet.release();
         long removed = 0;
         List<String> leftovers = new ArrayList<>();
-        for (int p = 0; p < spec.getProcesses(); p++) {
-            for (int i = 0; i < spec.getFiles(); i++) {
-                Path f = dir.resolve(LockFilesLoop.fileName(prefix(p), i));
-                try {
-                    // Only regular files the run made: a directory, link or file in the way is the user's.
-                    if (!preexisting.contains(f.getFileName().toString())
-                            && Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(f)) {
-                        removed++;
+        if (dirFd != null) {
+            // Prepare found none of these names, workers create with O_EXCL: a regular file at one is the run's.
+            for (int p = 0; p < spec.getProcesses(); p++) {
+                for (int i = 0; i < spec.getFiles(); i++) {
+                    String name = LockFilesLoop.fileName(prefix(p), i);
+                    try {
+                        if (dirFd.removeIfCreated(name, null)) {
+                            removed++;
+                        }
+                    } catch (PosixException e) {
+                        leftovers.add(paths.relative(dir.resolve(name)) + ": " + e.detail());
                     }
-                } catch (IOException e) {
-                    leftovers.add(paths.relative(f) + ": " + e);
                 }
             }
+            dirFd.close();
+            dirFd = null;
         }
-        leftovers.addAll(createdDirs.removeAll(paths));
+        leftovers.addAll(createdDirs.removeAll());
         return new CleanupReport(removed, leftovers);
     }
 }

@@ -1,6 +1,5 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +28,7 @@ public final class PingPongProcesses extends FleetWorkload {
     private final int participants;
     private final int slots;
     private final CreatedDirs createdDirs;
+    private lockstep.agent.fs.FileId created;
 
     /**
      * @param stepNodes how many nodes run the step together (1 if unknown)
@@ -47,7 +47,7 @@ public final class PingPongProcesses extends FleetWorkload {
                     + nodes + " node(s) x " + spec.getProcesses() + " process(es)); the ring needs at least "
                     + (participants + 1) + " or it deadlocks");
         }
-        this.createdDirs = new CreatedDirs(paths.root());
+        this.createdDirs = new CreatedDirs(paths);
     }
 
     static void validate(PingPongWorkload spec) {
@@ -81,11 +81,7 @@ public final class PingPongProcesses extends FleetWorkload {
 
     @Override
     public void prepare() {
-        try {
-            createdDirs.createParentsOf(file);
-        } catch (IOException e) {
-            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
-        }
+        created = SharedFileCleanup.prepare(file, createdDirs);
         List<WorkerTask> tasks = new ArrayList<>();
         for (int i = 0; i < spec.getProcesses(); i++) {
             tasks.add(WorkerTask.newBuilder()
@@ -113,6 +109,6 @@ public final class PingPongProcesses extends FleetWorkload {
     @Override
     public CleanupReport cleanup() {
         fleet.release();
-        return SharedFileCleanup.remove(file, createdDirs, paths);
+        return SharedFileCleanup.remove(file, created, createdDirs, paths);
     }
 }
