@@ -48,6 +48,15 @@ class RootDirTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void usesOpenat2WhereTheKernelHasIt() {
+        String[] v = System.getProperty("os.version").split("[.-]");
+        boolean has = Integer.parseInt(v[0]) > 5 || (Integer.parseInt(v[0]) == 5 && Integer.parseInt(v[1]) >= 6);
+        try (RootDir dir = RootDir.open(root)) {
+            assertThat(dir.usesOpenat2()).as("kernel %s", System.getProperty("os.version")).isEqualTo(has);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void hardLinkedFilesAreRefused(boolean openat2) throws Exception {
