@@ -8,11 +8,16 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import lockstep.agent.fs.MountInfo;
+import lockstep.agent.security.AgentSecurity;
+import lockstep.agent.security.SecurityOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code lockstep-agent --listen HOST:PORT --root DIR [--name NAME]}. */
+/**
+ * {@code lockstep-agent --listen HOST:PORT --root DIR [--name NAME] [--tls-cert F --tls-key F --tls-client-ca F]
+ * [--token-file F] [--insecure]}.
+ */
 @Command(name = "lockstep-agent", mixinStandardHelpOptions = true, versionProvider = AgentMain.VersionProvider.class,
         description = "Runs Lockstep workloads on this node when a coordinator asks.")
 public final class AgentMain implements Callable<Integer> {
@@ -29,20 +34,49 @@ public final class AgentMain implements Callable<Integer> {
     @Option(names = "--name", paramLabel = "NAME", description = "Node name in reports (default: host name).")
     String name;
 
+    @Option(names = "--tls-cert", paramLabel = "PEM", description = "This agent's certificate (PEM; `lockstep certs` makes one per node).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "Private key of --tls-cert (PKCS#8 PEM).")
+    Path tlsKey;
+
+    @Option(names = "--tls-client-ca", paramLabel = "PEM",
+            description = "CA certificate that signs coordinator certificates; callers without one are refused (mTLS).")
+    Path tlsClientCa;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "File holding a shared bearer token every call must carry (or set LOCKSTEP_TOKEN).")
+    Path tokenFile;
+
+    @Option(names = "--insecure", description = "Allow listening on a non-loopback address without TLS or token (anyone who reaches the port can run workloads).")
+    boolean insecure;
+
     public static void main(String[] args) {
         Logging.init("log4j2-agent.xml");
-        System.exit(new CommandLine(new AgentMain()).execute(args));
+        CommandLine cmd = new CommandLine(new AgentMain());
+        // Bad input: one line naming the option, exit 2 (no usage dump, no stack trace).
+        cmd.setParameterExceptionHandler((ex, a) -> {
+            cmd.getErr().println("lockstep-agent: " + ex.getMessage());
+            return 2;
+        });
+        System.exit(cmd.execute(args));
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
         AgentConfig config = parse();
-        AgentServer server = new AgentServer(
-                NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort())), config)
+        AgentSecurity security = new SecurityOptions(tlsCert, tlsKey, tlsClientCa, tokenFile, insecure)
+                .resolve(new CommandLine(this), config.listenHost(), System.getenv("LOCKSTEP_TOKEN"));
+        if (insecure && !security.authenticates()) {
+            System.err.println("lockstep-agent: WARNING: --insecure: listening on " + config.listenHost()
+                    + " with plaintext, unauthenticated gRPC; anyone who reaches the port can run workloads under " + config.root());
+        }
+        AgentServer server = new AgentServer(NettyServerBuilder.forAddress(
+                new InetSocketAddress(config.listenHost(), config.listenPort()), security.credentials()), config, security)
                 .start();
         String fs = MountInfo.of(config.root()).map(MountInfo::fsType).orElse("unknown");
-        System.out.printf("lockstep-agent %s listening on %s:%d (node %s, root %s, fs %s)%n",
-                Version.get(), config.listenHost(), server.port(), config.nodeName(), config.root(), fs);
+        System.out.printf("lockstep-agent %s listening on %s:%d (node %s, root %s, fs %s, %s)%n",
+                Version.get(), config.listenHost(), server.port(), config.nodeName(), config.root(), fs, security.describe());
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shutdown"));
         server.awaitTermination();

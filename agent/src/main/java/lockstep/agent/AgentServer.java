@@ -2,10 +2,12 @@ package lockstep.agent;
 
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerInterceptors;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import lockstep.agent.security.AgentSecurity;
 
 /**
  * The agent's gRPC server around any {@link ServerBuilder}: Netty in production, in-process in
@@ -18,9 +20,15 @@ public final class AgentServer {
     private final HealthStatusManager health = new HealthStatusManager();
 
     public AgentServer(ServerBuilder<?> builder, AgentConfig config) {
+        this(builder, config, AgentSecurity.NONE);
+    }
+
+    /** The agent service behind {@code security}'s interceptor (token check, caller identity); health stays open. */
+    public AgentServer(ServerBuilder<?> builder, AgentConfig config, AgentSecurity security) {
         this.registry = new RunRegistry(config);
         this.service = new AgentService(registry);
-        this.server = builder.addService(service).addService(health.getHealthService()).build();
+        this.server = builder.addService(ServerInterceptors.intercept(service, security.interceptor()))
+                .addService(health.getHealthService()).build();
     }
 
     public AgentServer start() throws IOException {

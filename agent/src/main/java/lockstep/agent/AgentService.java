@@ -47,6 +47,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     private static final int DEFAULT_INTERVAL_MILLIS = 250;
 
     private final RunRegistry registry;
+    private final RunOwners owners;
     private final ScheduledExecutorService streams = Executors.newScheduledThreadPool(1, r -> {
         Thread t = new Thread(r, "progress-streams");
         t.setDaemon(true);
@@ -55,6 +56,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
 
     AgentService(RunRegistry registry) {
         this.registry = registry;
+        this.owners = new RunOwners(registry.config().nodeName());
     }
 
     @Override
@@ -100,7 +102,16 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
         respond(response, () -> {
-            Run run = registry.prepare(request);
+            owners.claim(request.getRunId());
+            Run run;
+            try {
+                run = registry.prepare(request);
+            } catch (RuntimeException e) {
+                if (!registry.isKnown(request.getRunId())) {
+                    owners.forget(request.getRunId());
+                }
+                throw e;
+            }
             return PrepareResponse.newBuilder()
                     .setState(run.state())
                     .addAllPaths(run.workload().paths())
@@ -112,6 +123,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void start(StartRequest request, StreamObserver<StartResponse> response) {
         respond(response, () -> {
+            owners.check(request.getRunId(), "start");
             Run run = registry.get(request.getRunId());
             if (request.getStartAtUnixNanos() <= 0) {
                 throw Status.INVALID_ARGUMENT.withDescription("start_at_unix_nanos must be set").asRuntimeException();
@@ -128,6 +140,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     public void watchProgress(WatchProgressRequest request, StreamObserver<WatchProgressResponse> response) {
         Run run;
         try {
+            owners.check(request.getRunId(), "watch-progress");
             run = registry.get(request.getRunId());
         } catch (StatusRuntimeException e) {
             response.onError(e);
@@ -170,6 +183,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void getResult(GetResultRequest request, StreamObserver<GetResultResponse> response) {
         respond(response, () -> {
+            owners.check(request.getRunId(), "get-result");
             Run run = registry.get(request.getRunId());
             return GetResultResponse.newBuilder().setState(run.state()).setResult(run.result()).build();
         });
@@ -178,6 +192,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void abort(AbortRequest request, StreamObserver<AbortResponse> response) {
         respond(response, () -> {
+            owners.check(request.getRunId(), "abort");
             Run run = registry.get(request.getRunId());
             return AbortResponse.newBuilder().setState(run.abort(request.getReason())).build();
         });
@@ -186,7 +201,9 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void cleanup(CleanupRequest request, StreamObserver<CleanupResponse> response) {
         respond(response, () -> {
+            owners.check(request.getRunId(), "cleanup");
             CleanupReport report = registry.cleanup(request.getRunId());
+            owners.forget(request.getRunId());
             return CleanupResponse.newBuilder()
                     .setFilesRemoved(report.filesRemoved())
                     .addAllLeftovers(report.leftovers())

@@ -99,6 +99,10 @@ final class RunRegistry implements AutoCloseable {
         }
     }
 
+    boolean isKnown(String runId) {
+        return runs.containsKey(runId);
+    }
+
     Run get(String runId) {
         Run run = runs.get(runId);
         if (run == null) {

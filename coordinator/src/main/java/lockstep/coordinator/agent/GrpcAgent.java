@@ -3,7 +3,6 @@ package lockstep.coordinator.agent;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
@@ -43,15 +42,21 @@ public final class GrpcAgent implements Agent {
         this.owned = null;
     }
 
-    private GrpcAgent(String address, ManagedChannel channel) {
-        this.address = address;
-        this.channel = channel;
-        this.owned = channel;
-    }
-
     /** Opens a plaintext channel to host:port (or any gRPC target such as dns:///name:port). */
     public static GrpcAgent connect(String address) {
-        return new GrpcAgent(address, NettyChannelBuilder.forTarget(address).usePlaintext().build());
+        return connect(address, ChannelSecurity.NONE);
+    }
+
+    /** Opens a channel to {@code address} with {@code security} (TLS, token, owner id). */
+    public static GrpcAgent connect(String address, ChannelSecurity security) {
+        ManagedChannel channel = security.open(address);
+        return new GrpcAgent(address, security.decorate(channel), channel);
+    }
+
+    private GrpcAgent(String address, Channel channel, ManagedChannel owned) {
+        this.address = address;
+        this.channel = channel;
+        this.owned = owned;
     }
 
     private AgentServiceGrpc.AgentServiceBlockingStub stub(Duration deadline) {

@@ -30,6 +30,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @CommandLine.Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -39,7 +42,7 @@ final class RunCommand implements Callable<Integer> {
         AgentSelection selection = AgentSelection.choose(agents, inventory, scenario.agents(), scenarioFile.toString(),
                 AgentTargets.system());
         scenario = scenario.withAgents(selection.addresses());
-        RunSession.Outcome outcome = new RunSession(System.out).execute(scenario, out, selection.labels());
+        RunSession.Outcome outcome = new RunSession(System.out, connection.resolve(inventory)).execute(scenario, out, selection.labels());
         if (!outcome.ok()) {
             outcome.run().errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
             spec.commandLine().getErr().flush();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
+import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.ConsoleProgress;
@@ -21,8 +22,14 @@ public final class RunSession {
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9a-fA-F:]+\\]|[A-Za-z0-9._-]+):(\\d{1,5})");
 
     private final PrintStream out;
+    private final ChannelSecurity security;
 
     public RunSession(PrintStream out) {
+        this(out, ChannelSecurity.NONE);
+    }
+
+    public RunSession(PrintStream out, ChannelSecurity security) {
+        this.security = security;
         this.out = out;
     }
 
@@ -60,7 +67,7 @@ public final class RunSession {
     public Outcome execute(Scenario scenario, Path resultsDir, Map<String, Map<String, String>> labelsByAddress) {
         lockstep.coordinator.scenario.ScenarioParser.checkNodeCount(scenario, scenario.agents().size(),
                 scenario.name() + " on " + scenario.agents().size() + " agent(s)");
-        List<Agent> agents = scenario.agents().stream().<Agent>map(GrpcAgent::connect).toList();
+        List<Agent> agents = scenario.agents().stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
             String runId = ExperimentRunner.newRunId(scenario.name());
             out.printf("Run %s: %s on %s, plan %s%n", runId, scenario.workloadType(), String.join(", ", scenario.agents()),
