@@ -28,6 +28,8 @@ import lockstep.agent.WallClock;
 /** An {@link Agent} over gRPC, with a deadline on every call. */
 public final class GrpcAgent implements Agent {
     static final Duration SHORT = Duration.ofSeconds(5);
+    /** Describe is the first call: its deadline also covers connecting and the TLS handshake (seconds on a busy, cold JVM). */
+    static final Duration FIRST = Duration.ofSeconds(20);
     static final Duration PREPARE = Duration.ofMinutes(3);
     static final Duration CLEANUP = Duration.ofMinutes(5);
 
@@ -50,6 +52,9 @@ public final class GrpcAgent implements Agent {
     /** Opens a channel to {@code address} with {@code security} (TLS, token, owner id). */
     public static GrpcAgent connect(String address, ChannelSecurity security) {
         ManagedChannel channel = security.open(address);
+        // Connect (and, with TLS, handshake) now, while the other agents' channels do the same,
+        // rather than inside the first call's deadline.
+        channel.getState(true);
         return new GrpcAgent(address, security.decorate(channel), channel);
     }
 
@@ -78,7 +83,7 @@ public final class GrpcAgent implements Agent {
 
     @Override
     public DescribeResponse describe() {
-        return call("describe", () -> stub(SHORT).describe(DescribeRequest.getDefaultInstance()));
+        return call("describe", () -> stub(FIRST).describe(DescribeRequest.getDefaultInstance()));
     }
 
     @Override
