@@ -140,6 +140,19 @@ public final class Dir implements AutoCloseable {
         posix.unlinkat(fd, name, true, pathOf(name));
     }
 
+    /**
+     * Before a run creates its files here (O_EXCL): names one already present that {@code isRunName}
+     * says the run will create (the user's, a link, a leftover), so prepare refuses it now.
+     */
+    public void refuseExisting(java.util.function.Predicate<String> isRunName) {
+        for (String name : list()) {
+            if (isRunName.test(name)) {
+                throw new PosixException("open", pathOf(name), EEXIST, "EEXIST",
+                        "File exists: the run creates its own files and leaves this one untouched (remove it or choose another dir)");
+            }
+        }
+    }
+
     /** Names in this directory (read through the descriptor, so a link swapped in for the path is not followed). */
     public List<String> list() {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd/" + fd))) {

@@ -107,45 +107,38 @@ public final class RootDir implements AutoCloseable {
     public Dir makeDirs(Path relative, Deque<Path> created) {
         String abs = root.resolve(relative).toString();
         checkRelative(relative, abs);
+        return new Dir(descend(relative, created, null), root.resolve(relative));
+    }
+
+    /** O_PATH descriptor of the directory {@code relative} (the root when null), opened a component at a time. */
+    private int walk(Path relative, String abs) {
+        return descend(relative, null, abs);
+    }
+
+    /**
+     * Opens {@code relative} one component at a time (O_PATH | O_DIRECTORY | O_NOFOLLOW), each
+     * relative to the one before; with {@code created} non-null, makes missing ones first (mkdirat)
+     * and pushes those it made. A refusal names {@code reportAs} (the path asked for), or when null
+     * the component where it happened.
+     */
+    private int descend(Path relative, Deque<Path> created, String reportAs) {
         int cur = posix.openat(fd, ".", Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0, root.toString());
+        if (relative == null) {
+            return cur;
+        }
         Path sofar = Path.of("");
         try {
             for (Path part : relative) {
                 sofar = sofar.resolve(part);
                 String here = root.resolve(sofar).toString();
-                if (posix.mkdirat(cur, part.toString(), 0755, here)) {
+                if (created != null && posix.mkdirat(cur, part.toString(), 0755, here)) {
                     created.push(sofar);
                 }
                 int next;
                 try {
                     next = posix.openat(cur, part.toString(), Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0, here);
                 } catch (PosixException e) {
-                    throw refusal(here, e.errno());
-                }
-                posix.closeQuietly(cur);
-                cur = next;
-            }
-            Dir dir = new Dir(cur, root.resolve(relative));
-            cur = -1;
-            return dir;
-        } finally {
-            posix.closeQuietly(cur);
-        }
-    }
-
-    /** O_PATH descriptor of the directory {@code relative} (the root when null), opened a component at a time. */
-    private int walk(Path relative, String abs) {
-        int cur = posix.openat(fd, ".", Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0, root.toString());
-        if (relative == null) {
-            return cur;
-        }
-        try {
-            for (Path part : relative) {
-                int next;
-                try {
-                    next = posix.openat(cur, part.toString(), Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0, abs);
-                } catch (PosixException e) {
-                    throw refusal(abs, e.errno());
+                    throw refusal(reportAs != null ? reportAs : here, e.errno());
                 }
                 posix.closeQuietly(cur);
                 cur = next;

@@ -66,7 +66,7 @@ public final class LockFilesProcesses extends FleetWorkload {
         }
         Dir d = createdDirs.create(dir);
         try {
-            refuseExisting(d);
+            d.refuseExisting(this::isRunFile); // workers create with O_EXCL
         } catch (RuntimeException e) {
             d.close();
             throw e;
@@ -84,16 +84,6 @@ public final class LockFilesProcesses extends FleetWorkload {
                     .build());
         }
         fleet.start(tasks, dir.toString());
-    }
-
-    /** Workers create their files with O_EXCL; one already there (the user's, a link, a leftover) is named now. */
-    private void refuseExisting(Dir d) {
-        for (String name : d.list()) {
-            if (isRunFile(name)) {
-                throw new PosixException("open", d.pathOf(name), 17, "EEXIST",
-                        "File exists: the run creates its own files and leaves this one untouched (remove it or choose another dir)");
-            }
-        }
     }
 
     /** test-P-I with P and I within this run's processes and files. */

@@ -112,7 +112,8 @@ public final class MetadataWorkload implements Workload {
     public void prepare() {
         Dir d = createdDirs.create(leaf);
         try {
-            refuseExisting(d);
+            String mine = paths.node() + "-t";
+            d.refuseExisting(name -> isRunName(name, mine)); // creates use O_EXCL
         } catch (RuntimeException e) {
             d.close();
             throw e;
@@ -125,17 +126,6 @@ public final class MetadataWorkload implements Workload {
                 for (int i = 0; i < spec.getFiles(); i++) {
                     create(original(t, i));
                 }
-            }
-        }
-    }
-
-    /** Names this run will create, found in the leaf before it starts: the user's, never touched. */
-    private void refuseExisting(Dir d) {
-        String mine = paths.node() + "-t";
-        for (String name : d.list()) {
-            if (isRunName(name, mine)) {
-                throw new PosixException("open", d.pathOf(name), 17, "EEXIST",
-                        "File exists: the run creates its own files and leaves this one untouched (remove it or choose another dir)");
             }
         }
     }
