@@ -279,12 +279,35 @@ public final class MetadataWorkload implements Workload {
         long removed = 0;
         List<String> leftovers = new ArrayList<>();
         if (leafDir != null) {
-            // Prepare found none of these names and creates use O_EXCL: a regular file at one is the run's.
+            // The leaf may be shared with other nodes (and their cleanup): resolve it afresh, beneath
+            // the root, rather than through the descriptor from prepare (GlusterFS answers ESTALE there).
+            leafDir.close();
+            leafDir = null;
+            try (lockstep.agent.fs.RootDir rootDir = paths.openDir(); Dir d = rootDir.dir(paths.below(leaf))) {
+                removed = removeRunFiles(d, leftovers);
+            } catch (PosixException e) {
+                if (e.errno() != 2) { // ENOENT: the directory and its files are gone already
+                    leftovers.add(paths.relative(leaf) + ": " + e.detail());
+                }
+            }
+        }
+        for (String l : createdDirs.removeAll()) {
+            if (!(shared && l.endsWith(": directory not empty"))) {
+                leftovers.add(l);
+            }
+        }
+        return new CleanupReport(removed, leftovers);
+    }
+
+    /** Prepare found none of these names and creates use O_EXCL: a regular file at one is the run's. */
+    private long removeRunFiles(Dir d, List<String> leftovers) {
+        long removed = 0;
+        {
             for (int t = 0; t < threads; t++) {
                 for (int i = 0; i < spec.getFiles(); i++) {
                     for (String f : List.of(original(t, i), renamed(t, i))) {
                         try {
-                            if (leafDir.removeIfCreated(f, null)) {
+                            if (d.removeIfCreated(f, null)) {
                                 removed++;
                             }
                         } catch (PosixException e) {
@@ -293,14 +316,7 @@ public final class MetadataWorkload implements Workload {
                     }
                 }
             }
-            leafDir.close();
-            leafDir = null;
         }
-        for (String l : createdDirs.removeAll()) {
-            if (!(shared && l.endsWith(": directory not empty"))) {
-                leftovers.add(l);
-            }
-        }
-        return new CleanupReport(removed, leftovers);
+        return removed;
     }
 }
