@@ -198,8 +198,9 @@ check(f"k8s: every container image is {IMAGE}",
 ds = by_kind("DaemonSet")
 svc = by_kind("Service")
 job = by_kind("Job")
-check("k8s: one DaemonSet, one Service, one Job, one ConfigMap, namespace lockstep",
+check("k8s: one DaemonSet, one Service, one Job, one ConfigMap, namespace lockstep, the two TLS Secrets",
       len(ds) == 1 and len(svc) == 1 and len(job) == 1 and len(by_kind("ConfigMap")) == 1
+      and {x["metadata"]["name"] for x in by_kind("Secret")} == {"lockstep-agent-tls", "lockstep-coordinator-tls"}
       and any(n["metadata"]["name"] == "lockstep" for n in by_kind("Namespace")))
 
 if ds:
@@ -219,9 +220,13 @@ if ds:
           and "--name" in args and args[args.index("--name") + 1] == "$(NODE_NAME)"
           and node_env == "spec.nodeName", f"args {args}, NODE_NAME from {node_env}")
     probes = {k: agent.get(k) or {} for k in ("startupProbe", "readinessProbe", "livenessProbe")}
-    check(f"k8s: startup/readiness/liveness probes are gRPC on port {PORT}",
-          all((p.get("grpc") or {}).get("port") == PORT for p in probes.values()),
+    check(f"k8s: startup/readiness/liveness probes are TCP on port {PORT} (the gRPC probe cannot speak mTLS)",
+          all((p.get("tcpSocket") or {}).get("port") == PORT for p in probes.values()),
           str({k: list(v) for k, v in probes.items()}))
+    secrets = [v["secret"]["secretName"] for v in spec.get("volumes") or [] if "secret" in v]
+    check("k8s: agent args --tls-cert/--tls-key/--tls-client-ca from Secret lockstep-agent-tls at /tls",
+          all(f in args for f in ("--tls-cert", "--tls-key", "--tls-client-ca")) and "lockstep-agent-tls" in secrets
+          and mounts.get("/tls") is not None, f"args {args}, secrets {secrets}")
     pod_labels = ds[0]["spec"]["template"]["metadata"].get("labels") or {}
 else:
     pod_labels = {}
@@ -241,7 +246,7 @@ if job:
     agents = words[words.index("--agents") + 1] if "--agents" in words[:-1] else ""
     check("k8s: Job runs the coordinator with --agents dns:///lockstep-agents.lockstep.svc.cluster.local:7070",
           agents == f"dns:///lockstep-agents.lockstep.svc.cluster.local:{PORT}"
-          and "/opt/lockstep/lockstep.jar" in words, f"command {words}")
+          and "/opt/lockstep/lockstep.jar" in words and "--tls-cert" in words, f"command {words}")
     cms = [v["configMap"]["name"] for v in pod_spec(job[0]).get("volumes") or [] if "configMap" in v]
     check("k8s: the Job's scenario ConfigMap exists and holds a scenario",
           cms and all(any(m["metadata"]["name"] == n for m in by_kind("ConfigMap")) for n in cms))

@@ -9,11 +9,16 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import lockstep.agent.fs.MountInfo;
+import lockstep.agent.security.AgentSecurity;
+import lockstep.agent.security.SecurityOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code lockstep-agent --listen HOST:PORT --root DIR [--name NAME]}. */
+/**
+ * {@code lockstep-agent --listen HOST:PORT --root DIR [--name NAME] [--tls-cert F --tls-key F --tls-client-ca F]
+ * [--token-file F] [--insecure]}.
+ */
 @Command(name = "lockstep-agent", mixinStandardHelpOptions = true, versionProvider = AgentMain.VersionProvider.class,
         description = "Runs Lockstep workloads on this node when a coordinator asks.")
 public final class AgentMain implements Callable<Integer> {
@@ -30,9 +35,32 @@ public final class AgentMain implements Callable<Integer> {
     @Option(names = "--name", paramLabel = "NAME", description = "Node name in reports (default: host name).")
     String name;
 
+    @Option(names = "--tls-cert", paramLabel = "PEM", description = "This agent's certificate (PEM; `lockstep certs` makes one per node).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "Private key of --tls-cert (PKCS#8 PEM).")
+    Path tlsKey;
+
+    @Option(names = "--tls-client-ca", paramLabel = "PEM",
+            description = "CA certificate that signs coordinator certificates; callers without one are refused (mTLS).")
+    Path tlsClientCa;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "File holding a shared bearer token every call must carry (or set LOCKSTEP_TOKEN).")
+    Path tokenFile;
+
+    @Option(names = "--insecure", description = "Allow listening on a non-loopback address without TLS or token (anyone who reaches the port can run workloads).")
+    boolean insecure;
+
     public static void main(String[] args) {
         Logging.init("log4j2-agent.xml");
-        System.exit(new CommandLine(new AgentMain()).setExecutionExceptionHandler(AgentMain::fail).execute(args));
+        CommandLine cmd = new CommandLine(new AgentMain()).setExecutionExceptionHandler(AgentMain::fail);
+        // Bad input: one line naming the option, exit 2 (no usage dump, no stack trace).
+        cmd.setParameterExceptionHandler((ex, a) -> {
+            cmd.getErr().println("lockstep-agent: " + ex.getMessage());
+            return 2;
+        });
+        System.exit(cmd.execute(args));
     }
 
     /** A failure at start (say, a port in use) is one line, not a stack trace. */
@@ -51,12 +79,18 @@ public final class AgentMain implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         AgentConfig config = parse();
+        AgentSecurity security = new SecurityOptions(tlsCert, tlsKey, tlsClientCa, tokenFile, insecure)
+                .resolve(new CommandLine(this), config.listenHost(), System.getenv("LOCKSTEP_TOKEN"));
+        if (insecure && !security.authenticates()) {
+            System.err.println("lockstep-agent: WARNING: --insecure: listening on " + config.listenHost()
+                    + " with plaintext, unauthenticated gRPC; anyone who reaches the port can run workloads under " + config.root());
+        }
         AgentServer server;
         try {
-            server = new AgentServer(
-                    NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
-                            // coordinators ping every 10 s (gRPC keepalive) to notice a frozen agent
-                            .permitKeepAliveTime(5, TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true), config)
+            server = new AgentServer(NettyServerBuilder.forAddress(
+                            new InetSocketAddress(config.listenHost(), config.listenPort()), security.credentials())
+                    // coordinators ping every 10 s (gRPC keepalive) to notice a frozen agent
+                    .permitKeepAliveTime(5, TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true), config, security)
                     .start();
         } catch (IOException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
@@ -66,7 +100,7 @@ public final class AgentMain implements Callable<Integer> {
         }
         String fs = MountInfo.of(config.root()).map(MountInfo::fsType).orElse("unknown");
         System.out.println(ListeningLine.format(Version.get(), config.listenHost(), server.port(), config.nodeName(),
-                config.root().toString(), fs));
+                config.root().toString(), fs, security.describe()));
         System.out.flush();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shutdown"));
         server.awaitTermination();

@@ -5,12 +5,14 @@ import io.grpc.Server;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerInterceptors;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import java.io.IOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.v1.AgentServiceGrpc;
+import lockstep.agent.security.AgentSecurity;
 
 /**
  * The agent's gRPC server around any {@link ServerBuilder}: Netty in production, in-process in
@@ -23,6 +25,11 @@ public final class AgentServer {
     private final HealthStatusManager health = new HealthStatusManager();
 
     public AgentServer(ServerBuilder<?> builder, AgentConfig config) {
+        this(builder, config, AgentSecurity.NONE);
+    }
+
+    /** The agent service behind {@code security}'s interceptor (token check, caller identity); health stays open. */
+    public AgentServer(ServerBuilder<?> builder, AgentConfig config, AgentSecurity security) {
         this.registry = new RunRegistry(config);
         this.service = new AgentService(registry);
         // A clock probe is answered on the transport thread itself: one thread hand-off less
@@ -41,7 +48,7 @@ public final class AgentServer {
                             registry.peerGone(PeerAddress.of(transport));
                         }
                     }
-                }).addService(io.grpc.ServerInterceptors.intercept(service, new PeerAddress())).addService(health.getHealthService()).build();
+                }).addService(ServerInterceptors.intercept(service, new PeerAddress(), security.interceptor())).addService(health.getHealthService()).build();
     }
 
     public AgentServer start() throws IOException {

@@ -52,6 +52,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     private static final int DEFAULT_INTERVAL_MILLIS = 250;
 
     private final RunRegistry registry;
+    private final RunOwners owners;
     private final ScheduledExecutorService streams = Executors.newScheduledThreadPool(1, r -> {
         Thread t = new Thread(r, "progress-streams");
         t.setDaemon(true);
@@ -60,6 +61,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
 
     AgentService(RunRegistry registry) {
         this.registry = registry;
+        this.owners = new RunOwners(registry.config().nodeName());
     }
 
     @Override
@@ -109,7 +111,16 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
         respond(response, () -> {
-            Run run = registry.prepare(request, PeerAddress.current());
+            owners.claim(request.getRunId());
+            Run run;
+            try {
+                run = registry.prepare(request, PeerAddress.current());
+            } catch (RuntimeException e) {
+                if (!registry.isKnown(request.getRunId())) {
+                    owners.forget(request.getRunId());
+                }
+                throw e;
+            }
             return PrepareResponse.newBuilder()
                     .setState(run.state())
                     .addAllPaths(run.workload().paths())
@@ -121,6 +132,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void start(StartRequest request, StreamObserver<StartResponse> response) {
         respond(response, () -> {
+            owners.check(request.getRunId(), "start");
             Run run = registry.get(request.getRunId());
             if (request.getStartAtUnixNanos() <= 0) {
                 throw Status.INVALID_ARGUMENT.withDescription("start_at_unix_nanos must be set").asRuntimeException();
@@ -137,6 +149,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     public void watchProgress(WatchProgressRequest request, StreamObserver<WatchProgressResponse> response) {
         Run run;
         try {
+            owners.check(request.getRunId(), "watch-progress");
             run = registry.get(request.getRunId());
         } catch (StatusRuntimeException e) {
             response.onError(e);
@@ -190,6 +203,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void getResult(GetResultRequest request, StreamObserver<GetResultResponse> response) {
         respond(response, () -> {
+            owners.check(request.getRunId(), "get-result");
             Run run = registry.get(request.getRunId());
             return GetResultResponse.newBuilder().setState(run.state()).setResult(run.result()).build();
         });
@@ -198,6 +212,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void abort(AbortRequest request, StreamObserver<AbortResponse> response) {
         respond(response, () -> {
+            owners.check(request.getRunId(), "abort");
             Run run = registry.get(request.getRunId());
             return AbortResponse.newBuilder().setState(run.abort(request.getReason())).build();
         });
@@ -206,7 +221,9 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     @Override
     public void cleanup(CleanupRequest request, StreamObserver<CleanupResponse> response) {
         respond(response, () -> {
+            owners.check(request.getRunId(), "cleanup");
             CleanupReport report = registry.cleanup(request.getRunId());
+            owners.forget(request.getRunId());
             return CleanupResponse.newBuilder()
                     .setFilesRemoved(report.filesRemoved())
                     .addAllLeftovers(report.leftovers())

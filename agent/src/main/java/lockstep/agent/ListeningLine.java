@@ -21,8 +21,10 @@ public final class ListeningLine {
         }
     }
 
-    public static String format(String version, String host, int port, String node, String root, String fs) {
-        return String.format("lockstep-agent %s listening on %s:%d (node %s, root %s, fs %s)", version, host, port, node, root, fs);
+    /** @param security how callers are let in, e.g. "mTLS", "token", "plaintext, loopback only" */
+    public static String format(String version, String host, int port, String node, String root, String fs, String security) {
+        return String.format("lockstep-agent %s listening on %s:%d (node %s, root %s, fs %s, %s)", version, host, port, node, root, fs,
+                security);
     }
 
     public static Optional<Bound> parse(String line) {

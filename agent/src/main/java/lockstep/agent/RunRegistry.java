@@ -180,6 +180,10 @@ final class RunRegistry implements AutoCloseable {
         return pids;
     }
 
+    boolean isKnown(String runId) {
+        return runs.containsKey(runId);
+    }
+
     Run get(String runId) {
         Run run = runs.get(runId);
         if (run == null) {

@@ -172,9 +172,9 @@ class AgentServiceTest {
     @Test
     void aPrepareThatFailsIsReportedWithErrnoAndForgotten() throws Exception {
         Files.createDirectories(root.resolve("taken"));
-        // opening a directory for writing fails with EISDIR
+        // a write creates its file with O_EXCL: what is already there is refused, not opened
         assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("r4").setWorkload(write("taken", 8192)).build()),
-                Status.Code.FAILED_PRECONDITION, "open taken: EISDIR");
+                Status.Code.FAILED_PRECONDITION, "open taken: EEXIST");
         assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r4").build()), Status.Code.NOT_FOUND, "r4");
         assertThat(root.resolve("taken")).isDirectory();
     }

@@ -12,7 +12,7 @@ import jnr.posix.POSIXHandler;
 import jnr.posix.util.DefaultPOSIXHandler;
 
 /**
- * Real system calls for workloads: jnr-posix for open/close/flock/fsync/unlink/rlimits and a
+ * Real system calls for workloads: jnr-posix for open/close/flock/fsync/rlimits and a
  * small jnr-ffi {@link LibC} for aligned I/O and {@code struct flock}. Every call either
  * succeeds or throws {@link PosixException} carrying errno, the call and the path.
  */
@@ -22,9 +22,17 @@ public final class Posix {
     public static final int O_WRONLY = 1;
     public static final int O_RDWR = 2;
     public static final int O_CREAT = OpenFlags.O_CREAT.intValue();
-    public static final int O_TRUNC = OpenFlags.O_TRUNC.intValue();
     public static final int O_SYNC = OpenFlags.O_SYNC.intValue();
     public static final int O_DIRECT = isArm() ? 0200000 : 040000;
+    public static final int O_EXCL = OpenFlags.O_EXCL.intValue();
+    public static final int O_NOFOLLOW = isArm() ? 0100000 : 0400000;
+    public static final int O_DIRECTORY = isArm() ? 040000 : 0200000;
+    public static final int O_CLOEXEC = 02000000;
+    public static final int O_PATH = 010000000;
+    static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    static final int AT_REMOVEDIR = 0x200;
+    private static final long SYS_OPENAT2 = 437; // the same number on every architecture
+    private static final int STRUCT_STAT_SIZE = 256; // >= sizeof(struct stat) on x86_64 (144) and aarch64 (128)
 
     static final int F_SETLK = 6;
     static final int F_SETLKW = 7;
@@ -52,6 +60,7 @@ public final class Posix {
     private final ThreadLocal<Pointer> flockStruct;
     private final ThreadLocal<jnr.posix.FileStat> statBuffer;
     private final ThreadLocal<Pointer> timespec;
+    private final ThreadLocal<Pointer> rawStat;
 
     private Posix() {
         POSIXHandler handler = new DefaultPOSIXHandler();
@@ -61,6 +70,7 @@ public final class Posix {
         this.flockStruct = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, STRUCT_FLOCK_SIZE, true));
         this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
         this.timespec = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, 16, true));
+        this.rawStat = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, STRUCT_STAT_SIZE, true));
     }
 
     public static Posix get() {
@@ -96,6 +106,83 @@ public final class Posix {
             throw error("open", path, posix.errno());
         }
         return fd;
+    }
+
+    /** openat(2); {@code path} names the file in errors (the directory's path plus the name). */
+    public int openat(int dirfd, String name, int flags, int mode, String path) {
+        while (true) {
+            int fd = libc.openat(dirfd, name, flags, mode);
+            if (fd >= 0) {
+                return fd;
+            }
+            int errno = runtime.getLastError();
+            if (errno != Errno.EINTR.intValue()) {
+                throw error("open", path, errno);
+            }
+        }
+    }
+
+    /**
+     * openat2(2) with {@code resolve} flags (RESOLVE_BENEATH, RESOLVE_NO_SYMLINKS...). Returns the
+     * descriptor, or minus errno (ENOSYS where the kernel lacks it) without throwing.
+     */
+    int openat2(int dirfd, String relative, long flags, long mode, long resolve) {
+        Pointer how = Memory.allocateDirect(runtime, 24, true); // struct open_how { u64 flags, mode, resolve; }
+        how.putLong(0, flags);
+        how.putLong(8, mode);
+        how.putLong(16, resolve);
+        while (true) {
+            long fd = libc.syscall(SYS_OPENAT2, dirfd, relative, how, 24);
+            if (fd >= 0) {
+                return (int) fd;
+            }
+            int errno = runtime.getLastError();
+            if (errno != Errno.EINTR.intValue() && errno != Errno.EAGAIN.intValue()) {
+                return -errno;
+            }
+        }
+    }
+
+    /** mkdirat(2); false if the name already exists (EEXIST), throws on anything else. */
+    public boolean mkdirat(int dirfd, String name, int mode, String path) {
+        if (libc.mkdirat(dirfd, name, mode) == 0) {
+            return true;
+        }
+        int errno = runtime.getLastError();
+        if (errno == Errno.EEXIST.intValue()) {
+            return false;
+        }
+        throw error("mkdir", path, errno);
+    }
+
+    /** unlinkat(2) of a file, or of an empty directory with {@code directory}. */
+    public void unlinkat(int dirfd, String name, boolean directory, String path) {
+        if (libc.unlinkat(dirfd, name, directory ? AT_REMOVEDIR : 0) < 0) {
+            throw error(directory ? "rmdir" : "unlink", path, runtime.getLastError());
+        }
+    }
+
+    /** renameat(2) within one directory. */
+    public void renameat(int dirfd, String from, String to, String path) {
+        if (libc.renameat(dirfd, from, dirfd, to) < 0) {
+            throw error("rename", path, runtime.getLastError());
+        }
+    }
+
+    /** fstatat(2) without following a link at the name; throws on failure (ENOENT, ESTALE, ...). */
+    public void statat(int dirfd, String name, String path) {
+        if (libc.fstatat(dirfd, name, rawStat.get(), AT_SYMLINK_NOFOLLOW) < 0) {
+            throw error("stat", path, runtime.getLastError());
+        }
+    }
+
+    /** fstat(2) of an open descriptor: what it is, its identity and its link count. */
+    public FileId fstat(int fd, String path) {
+        jnr.posix.FileStat st = statBuffer.get();
+        if (posix.fstat(fd, st) < 0) {
+            throw error("fstat", path, posix.errno());
+        }
+        return new FileId(st.dev(), st.ino(), st.nlink(), st.isFile(), st.isDirectory(), st.st_size());
     }
 
     public void close(int fd, String path) {
@@ -182,30 +269,11 @@ public final class Posix {
         }
     }
 
-    /** stat(2); throws on failure (ENOENT, ESTALE, ...). */
-    public void stat(String path) {
-        if (posix.stat(path, statBuffer.get()) < 0) {
-            throw error("stat", path, posix.errno());
-        }
-    }
 
-    public void rename(String from, String to) {
-        if (posix.rename(from, to) < 0) {
-            throw error("rename", from, posix.errno());
-        }
-    }
 
-    public void unlink(String path) {
-        if (posix.unlink(path) < 0) {
-            throw error("unlink", path, posix.errno());
-        }
-    }
+
 
     /** Removes without throwing; for scratch files on paths where the first error is what matters. */
-    public void unlinkQuietly(String path) {
-        posix.unlink(path);
-    }
-
     public int getpid() {
         return posix.getpid();
     }

@@ -24,6 +24,20 @@ public final class RootedPaths {
         return root;
     }
 
+    /**
+     * The root as a directory descriptor, everything below it opened without following links;
+     * the caller closes it (the agent holds no descriptor on the root between runs, so the file
+     * system can be unmounted).
+     */
+    public RootDir openDir() {
+        return RootDir.open(root);
+    }
+
+    /** {@code path} (from {@link #resolve}) relative to the root. */
+    public Path below(Path path) {
+        return root.relativize(path);
+    }
+
     public String node() {
         return node;
     }

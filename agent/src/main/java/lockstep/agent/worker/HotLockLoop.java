@@ -8,6 +8,7 @@ import lockstep.agent.WallClock;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.workload.Errors;
 import lockstep.agent.workload.LatencyHistograms;
@@ -37,8 +38,16 @@ public final class HotLockLoop implements WorkerLoop {
         int threads = Math.max(1, spec.getThreads());
         this.fds = new int[threads];
         java.util.Arrays.fill(fds, -1);
-        for (int t = 0; t < threads; t++) {
-            fds[t] = posix.open(file.toString(), Posix.O_CREAT | Posix.O_RDWR, 0644);
+        try (RootDir rootDir = RootDir.open(root)) {
+            for (int t = 0; t < threads; t++) {
+                // One open file description per thread; made (or found) by the agent at prepare.
+                fds[t] = rootDir.openRegular(root.relativize(file), Posix.O_RDWR);
+            }
+        } catch (PosixException e) {
+            for (int fd : fds) {
+                posix.closeQuietly(fd);
+            }
+            throw e;
         }
     }
 

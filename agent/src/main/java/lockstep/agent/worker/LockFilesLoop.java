@@ -4,10 +4,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.WallClock;
+import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.LockKind;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockRelease;
@@ -18,15 +20,20 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Seed 1's program, in one process: create {@code files} files, open each with
- * O_SYNC|O_RDWR|O_CREAT and lock it. With release hold and close end (the seed) every lock
+ * O_SYNC|O_RDWR|O_CREAT (plus O_EXCL|O_NOFOLLOW, relative to the directory opened beneath the
+ * root at set-up) and lock it. With release hold and close end (the seed) every lock
  * stays held and every file open until {@link #release}; unlock-each unlocks right after the
  * lock, close each closes right after (which drops a lock still held). One op is one file:
  * open + lock [+ unlock] [+ close], timed as one.
  */
 public final class LockFilesLoop implements WorkerLoop {
     static final int WARM_UP_FILES = 400;
-    private static final int FLAGS = Posix.O_SYNC | Posix.O_RDWR | Posix.O_CREAT;
+    // O_EXCL | O_NOFOLLOW relative to the directory descriptor: only files this run creates,
+    // never a link planted at a file's name, in the same one open(2) per file as the seed.
+    private static final int FLAGS = Posix.O_SYNC | Posix.O_RDWR | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW
+            | Posix.O_CLOEXEC;
     private final Path dir;
+    private final Dir dirFd;
     private final String prefix;
     private final LockFilesWorkload spec;
     private final Path root;
@@ -37,8 +44,12 @@ public final class LockFilesLoop implements WorkerLoop {
     // One instance for the whole run: the lock loop asks it on every try-lock attempt.
     private final java.util.function.BooleanSupplier isStopped = () -> stopped;
 
+    /** Opens {@code dir} beneath {@code root} without following links; throws PosixException if it cannot. */
     public LockFilesLoop(Path dir, String prefix, LockFilesWorkload spec, Path root) {
         this.dir = dir;
+        try (RootDir rootDir = RootDir.open(root)) {
+            this.dirFd = rootDir.dir(root.relativize(dir));
+        }
         this.prefix = prefix;
         this.spec = spec;
         this.root = root;
@@ -74,14 +85,15 @@ public final class LockFilesLoop implements WorkerLoop {
         List<Integer> none = new ArrayList<>();
         LockMode mode = mode();
         for (int i = 0; i < WARM_UP_FILES && !stopped; i++) {
-            String path = dir.resolve(".warmup-" + fileName(prefix, i)).toString();
+            String name = ".warmup-" + fileName(prefix, i);
+            String path = dir + "/" + name;
             long t0 = System.nanoTime();
-            int fd = posix.open(path, FLAGS, 0644);
+            int fd = posix.openat(dirFd.fd(), name, FLAGS, 0644, path);
             try {
                 lockOne(fd, path, mode, true, false, none);
             } finally {
                 posix.closeQuietly(fd);
-                posix.unlinkQuietly(path);
+                posix.unlinkat(dirFd.fd(), name, false, path);
             }
             scratch.recordValue(System.nanoTime() - t0);
         }
@@ -101,10 +113,11 @@ public final class LockFilesLoop implements WorkerLoop {
         long retries = 0;
         out.setFirstOpUnixNanos(WallClock.nowNanos());
         for (int i = 0; i < spec.getFiles() && !stopped; i++) {
-            String path = dir.resolve(fileName(prefix, i)).toString();
+            String name = fileName(prefix, i);
+            String path = dir + "/" + name;
             try {
                 long t0 = System.nanoTime();
-                int fd = posix.open(path, FLAGS, 0644);
+                int fd = posix.openat(dirFd.fd(), name, FLAGS, 0644, path);
                 long r = lockOne(fd, path, mode, unlockEach, closeEach, fds);
                 if (r < 0) {
                     break;

@@ -6,6 +6,7 @@ import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.workload.Errors;
@@ -49,8 +50,13 @@ public final class PingPongLoop implements WorkerLoop {
         this.spec = spec;
         this.slots = slots;
         this.participants = participants;
-        this.fd = posix.open(file.toString(), Posix.O_CREAT | Posix.O_RDWR, 0600);
-        posix.ftruncate(fd, slots + 1L, file.toString());
+        try (RootDir rootDir = RootDir.open(root)) {
+            // Made (or found: another node's) by the agent at prepare; a link or a hard-linked file is refused.
+            this.fd = rootDir.openRegular(root.relativize(file), Posix.O_RDWR);
+        }
+        if (posix.fstat(fd, file.toString()).size() < slots + 1L) {
+            posix.ftruncate(fd, slots + 1L, file.toString()); // grow only: never cut a file short
+        }
         this.buf = posix.allocateAligned(64, 64);
     }
 

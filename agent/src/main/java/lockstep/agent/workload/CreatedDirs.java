@@ -1,52 +1,54 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import lockstep.agent.fs.Dir;
+import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootDir;
 import lockstep.agent.fs.RootedPaths;
 
-/** Directories a run created, so cleanup removes exactly those (innermost first). */
+/**
+ * Directories a run created (beneath the root, never through a link), so cleanup removes
+ * exactly those, innermost first.
+ */
 final class CreatedDirs {
-    private final Path root;
+    private static final int ENOENT = 2;
+    private static final int ENOTEMPTY = 39;
+    private final RootedPaths paths;
     private final Deque<Path> created = new ArrayDeque<>();
 
-    CreatedDirs(Path root) {
-        this.root = root;
+    CreatedDirs(RootedPaths paths) {
+        this.paths = paths;
     }
 
-    void createParentsOf(Path file) throws IOException {
-        create(file.getParent());
+    /** The parent directory of {@code file} (absolute, from RootedPaths.resolve), made if missing; the caller closes it. */
+    Dir createParentsOf(Path file) {
+        return create(file.getParent());
     }
 
-    void create(Path dir) throws IOException {
-        List<Path> missing = new ArrayList<>();
-        for (Path p = dir; p != null && p.startsWith(root) && !p.equals(root) && !Files.exists(p); p = p.getParent()) {
-            missing.add(0, p);
-        }
-        for (Path p : missing) {
-            try {
-                Files.createDirectory(p);
-                created.push(p);
-            } catch (java.nio.file.FileAlreadyExistsException e) {
-                // another node (sharing this directory) made it first: not ours to remove
-            }
+    /** The directory {@code dir} (absolute, below the root), made if missing; the caller closes it. */
+    Dir create(Path dir) {
+        Path rel = paths.below(dir);
+        try (RootDir rootDir = paths.openDir()) {
+            return rel.toString().isEmpty() ? rootDir.dir(rel) : rootDir.makeDirs(rel, created);
         }
     }
 
-    List<String> removeAll(RootedPaths paths) {
+    List<String> removeAll() {
         List<String> leftovers = new ArrayList<>();
         while (!created.isEmpty()) {
             Path p = created.pop();
-            try {
-                Files.deleteIfExists(p);
-            } catch (java.nio.file.DirectoryNotEmptyException e) {
-                leftovers.add(paths.relative(p) + ": directory not empty");
-            } catch (IOException e) {
-                leftovers.add(paths.relative(p) + ": " + e.getMessage());
+            try (RootDir rootDir = paths.openDir(); Dir parent = rootDir.dir(p.getParent())) {
+                parent.removeDir(p.getFileName().toString());
+            } catch (PosixException e) {
+                if (e.errno() == ENOTEMPTY) {
+                    leftovers.add(p + ": directory not empty");
+                } else if (e.errno() != ENOENT) {
+                    leftovers.add(p + ": " + e.detail());
+                }
             }
         }
         return leftovers;

@@ -1,10 +1,10 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.worker.HotLockLoop;
@@ -22,12 +22,13 @@ public final class HotLockProcesses extends FleetWorkload {
     private final RootedPaths paths;
     private final Path file;
     private final CreatedDirs createdDirs;
+    private lockstep.agent.fs.FileId created;
 
     public HotLockProcesses(HotLockWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
         this.file = paths.resolve("file", spec.getFile());
-        this.createdDirs = new CreatedDirs(paths.root());
+        this.createdDirs = new CreatedDirs(paths);
     }
 
     @Override
@@ -37,11 +38,7 @@ public final class HotLockProcesses extends FleetWorkload {
 
     @Override
     public void prepare() {
-        try {
-            createdDirs.createParentsOf(file);
-        } catch (IOException e) {
-            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
-        }
+        created = SharedFileCleanup.prepare(file, createdDirs);
         List<WorkerTask> tasks = new ArrayList<>();
         for (int i = 0; i < spec.getProcesses(); i++) {
             tasks.add(WorkerTask.newBuilder()
@@ -62,6 +59,6 @@ public final class HotLockProcesses extends FleetWorkload {
     @Override
     public CleanupReport cleanup() {
         fleet.release();
-        return SharedFileCleanup.remove(file, createdDirs, paths);
+        return SharedFileCleanup.remove(file, created, createdDirs, paths);
     }
 }

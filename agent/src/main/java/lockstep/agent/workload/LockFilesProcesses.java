@@ -1,11 +1,11 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.fs.OpenFileLimit;
+import lockstep.agent.fs.Dir;
+import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -25,14 +25,13 @@ public final class LockFilesProcesses extends FleetWorkload {
     private final RootedPaths paths;
     private final Path dir;
     private final CreatedDirs createdDirs;
-    // Files already in the directory before the run: the user's, never removed at cleanup.
-    private final java.util.Set<String> preexisting = new java.util.HashSet<>();
+    private Dir dirFd;
 
     public LockFilesProcesses(LockFilesWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
         this.dir = paths.resolve("dir", spec.getDir());
-        this.createdDirs = new CreatedDirs(paths.root());
+        this.createdDirs = new CreatedDirs(paths);
     }
 
     static String prefix(int process) {
@@ -50,16 +49,15 @@ public final class LockFilesProcesses extends FleetWorkload {
         if (shortage != null) {
             throw shortage;
         }
+        Dir d = createdDirs.create(dir);
         try {
-            if (Files.isDirectory(dir)) {
-                try (var listing = Files.list(dir)) {
-                    listing.forEach(f -> preexisting.add(f.getFileName().toString()));
-                }
-            }
-            createdDirs.create(dir);
-        } catch (IOException e) {
-            throw new PosixException("prepare directory", dir.toString(), 0, "", e.toString());
+            d.refuseExisting(this::isRunFile); // workers create with O_EXCL
+        } catch (RuntimeException e) {
+            d.close();
+            throw e;
         }
+        // From here on, a regular file at one of the run's names is the run's (cleanup removes it).
+        dirFd = d;
         List<WorkerTask> tasks = new ArrayList<>();
         for (int i = 0; i < spec.getProcesses(); i++) {
             tasks.add(WorkerTask.newBuilder()
@@ -73,6 +71,20 @@ public final class LockFilesProcesses extends FleetWorkload {
         fleet.start(tasks, dir.toString());
     }
 
+    /** test-P-I with P and I within this run's processes and files. */
+    private boolean isRunFile(String name) {
+        if (!name.startsWith("test-")) {
+            return false;
+        }
+        String[] parts = name.substring(5).split("-", -1);
+        try {
+            return parts.length == 2 && Integer.parseInt(parts[0]) < spec.getProcesses() && Integer.parseInt(parts[1]) < spec.getFiles()
+                    && name.equals(LockFilesLoop.fileName(prefix(Integer.parseInt(parts[0])), Integer.parseInt(parts[1])));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
     @Override
     public List<String> paths() {
         return List.of(paths.relative(dir) + "/test-<process>-<file>");
@@ -83,21 +95,24 @@ public final class LockFilesProcesses extends FleetWorkload {
         fleet.release();
         long removed = 0;
         List<String> leftovers = new ArrayList<>();
-        for (int p = 0; p < spec.getProcesses(); p++) {
-            for (int i = 0; i < spec.getFiles(); i++) {
-                Path f = dir.resolve(LockFilesLoop.fileName(prefix(p), i));
-                try {
-                    // Only regular files the run made: a directory, link or file in the way is the user's.
-                    if (!preexisting.contains(f.getFileName().toString())
-                            && Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(f)) {
-                        removed++;
+        if (dirFd != null) {
+            // Prepare found none of these names, workers create with O_EXCL: a regular file at one is the run's.
+            for (int p = 0; p < spec.getProcesses(); p++) {
+                for (int i = 0; i < spec.getFiles(); i++) {
+                    String name = LockFilesLoop.fileName(prefix(p), i);
+                    try {
+                        if (dirFd.removeIfCreated(name, null)) {
+                            removed++;
+                        }
+                    } catch (PosixException e) {
+                        leftovers.add(paths.relative(dir.resolve(name)) + ": " + e.detail());
                     }
-                } catch (IOException e) {
-                    leftovers.add(paths.relative(f) + ": " + e);
                 }
             }
+            dirFd.close();
+            dirFd = null;
         }
-        leftovers.addAll(createdDirs.removeAll(paths));
+        leftovers.addAll(createdDirs.removeAll());
         return new CleanupReport(removed, leftovers);
     }
 }

@@ -1,8 +1,5 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -12,6 +9,8 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
 import lockstep.agent.Threads;
 import lockstep.agent.WallClock;
+import lockstep.agent.fs.Dir;
+import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -40,6 +39,9 @@ public final class MetadataWorkload implements Workload {
     private final int threads;
     private final EnumSet<MetadataOp> ops = EnumSet.noneOf(MetadataOp.class);
     private final CreatedDirs createdDirs;
+    private final String leafPrefix;
+    private Dir leafDir;
+    private int leafFd = -1;
     private final AtomicLong done = new AtomicLong();
     private volatile boolean stopped;
 
@@ -55,7 +57,8 @@ public final class MetadataWorkload implements Workload {
             p = p.resolve("d" + d);
         }
         this.leaf = p;
-        this.createdDirs = new CreatedDirs(paths.root());
+        this.leafPrefix = p + "/";
+        this.createdDirs = new CreatedDirs(paths);
     }
 
     static String opName(MetadataOp op) {
@@ -73,11 +76,11 @@ public final class MetadataWorkload implements Workload {
     }
 
     private String original(int thread, int i) {
-        return leaf.resolve(name(thread, i)).toString();
+        return name(thread, i);
     }
 
     private String renamed(int thread, int i) {
-        return leaf.resolve(name(thread, i) + ".r").toString();
+        return name(thread, i) + ".r";
     }
 
     @Override
@@ -87,11 +90,17 @@ public final class MetadataWorkload implements Workload {
 
     @Override
     public void prepare() {
+        Dir d = createdDirs.create(leaf);
         try {
-            createdDirs.create(leaf);
-        } catch (IOException e) {
-            throw new PosixException("mkdir", leaf.toString(), 0, "", e.toString());
+            String mine = paths.node() + "-t";
+            d.refuseExisting(name -> isRunName(name, mine)); // creates use O_EXCL
+        } catch (RuntimeException e) {
+            d.close();
+            throw e;
         }
+        // From here on, a file at one of the run's names is the run's (cleanup removes it).
+        leafDir = d;
+        leafFd = d.fd();
         if (!ops.contains(MetadataOp.METADATA_OP_CREATE)) {
             for (int t = 0; t < threads; t++) {
                 for (int i = 0; i < spec.getFiles(); i++) {
@@ -101,12 +110,32 @@ public final class MetadataWorkload implements Workload {
         }
     }
 
-    private void create(String path) {
-        int fd = posix.open(path, Posix.O_WRONLY | Posix.O_CREAT | O_EXCL, 0644);
+    private boolean isRunName(String name, String mine) {
+        if (!name.startsWith(mine)) {
+            return false;
+        }
+        String rest = name.substring(mine.length());
+        if (rest.endsWith(".r")) {
+            rest = rest.substring(0, rest.length() - 2);
+        }
+        int f = rest.indexOf("-f");
+        try {
+            return f > 0 && Integer.parseInt(rest.substring(0, f)) < threads
+                    && Integer.parseInt(rest.substring(f + 2)) < spec.getFiles();
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    // Every call is relative to the leaf's descriptor (opened beneath the root at prepare), one
+    // name, never followed if it is a link: the same one syscall per op as a path-based call.
+    private void create(String name) {
+        String path = leafPrefix + name;
+        int fd = posix.openat(leafFd, name, CREATE_FLAGS, 0644, path);
         posix.close(fd, path);
     }
 
-    private static final int O_EXCL = jnr.constants.platform.OpenFlags.O_EXCL.intValue();
+    private static final int CREATE_FLAGS = Posix.O_WRONLY | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW | Posix.O_CLOEXEC;
 
     @Override
     public List<String> paths() {
@@ -189,9 +218,12 @@ public final class MetadataWorkload implements Workload {
                     long t0 = System.nanoTime();
                     switch (op) {
                         case METADATA_OP_CREATE -> create(original(thread, i));
-                        case METADATA_OP_STAT -> posix.stat(original(thread, i));
-                        case METADATA_OP_RENAME -> posix.rename(original(thread, i), renamed(thread, i));
-                        case METADATA_OP_UNLINK -> posix.unlink(unlinkRenamed ? renamed(thread, i) : original(thread, i));
+                        case METADATA_OP_STAT -> posix.statat(leafFd, original(thread, i), leafPrefix + original(thread, i));
+                        case METADATA_OP_RENAME -> posix.renameat(leafFd, original(thread, i), renamed(thread, i), leafPrefix + original(thread, i));
+                        case METADATA_OP_UNLINK -> {
+                            String n = unlinkRenamed ? renamed(thread, i) : original(thread, i);
+                            posix.unlinkat(leafFd, n, false, leafPrefix + n);
+                        }
                         default -> throw new IllegalStateException(op.toString());
                     }
                     h.recordValue(System.nanoTime() - t0);
@@ -229,25 +261,45 @@ public final class MetadataWorkload implements Workload {
     public CleanupReport cleanup() {
         long removed = 0;
         List<String> leftovers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            for (int i = 0; i < spec.getFiles(); i++) {
-                for (String f : List.of(original(t, i), renamed(t, i))) {
-                    Path p = Path.of(f);
-                    try {
-                        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(p)) {
-                            removed++;
-                        }
-                    } catch (IOException e) {
-                        leftovers.add(paths.relative(p) + ": " + e);
-                    }
+        if (leafDir != null) {
+            // The leaf may be shared with other nodes (and their cleanup): resolve it afresh, beneath
+            // the root, rather than through the descriptor from prepare (GlusterFS answers ESTALE there).
+            leafDir.close();
+            leafDir = null;
+            try (lockstep.agent.fs.RootDir rootDir = paths.openDir(); Dir d = rootDir.dir(paths.below(leaf))) {
+                removed = removeRunFiles(d, leftovers);
+            } catch (PosixException e) {
+                if (e.errno() != 2) { // ENOENT: the directory and its files are gone already
+                    leftovers.add(paths.relative(leaf) + ": " + e.detail());
                 }
             }
         }
-        for (String l : createdDirs.removeAll(paths)) {
+        for (String l : createdDirs.removeAll()) {
             if (!(shared && l.endsWith(": directory not empty"))) {
                 leftovers.add(l);
             }
         }
         return new CleanupReport(removed, leftovers);
+    }
+
+    /** Prepare found none of these names and creates use O_EXCL: a regular file at one is the run's. */
+    private long removeRunFiles(Dir d, List<String> leftovers) {
+        long removed = 0;
+        {
+            for (int t = 0; t < threads; t++) {
+                for (int i = 0; i < spec.getFiles(); i++) {
+                    for (String f : List.of(original(t, i), renamed(t, i))) {
+                        try {
+                            if (d.removeIfCreated(f, null)) {
+                                removed++;
+                            }
+                        } catch (PosixException e) {
+                            leftovers.add(paths.relative(leaf.resolve(f)) + ": " + e.detail());
+                        }
+                    }
+                }
+            }
+        }
+        return removed;
     }
 }

@@ -1,10 +1,10 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
@@ -26,6 +26,7 @@ public final class PingPongProcesses extends FleetWorkload {
     private final int participants;
     private final int slots;
     private final CreatedDirs createdDirs;
+    private lockstep.agent.fs.FileId created;
 
     /**
      * @param stepNodes how many nodes run the step together (1 if unknown)
@@ -37,7 +38,7 @@ public final class PingPongProcesses extends FleetWorkload {
         int nodes = Math.max(1, stepNodes);
         this.participants = nodes * spec.getProcesses();
         this.slots = WorkloadValidator.ringSlots(spec, nodes);
-        this.createdDirs = new CreatedDirs(paths.root());
+        this.createdDirs = new CreatedDirs(paths);
     }
 
     int slots() {
@@ -55,11 +56,7 @@ public final class PingPongProcesses extends FleetWorkload {
 
     @Override
     public void prepare() {
-        try {
-            createdDirs.createParentsOf(file);
-        } catch (IOException e) {
-            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
-        }
+        created = SharedFileCleanup.prepare(file, createdDirs);
         List<WorkerTask> tasks = new ArrayList<>();
         for (int i = 0; i < spec.getProcesses(); i++) {
             tasks.add(WorkerTask.newBuilder()
@@ -87,6 +84,6 @@ public final class PingPongProcesses extends FleetWorkload {
     @Override
     public CleanupReport cleanup() {
         fleet.release();
-        return SharedFileCleanup.remove(file, createdDirs, paths);
+        return SharedFileCleanup.remove(file, created, createdDirs, paths);
     }
 }

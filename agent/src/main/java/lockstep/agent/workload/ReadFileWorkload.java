@@ -1,12 +1,12 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.WallClock;
 import lockstep.agent.fs.AlignedBuffer;
+import lockstep.agent.fs.Dir;
+import lockstep.agent.fs.FileId;
+import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -31,7 +31,7 @@ public final class ReadFileWorkload implements Workload {
     private final CreatedDirs createdDirs;
     private final BlockIo io = new BlockIo();
     private final int threads;
-    private boolean created;
+    private FileId created;
     private int fd = -1;
 
     public ReadFileWorkload(ReadWorkload spec, RootedPaths paths) {
@@ -39,7 +39,7 @@ public final class ReadFileWorkload implements Workload {
         this.paths = paths;
         this.threads = Math.max(1, spec.getThreads());
         this.file = paths.resolve("file", spec.getFile());
-        this.createdDirs = new CreatedDirs(paths.root());
+        this.createdDirs = new CreatedDirs(paths);
     }
 
     @Override
@@ -49,15 +49,19 @@ public final class ReadFileWorkload implements Workload {
 
     @Override
     public void prepare() {
-        try {
-            createdDirs.createParentsOf(file);
-        } catch (IOException e) {
-            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
-        }
         String path = file.toString();
-        int w = posix.open(path, Posix.O_WRONLY | Posix.O_CREAT | Posix.O_TRUNC, 0644);
-        created = true;
+        String name = file.getFileName().toString();
+        try (Dir parent = createdDirs.createParentsOf(file)) {
+            prepareIn(parent, name, path);
+        }
+        io.allocate(threads, spec.getBlockSizeBytes(), WriteFileWorkload.DIRECT_ALIGNMENT);
+    }
+
+    /** Lays the file out (created with O_EXCL: never one the run did not make), then opens it for reading. */
+    private void prepareIn(Dir parent, String name, String path) {
+        int w = parent.create(name, Posix.O_WRONLY, 0644);
         try {
+            created = posix.fstat(w, path);
             AlignedBuffer chunk = posix.allocateAligned(LAYOUT_CHUNK, WriteFileWorkload.DIRECT_ALIGNMENT);
             chunk.fill((byte) 0x5a);
             for (long off = 0; off < spec.getSizeBytes(); off += LAYOUT_CHUNK) {
@@ -69,12 +73,12 @@ public final class ReadFileWorkload implements Workload {
             posix.closeQuietly(w);
         }
         try {
-            fd = posix.open(path, Posix.O_RDONLY | (spec.getODirect() ? Posix.O_DIRECT : 0), 0);
+            // Re-opened by name in the same directory descriptor: a regular file, one link, the one just made.
+            fd = parent.openRegular(name, Posix.O_RDONLY | (spec.getODirect() ? Posix.O_DIRECT : 0), created);
             posix.dropCache(fd, path);
         } catch (PosixException e) {
             throw BlockIo.explainDirect(e, spec.getODirect(), spec.getBlockSizeBytes(), WriteFileWorkload.DIRECT_ALIGNMENT);
         }
-        io.allocate(threads, spec.getBlockSizeBytes(), WriteFileWorkload.DIRECT_ALIGNMENT);
     }
 
     @Override
@@ -128,18 +132,6 @@ public final class ReadFileWorkload implements Workload {
     public CleanupReport cleanup() {
         posix.closeQuietly(fd);
         fd = -1;
-        long removed = 0;
-        List<String> leftovers = new ArrayList<>();
-        if (created) {
-            try {
-                if (Files.deleteIfExists(file)) {
-                    removed++;
-                }
-            } catch (IOException e) {
-                leftovers.add(paths.relative(file) + ": " + e.getMessage());
-            }
-        }
-        leftovers.addAll(createdDirs.removeAll(paths));
-        return new CleanupReport(removed, leftovers);
+        return CreatedFile.remove(file, created, createdDirs, paths);
     }
 }

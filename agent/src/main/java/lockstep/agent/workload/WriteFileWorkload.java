@@ -1,10 +1,11 @@
 package lockstep.agent.workload;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import lockstep.agent.WallClock;
+import lockstep.agent.fs.Dir;
+import lockstep.agent.fs.FileId;
+import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -14,7 +15,8 @@ import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WriteWorkload;
 
 /**
- * dd/fio-like write: open(O_WRONLY|O_CREAT|O_TRUNC [|O_DIRECT][|O_SYNC]) at prepare, then
+ * dd/fio-like write: open(O_WRONLY|O_CREAT|O_EXCL [|O_DIRECT][|O_SYNC]) beneath the root at
+ * prepare (a file already at the path is refused, never truncated), then
  * pwrite(2) of {@code block-size} zero bytes at each block's offset until {@code size}
  * (sequential or random order, split over {@code threads}), then fdatasync(2) if asked, all
  * inside the measured time. One op is one pwrite call of a full block.
@@ -30,14 +32,14 @@ public final class WriteFileWorkload implements Workload {
     private final BlockIo io = new BlockIo();
     private final int threads;
     private int fd = -1;
-    private boolean opened;
+    private FileId created;
 
     public WriteFileWorkload(WriteWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
         this.threads = Math.max(1, spec.getThreads());
         this.file = paths.resolve("file", spec.getFile());
-        this.createdDirs = new CreatedDirs(paths.root());
+        this.createdDirs = new CreatedDirs(paths);
     }
 
     @Override
@@ -47,16 +49,10 @@ public final class WriteFileWorkload implements Workload {
 
     @Override
     public void prepare() {
-        try {
-            createdDirs.createParentsOf(file);
-        } catch (IOException e) {
-            throw new PosixException("mkdir", file.getParent().toString(), 0, "", e.toString());
-        }
-        int flags = Posix.O_WRONLY | Posix.O_CREAT | Posix.O_TRUNC
-                | (spec.getODirect() ? Posix.O_DIRECT : 0) | (spec.getOSync() ? Posix.O_SYNC : 0);
-        try {
-            fd = posix.open(file.toString(), flags, 0644);
-            opened = true;
+        int flags = Posix.O_WRONLY | (spec.getODirect() ? Posix.O_DIRECT : 0) | (spec.getOSync() ? Posix.O_SYNC : 0);
+        try (Dir parent = createdDirs.createParentsOf(file)) {
+            fd = parent.create(file.getFileName().toString(), flags, 0644);
+            created = posix.fstat(fd, file.toString());
         } catch (PosixException e) {
             throw BlockIo.explainDirect(e, spec.getODirect(), spec.getBlockSizeBytes(), DIRECT_ALIGNMENT);
         }
@@ -131,17 +127,6 @@ public final class WriteFileWorkload implements Workload {
     public CleanupReport cleanup() {
         posix.closeQuietly(fd);
         fd = -1;
-        long removed = 0;
-        List<String> leftovers = new java.util.ArrayList<>();
-        try {
-            // Only a file this run opened: whatever was in the way before is the user's.
-            if (opened && Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(file)) {
-                removed++;
-            }
-        } catch (IOException e) {
-            leftovers.add(paths.relative(file) + ": " + e.getMessage());
-        }
-        leftovers.addAll(createdDirs.removeAll(paths));
-        return new CleanupReport(removed, leftovers);
+        return CreatedFile.remove(file, created, createdDirs, paths);
     }
 }

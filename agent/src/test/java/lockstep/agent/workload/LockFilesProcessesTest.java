@@ -63,13 +63,14 @@ class LockFilesProcessesTest {
 
     @Test
     void aFileThatCannotBeOpenedFailsThatWorkerWithErrnoAndPath() throws Exception {
-        Files.createDirectories(root.resolve("locks.n1/test-0-7"));
         LockFilesProcesses w = new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_FCNTL), new RootedPaths(root, "n1"));
         try {
             w.prepare();
+            // made after prepare's check: the worker's O_EXCL open meets it
+            Files.createDirectories(root.resolve("locks.n1/test-0-7"));
             WorkloadResult r = w.run(WallClock.nowNanos()).build();
             assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);
-            assertThat(r.getError().getErrnoName()).isEqualTo("EISDIR");
+            assertThat(r.getError().getErrnoName()).isEqualTo("EEXIST");
             assertThat(r.getError().getPath()).isEqualTo("locks.n1/test-0-7");
             assertThat(r.getOps()).isEqualTo(7 + 25);
         } finally {

@@ -3,7 +3,6 @@ package lockstep.coordinator.agent;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
@@ -33,8 +32,11 @@ import lockstep.agent.WallClock;
 /** An {@link Agent} over gRPC, with a deadline on every call. */
 public final class GrpcAgent implements Agent {
     static final Duration SHORT = Duration.ofSeconds(5);
-    /** Describe reads the node's environment, slow on a just-started agent of a busy node. */
-    static final Duration DESCRIBE = Duration.ofSeconds(15);
+    /**
+     * Describe is the first call: its deadline also covers connecting, the TLS handshake and the
+     * node's environment read by a just-started agent (seconds on a busy, cold JVM).
+     */
+    static final Duration DESCRIBE = Duration.ofSeconds(20);
     // Long calls: a frozen or dead agent is noticed sooner by the step's heartbeat (StepGuard),
     // which cancels its calls; these only bound an agent that answers heartbeats but not the call.
     static final Duration PREPARE = Duration.ofMinutes(3);
@@ -54,19 +56,24 @@ public final class GrpcAgent implements Agent {
         this.owned = null;
     }
 
-    private GrpcAgent(String address, ManagedChannel channel) {
-        this.address = address;
-        this.channel = channel;
-        this.owned = channel;
-    }
-
     /** Opens a plaintext channel to host:port (or any gRPC target such as dns:///name:port). */
     public static GrpcAgent connect(String address) {
-        return new GrpcAgent(address, NettyChannelBuilder.forTarget(address).usePlaintext()
-                .keepAliveTime(KEEPALIVE_TIME.toMillis(), TimeUnit.MILLISECONDS)
-                .keepAliveTimeout(KEEPALIVE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .keepAliveWithoutCalls(true)
-                .build());
+        return connect(address, ChannelSecurity.NONE);
+    }
+
+    /** Opens a channel to {@code address} with {@code security} (TLS, token, owner id). */
+    public static GrpcAgent connect(String address, ChannelSecurity security) {
+        ManagedChannel channel = security.open(address);
+        // Connect (and, with TLS, handshake) now, while the other agents' channels do the same,
+        // rather than inside the first call's deadline.
+        channel.getState(true);
+        return new GrpcAgent(address, security.decorate(channel), channel);
+    }
+
+    private GrpcAgent(String address, Channel channel, ManagedChannel owned) {
+        this.address = address;
+        this.channel = channel;
+        this.owned = owned;
     }
 
     private AgentServiceGrpc.AgentServiceBlockingStub stub(Duration deadline) {

@@ -29,6 +29,9 @@ final class AgentsCommand implements Callable<Integer> {
     @Option(names = "--inventory", paramLabel = "FILE", description = "Query the nodes of this inventory YAML.")
     Path inventory;
 
+    @picocli.CommandLine.Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
     record Row(DescribeResponse info, ClockOffset clock) {
     }
 
@@ -38,7 +41,8 @@ final class AgentsCommand implements Callable<Integer> {
             throw new ScenarioException("give --agents HOST:PORT,... or --inventory FILE");
         }
         List<String> addresses = AgentSelection.choose(agents, inventory, List.of(), "--agents", AgentTargets.system()).addresses();
-        List<Agent> list = addresses.stream().<Agent>map(GrpcAgent::connect).toList();
+        var security = connection.resolve(inventory);
+        List<Agent> list = addresses.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
             var rows = ensemble.call("describe", list, a -> new Row(a.describe(), ClockOffset.measure(a)), 20_000);
             System.out.printf("%-24s %-12s %-15s %-10s %-10s %12s %10s  %s%n", "address", "node", "version", "reachable",

@@ -37,6 +37,11 @@ final class AgentsLaunchCommand implements Callable<Integer> {
             description = "Address the agents listen on (default: ${DEFAULT-VALUE}, every interface).")
     String bind;
 
+    @Option(names = "--insecure",
+            description = "Start the agents with --insecure: plaintext, unauthenticated gRPC on a non-loopback --bind "
+                    + "(without it such agents refuse to start; for TLS install agents with the deploy files, docs/operations.md).")
+    boolean insecure;
+
     @Option(names = "--java", defaultValue = "java", paramLabel = "PATH", description = "Java 17+ on the nodes (default: ${DEFAULT-VALUE}).")
     String java;
 
@@ -82,7 +87,7 @@ final class AgentsLaunchCommand implements Callable<Integer> {
             }
             for (InventoryNode n : inv.nodes()) {
                 specs.add(new LaunchSpec(new SshTarget(SshLaunchOptions.sshOf(n)), n.root(), n.name(), bind, n.port(),
-                        nodes.remoteDir, java, n.host()));
+                        nodes.remoteDir, java, n.host(), insecure));
             }
             return specs;
         }
@@ -98,7 +103,7 @@ final class AgentsLaunchCommand implements Callable<Integer> {
             if (!seen.add(t.spec())) {
                 throw new ScenarioException("--ssh: '" + t + "' is listed twice");
             }
-            specs.add(new LaunchSpec(t, root, t.defaultNodeName(), bind, port, nodes.remoteDir, java, null));
+            specs.add(new LaunchSpec(t, root, t.defaultNodeName(), bind, port, nodes.remoteDir, java, null, insecure));
         }
         return specs;
     }

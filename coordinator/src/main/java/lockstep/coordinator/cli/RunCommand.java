@@ -38,6 +38,8 @@ final class RunCommand implements Callable<Integer> {
             description = "How long an agent keeps a run after it last heard from this coordinator (3s..10m, default: ${DEFAULT-VALUE});"
                     + " a killed coordinator's runs end and their files go within it.")
     String lease;
+    @CommandLine.Mixin
+    ConnectionOptions connection = new ConnectionOptions();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -48,7 +50,8 @@ final class RunCommand implements Callable<Integer> {
         AgentSelection selection = AgentSelection.choose(agents, inventory, scenario.agents(), scenarioFile.toString(),
                 AgentTargets.system());
         scenario = scenario.withAgents(selection.addresses());
-        RunSession.Outcome outcome = new RunSession(System.out).execute(scenario, out, selection.labels(), leaseBounds());
+        RunSession.Outcome outcome = new RunSession(System.out, connection.resolve(inventory))
+                .execute(scenario, out, selection.labels(), leaseBounds());
         if (!outcome.ok()) {
             outcome.run().errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
             spec.commandLine().getErr().flush();

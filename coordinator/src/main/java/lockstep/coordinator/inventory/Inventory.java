@@ -5,9 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 /** The cluster's nodes, read from one YAML file (see deploy/inventory.example.yaml). */
-public record Inventory(String source, List<InventoryNode> nodes) {
+public record Inventory(String source, List<InventoryNode> nodes, InventorySecurity security) {
     public Inventory {
         nodes = List.copyOf(nodes);
+    }
+
+    public Inventory(String source, List<InventoryNode> nodes) {
+        this(source, nodes, InventorySecurity.NONE);
     }
 
     public List<String> addresses() {

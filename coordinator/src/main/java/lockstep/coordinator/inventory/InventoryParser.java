@@ -22,19 +22,26 @@ public final class InventoryParser {
     private static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]{0,62}");
     private static final Set<String> NODE_FIELDS = Set.of("name", "address", "root", "ssh", "labels");
 
+    private static final Set<String> SECURITY_FIELDS = Set.of("ca", "cert", "key", "token-file");
+
     public Inventory parse(Path file) {
         return parse(YamlFiles.read(file, "inventory"), file.toString());
     }
 
     public Inventory parse(String yaml, String source) {
+        return parse(yaml, source, Path.of(source).toAbsolutePath().getParent());
+    }
+
+    /** @param baseDir what relative paths in {@code security:} are relative to (the inventory's directory) */
+    public Inventory parse(String yaml, String source, Path baseDir) {
         JsonNode root = YamlFiles.parse(yaml, "inventory " + source + ": top level");
         if (root == null || !root.isObject()) {
             throw error(source, "top level", "must be a mapping with 'nodes:'");
         }
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String f = it.next();
-            if (!f.equals("nodes")) {
-                throw error(source, f, "unknown field (known: nodes)");
+            if (!f.equals("nodes") && !f.equals("security")) {
+                throw error(source, f, "unknown field (known: nodes, security)");
             }
         }
         JsonNode list = root.get("nodes");
@@ -55,7 +62,33 @@ public final class InventoryParser {
             }
             nodes.add(n);
         }
-        return new Inventory(source, nodes);
+        return new Inventory(source, nodes, security(root.get("security"), source, baseDir));
+    }
+
+    private static InventorySecurity security(JsonNode s, String source, Path baseDir) {
+        if (s == null || s.isNull()) {
+            return InventorySecurity.NONE;
+        }
+        if (!s.isObject()) {
+            throw error(source, "security", "must be a mapping of ca, cert, key, token-file");
+        }
+        for (Iterator<String> it = s.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!SECURITY_FIELDS.contains(f)) {
+                throw error(source, "security." + f, "unknown field (known: ca, cert, key, token-file)");
+            }
+        }
+        return new InventorySecurity(path(s, "ca", source, baseDir), path(s, "cert", source, baseDir),
+                path(s, "key", source, baseDir), path(s, "token-file", source, baseDir));
+    }
+
+    private static Path path(JsonNode s, String field, String source, Path baseDir) {
+        String v = optional(s, field, "security", source);
+        if (v == null || v.isEmpty()) {
+            return null;
+        }
+        Path p = Path.of(v);
+        return p.isAbsolute() || baseDir == null ? p : baseDir.resolve(p);
     }
 
     private static InventoryNode node(JsonNode n, String at, String source) {

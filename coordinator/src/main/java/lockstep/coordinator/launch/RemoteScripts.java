@@ -37,6 +37,7 @@ final class RemoteScripts {
                 .append("listen=").append(quote(listen(spec))).append('\n')
                 .append("name=").append(quote(spec.name() == null ? "" : spec.name())).append('\n')
                 .append("port=").append(spec.port()).append('\n')
+                .append("insecure=").append(spec.insecure() ? 1 : 0).append('\n')
                 .append("wait=").append(START_WAIT_SECONDS * 10).append('\n');
         s.append("""
                 set -u
@@ -50,6 +51,7 @@ final class RemoteScripts {
                 fi
                 command -v "$java" >/dev/null 2>&1 || { echo "ERR '$java' not found (PATH of a non-interactive ssh session: $PATH); give --java"; exit 12; }
                 if [ -n "$name" ]; then set -- --name "$name"; else set --; fi
+                if [ "$insecure" = 1 ]; then set -- "$@" --insecure; fi
                 nohup "$java" -jar "$dir/$jar" --listen "$listen" --root "$root" "$@" >"$log" 2>&1 </dev/null &
                 pid=$!
                 echo "$pid" >"$pidf"

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
+import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.ResultsStore;
@@ -17,9 +18,16 @@ import lockstep.coordinator.scenario.Scenario;
 /** One `lockstep run`: connect, run the plan, save run.json, CSVs and report.html, print the report. */
 public final class RunSession {
     private final PrintStream out;
+    private final ChannelSecurity security;
 
     public RunSession(PrintStream out) {
+        this(out, ChannelSecurity.NONE);
+    }
+
+    /** @param security how to reach the agents (TLS, token, owner id) */
+    public RunSession(PrintStream out, ChannelSecurity security) {
         this.out = out;
+        this.security = security;
     }
 
     public record Outcome(RunRecord run, Path runJson) {
@@ -40,7 +48,7 @@ public final class RunSession {
                            FaultBounds bounds) {
         lockstep.coordinator.scenario.ScenarioParser.checkNodeCount(scenario, scenario.agents().size(),
                 scenario.name() + " on " + scenario.agents().size() + " agent(s)");
-        List<Agent> agents = scenario.agents().stream().<Agent>map(GrpcAgent::connect).toList();
+        List<Agent> agents = scenario.agents().stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
             String runId = ExperimentRunner.newRunId(scenario.name());
             out.printf("Run %s: %s on %s, plan %s%n", runId, scenario.workloadType(), String.join(", ", scenario.agents()),

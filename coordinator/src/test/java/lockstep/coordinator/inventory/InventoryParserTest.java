@@ -47,8 +47,19 @@ class InventoryParserTest {
         assertError("nodes:\n  - {name: a, address: h:1, root: /r, rack: 3}\n", "inventory t.yaml: nodes[0].rack: unknown field");
         assertError("nodes:\n  - {name: a, address: h:1, root: /r, ssh: -oProxyCommand=x}\n", "nodes[0].ssh: '-oProxyCommand=x' is not [USER@]HOST");
         assertError("nodes:\n  - {name: a, address: h:1, root: /r, labels: {rack: [1, 2]}}\n", "nodes[0].labels.rack: must be a single value");
-        assertError("hosts: []\n", "inventory t.yaml: hosts: unknown field (known: nodes)");
+        assertError("hosts: []\n", "inventory t.yaml: hosts: unknown field (known: nodes, security)");
         assertError("nodes: [\n", "inventory t.yaml: top level: invalid YAML");
+    }
+
+    @Test
+    void theSecuritySectionNamesTlsFilesRelativeToTheInventory() {
+        Inventory inv = parser.parse("security: {ca: certs/ca.pem, cert: /etc/c.pem, key: certs/c-key.pem, token-file: t}\n"
+                + "nodes:\n  - {name: a, address: h:1, root: /r}\n", "t.yaml", Path.of("/site"));
+        assertThat(inv.security()).isEqualTo(new InventorySecurity(Path.of("/site/certs/ca.pem"), Path.of("/etc/c.pem"),
+                Path.of("/site/certs/c-key.pem"), Path.of("/site/t")));
+        assertThatThrownBy(() -> parser.parse("security: {ca: x, password: y}\nnodes:\n  - {name: a, address: h:1, root: /r}\n", "t.yaml"))
+                .hasMessageContaining("inventory t.yaml: security.password: unknown field (known: ca, cert, key, token-file)");
+        assertThat(parser.parse("nodes:\n  - {name: a, address: h:1, root: /r}\n", "t.yaml").security()).isEqualTo(InventorySecurity.NONE);
     }
 
     @Test

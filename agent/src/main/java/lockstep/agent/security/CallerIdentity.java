@@ -1,0 +1,26 @@
+package lockstep.agent.security;
+
+import io.grpc.Context;
+import io.grpc.Metadata;
+
+/**
+ * Who is calling: the coordinator certificate's subject (mTLS), else the shared token's
+ * identity, else (loopback or --insecure) the random owner id each coordinator sends.
+ * {@link AuthInterceptor} puts it in the call's {@link Context}.
+ */
+public final class CallerIdentity {
+    /** Header a coordinator sends with a random id of its own (owner of its runs when nothing stronger identifies it). */
+    public static final Metadata.Key<String> OWNER_HEADER = Metadata.Key.of("lockstep-owner", Metadata.ASCII_STRING_MARSHALLER);
+    public static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    static final Context.Key<String> KEY = Context.key("lockstep-caller");
+    static final String ANONYMOUS = "anonymous";
+
+    private CallerIdentity() {
+    }
+
+    /** The caller of the current call ("cert:CN=...", "token:...", "owner:..." or "anonymous"). */
+    public static String current() {
+        String id = KEY.get();
+        return id == null ? ANONYMOUS : id;
+    }
+}

@@ -1,0 +1,158 @@
+package lockstep.coordinator.certs;
+
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * A small CA for one Lockstep cluster: EC P-256 keys, SHA-256 ECDSA signatures. It issues agent
+ * (server) certificates whose subject alternative names are the node's name and address host,
+ * and coordinator (client) certificates. Used by {@code lockstep certs}.
+ */
+public final class CertificateAuthority {
+    static final Duration CA_VALIDITY = Duration.ofDays(3650);
+    static final Duration LEAF_VALIDITY = Duration.ofDays(825);
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final KeyPair keys;
+    private final X509Certificate certificate;
+
+    private CertificateAuthority(KeyPair keys, X509Certificate certificate) {
+        this.keys = keys;
+        this.certificate = certificate;
+    }
+
+    /** A key pair and certificate. */
+    public record Issued(KeyPair keys, X509Certificate certificate) {
+    }
+
+    public static CertificateAuthority create(String name) {
+        KeyPair keys = newKeys();
+        X500Name subject = name(name);
+        Instant now = Instant.now();
+        try {
+            JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(subject, serial(), Date.from(now.minusSeconds(300)),
+                    Date.from(now.plus(CA_VALIDITY)), subject, keys.getPublic())
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
+                    .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(keys.getPublic()));
+            return new CertificateAuthority(keys, sign(b, keys));
+        } catch (GeneralSecurityException | org.bouncycastle.cert.CertIOException e) {
+            throw new IllegalStateException("cannot make the CA certificate: " + e.getMessage(), e);
+        }
+    }
+
+    public X509Certificate certificate() {
+        return certificate;
+    }
+
+    public KeyPair keys() {
+        return keys;
+    }
+
+    /** An agent certificate (TLS server) for {@code hosts}: DNS names and IP literals. */
+    public Issued agent(String commonName, List<String> hosts) {
+        List<GeneralName> sans = new ArrayList<>();
+        for (String h : hosts) {
+            GeneralName n = isIpLiteral(h) ? new GeneralName(GeneralName.iPAddress, h) : new GeneralName(GeneralName.dNSName, h);
+            if (!sans.contains(n)) {
+                sans.add(n);
+            }
+        }
+        return issue(commonName, KeyPurposeId.id_kp_serverAuth, sans);
+    }
+
+    /** A coordinator certificate (TLS client); its subject names the owner of the runs it prepares. */
+    public Issued coordinator(String commonName) {
+        return issue(commonName, KeyPurposeId.id_kp_clientAuth, List.of());
+    }
+
+    private Issued issue(String commonName, KeyPurposeId purpose, List<GeneralName> sans) {
+        KeyPair leaf = newKeys();
+        Instant now = Instant.now();
+        try {
+            JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(certificate, serial(), Date.from(now.minusSeconds(300)),
+                    Date.from(now.plus(LEAF_VALIDITY)), name(commonName), leaf.getPublic())
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement))
+                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose))
+                    .addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate))
+                    .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(leaf.getPublic()));
+            if (!sans.isEmpty()) {
+                b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans.toArray(GeneralName[]::new)));
+            }
+            return new Issued(leaf, sign(b, keys));
+        } catch (GeneralSecurityException | org.bouncycastle.cert.CertIOException e) {
+            throw new IllegalStateException("cannot issue a certificate for " + commonName + ": " + e.getMessage(), e);
+        }
+    }
+
+    static boolean isIpLiteral(String host) {
+        if (IPV4.matcher(host).matches() || host.contains(":")) {
+            try {
+                InetAddress.getByName(host); // a literal: no lookup
+                return true;
+            } catch (java.net.UnknownHostException e) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static X500Name name(String commonName) {
+        return new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.O, "Lockstep").addRDN(BCStyle.CN, commonName).build();
+    }
+
+    private static BigInteger serial() {
+        return new BigInteger(127, RANDOM).add(BigInteger.ONE);
+    }
+
+    private static KeyPair newKeys() {
+        try {
+            KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+            g.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);
+            return g.generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("EC P-256 keys are not available: " + e.getMessage(), e);
+        }
+    }
+
+    private static X509Certificate sign(X509v3CertificateBuilder b, KeyPair signer) throws GeneralSecurityException {
+        try {
+            return new JcaX509CertificateConverter().getCertificate(
+                    b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer.getPrivate())));
+        } catch (OperatorCreationException e) {
+            throw new GeneralSecurityException(e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package lockstep.coordinator.inventory;
+
+import java.nio.file.Path;
+
+/**
+ * An inventory's {@code security:} section: the coordinator's TLS files and token file (paths
+ * relative to the inventory file), so {@code --inventory} alone is enough to reach TLS agents.
+ */
+public record InventorySecurity(Path ca, Path cert, Path key, Path tokenFile) {
+    public static final InventorySecurity NONE = new InventorySecurity(null, null, null, null);
+}

@@ -1,0 +1,61 @@
+package lockstep.coordinator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code lockstep certs}: a CA, an agent certificate per node with its names, a coordinator certificate; no overwrite. */
+class CertsCommandTest {
+    @TempDir
+    Path tmp;
+
+    private int run(StringWriter err, String... args) {
+        CommandLine cmd = LockstepCli.commandLine();
+        cmd.setErr(new PrintWriter(err, true));
+        return cmd.execute(args);
+    }
+
+    private static X509Certificate load(Path pem) throws Exception {
+        try (InputStream in = Files.newInputStream(pem)) {
+            return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+        }
+    }
+
+    @Test
+    void makesSignedCertificatesWithTheNodesNamesAndNeverOverwrites() throws Exception {
+        Path inv = Files.writeString(tmp.resolve("nodes.yaml"),
+                "nodes:\n  - {name: orca, address: 'orca.example.net:7070', root: /r}\n  - {name: n2, address: '127.0.0.2:7070', root: /r}\n");
+        Path out = tmp.resolve("certs");
+        assertThat(run(new StringWriter(), "certs", "--inventory", inv.toString(), "--out", out.toString())).isZero();
+
+        X509Certificate ca = load(out.resolve("ca.pem"));
+        X509Certificate orca = load(out.resolve("agent-orca.pem"));
+        orca.verify(ca.getPublicKey());
+        load(out.resolve("coordinator.pem")).verify(ca.getPublicKey());
+        assertThat(orca.getSubjectAlternativeNames().stream().map(l -> String.valueOf(l.get(1))).toList())
+                .containsExactly("orca", "orca.example.net");
+        // type 7 = IP address
+        assertThat(load(out.resolve("agent-n2.pem")).getSubjectAlternativeNames().stream().map(l -> l.get(0) + ":" + l.get(1)).toList())
+                .containsExactly("2:n2", "7:127.0.0.2");
+        assertThat(orca.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1");
+        assertThat(load(out.resolve("coordinator.pem")).getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.2");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(out.resolve("agent-orca-key.pem")))).isEqualTo("rw-------");
+        assertThat(Files.readString(out.resolve("coordinator-key.pem"))).startsWith("-----BEGIN PRIVATE KEY-----");
+
+        byte[] before = Files.readAllBytes(out.resolve("ca.pem"));
+        StringWriter err = new StringWriter();
+        assertThat(run(err, "certs", "--inventory", inv.toString(), "--out", out.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("already exists").contains("never overwrites");
+        assertThat(Files.readAllBytes(out.resolve("ca.pem"))).isEqualTo(before);
+    }
+}

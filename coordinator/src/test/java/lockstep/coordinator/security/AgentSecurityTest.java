@@ -1,0 +1,160 @@
+package lockstep.coordinator.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.Status;
+import io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import lockstep.agent.AgentConfig;
+import lockstep.agent.AgentServer;
+import lockstep.agent.security.AgentSecurity;
+import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.WorkloadSpec;
+import lockstep.agent.v1.WriteWorkload;
+import lockstep.coordinator.agent.AgentCallException;
+import lockstep.coordinator.agent.ChannelSecurity;
+import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.certs.CertificateAuthority;
+import lockstep.coordinator.certs.PemFiles;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real agents (Netty on 127.0.0.1, port 0) with mTLS, a token, or neither, and certificates
+ * from {@link CertificateAuthority}: who gets in, and who may touch whose run.
+ */
+class AgentSecurityTest {
+    @TempDir
+    Path dir;
+    @TempDir
+    Path root;
+    private final List<AgentServer> servers = new ArrayList<>();
+    private final List<GrpcAgent> clients = new ArrayList<>();
+    private Path caPem;
+
+    @BeforeEach
+    void certificates() throws Exception {
+        CertificateAuthority ca = CertificateAuthority.create("test CA");
+        caPem = dir.resolve("ca.pem");
+        PemFiles.writeCertificate(caPem, ca.certificate());
+        write("agent", ca.agent("n1", List.of("n1", "127.0.0.1", "localhost")));
+        write("alice", ca.coordinator("alice"));
+        write("bob", ca.coordinator("bob"));
+        CertificateAuthority rogue = CertificateAuthority.create("rogue CA");
+        write("mallory", rogue.coordinator("alice"));
+    }
+
+    private void write(String name, CertificateAuthority.Issued issued) throws Exception {
+        PemFiles.writeCertificate(dir.resolve(name + ".pem"), issued.certificate());
+        PemFiles.writeKey(dir.resolve(name + "-key.pem"), issued.keys().getPrivate());
+    }
+
+    @AfterEach
+    void stop() {
+        clients.forEach(GrpcAgent::close);
+        servers.forEach(AgentServer::stop);
+    }
+
+    private String start(AgentSecurity security) throws Exception {
+        AgentConfig config = new AgentConfig("n1", root.toRealPath(), "127.0.0.1", 0);
+        AgentServer s = new AgentServer(NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0), security.credentials()),
+                config, security).start();
+        servers.add(s);
+        return "127.0.0.1:" + s.port();
+    }
+
+    private AgentSecurity mtls() {
+        return new AgentSecurity(dir.resolve("agent.pem"), dir.resolve("agent-key.pem"), caPem, null, false);
+    }
+
+    private GrpcAgent client(String address, ChannelSecurity security) {
+        GrpcAgent a = GrpcAgent.connect(address, security);
+        clients.add(a);
+        return a;
+    }
+
+    private ChannelSecurity as(String who) {
+        return ChannelSecurity.of(caPem, dir.resolve(who + ".pem"), dir.resolve(who + "-key.pem"), null);
+    }
+
+    private static void assertRefused(Runnable call, Status.Code code, String... text) {
+        assertThatThrownBy(call::run).isInstanceOfSatisfying(AgentCallException.class, e -> {
+            assertThat(e.code()).isEqualTo(code);
+            if (text.length > 0) {
+                assertThat(e.getMessage()).contains(text);
+            }
+        });
+    }
+
+    @Test
+    void anMtlsAgentServesItsCoordinatorAndRefusesPlaintextAndUnknownCertificates() throws Exception {
+        String address = start(mtls());
+        assertThat(client(address, as("alice")).describe().getNodeName()).isEqualTo("n1");
+        assertRefused(() -> client(address, ChannelSecurity.NONE).describe(), Status.Code.UNAVAILABLE);
+        // a certificate with the same name from another CA
+        assertRefused(() -> client(address, as("mallory")).describe(), Status.Code.UNAVAILABLE);
+        // TLS, but no client certificate
+        assertRefused(() -> client(address, ChannelSecurity.of(caPem, null, null, null)).describe(), Status.Code.UNAVAILABLE);
+    }
+
+    @Test
+    void aCoordinatorChecksTheAgentCertificateToo() throws Exception {
+        String address = start(mtls());
+        CertificateAuthority other = CertificateAuthority.create("other CA");
+        Path otherCa = dir.resolve("other-ca.pem");
+        PemFiles.writeCertificate(otherCa, other.certificate());
+        assertRefused(() -> client(address, ChannelSecurity.of(otherCa, dir.resolve("alice.pem"), dir.resolve("alice-key.pem"), null))
+                .describe(), Status.Code.UNAVAILABLE);
+    }
+
+    @Test
+    void onlyTheCertificateThatPreparedARunMayTouchIt() throws Exception {
+        String address = start(mtls());
+        GrpcAgent alice = client(address, as("alice"));
+        GrpcAgent bob = client(address, as("bob"));
+        alice.prepare(prepare("r1"));
+        String[] why = {"run r1", "CN=alice", "CN=bob"};
+        assertRefused(() -> bob.start("r1", System.currentTimeMillis() * 1_000_000L), Status.Code.PERMISSION_DENIED, why);
+        assertRefused(() -> bob.abort("r1", "hostile"), Status.Code.PERMISSION_DENIED, why);
+        assertRefused(() -> bob.getResult("r1"), Status.Code.PERMISSION_DENIED, why);
+        assertRefused(() -> bob.cleanup("r1"), Status.Code.PERMISSION_DENIED, why);
+        assertRefused(() -> bob.prepare(prepare("r1")), Status.Code.PERMISSION_DENIED, why);
+        assertRefused(() -> bob.watchProgress("r1", 50, 5_000).hasNext(), Status.Code.PERMISSION_DENIED, why);
+        assertThat(root.resolve("out.n1")).exists();
+        assertThat(alice.cleanup("r1").getFilesRemoved()).isEqualTo(1);
+        assertThat(root.resolve("out.n1")).doesNotExist();
+    }
+
+    @Test
+    void aTokenAgentRefusesCallsWithoutTheToken() throws Exception {
+        String token = "0123456789abcdef0123456789abcdef";
+        String address = start(new AgentSecurity(null, null, null, token, false));
+        assertRefused(() -> client(address, ChannelSecurity.NONE).describe(), Status.Code.UNAUTHENTICATED, "bearer token");
+        assertRefused(() -> client(address, ChannelSecurity.of(null, null, null, token + "x")).describe(), Status.Code.UNAUTHENTICATED);
+        assertRefused(() -> client(address, ChannelSecurity.of(null, null, null, token.substring(1))).describe(), Status.Code.UNAUTHENTICATED);
+        assertThat(client(address, ChannelSecurity.of(null, null, null, token)).describe().getNodeName()).isEqualTo("n1");
+    }
+
+    @Test
+    void onLoopbackWithoutAuthenticationEachCoordinatorOwnsItsRunsByItsOwnerId() throws Exception {
+        String address = start(AgentSecurity.NONE);
+        GrpcAgent first = client(address, ChannelSecurity.NONE);
+        GrpcAgent second = client(address, ChannelSecurity.NONE.withOwner("another-coordinator"));
+        first.prepare(prepare("r2"));
+        assertRefused(() -> second.abort("r2", "x"), Status.Code.PERMISSION_DENIED, "owner:" + ChannelSecurity.OWNER_ID,
+                "owner:another-coordinator");
+        assertRefused(() -> second.cleanup("r2"), Status.Code.PERMISSION_DENIED);
+        assertThat(first.cleanup("r2").getFilesRemoved()).isEqualTo(1);
+    }
+
+    private static PrepareRequest prepare(String runId) {
+        return PrepareRequest.newBuilder().setRunId(runId).setWorkload(WorkloadSpec.newBuilder()
+                .setWrite(WriteWorkload.newBuilder().setFile("out.{node}").setSizeBytes(8192).setBlockSizeBytes(4096))).build();
+    }
+}
