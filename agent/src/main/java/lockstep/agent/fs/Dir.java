@@ -14,6 +14,12 @@ import java.util.stream.Stream;
  * when it is still the file the run created.
  */
 public final class Dir implements AutoCloseable {
+    /**
+     * A network or FUSE file system (GlusterFS here) answers ESTALE for a name whose object was
+     * just deleted, by this node or another: for "what is at this name now" that means nothing.
+     */
+    private static final int ESTALE = 116;
+
     private static final int EEXIST = 17;
     private final Posix posix = Posix.get();
     private final int fd;
@@ -110,13 +116,18 @@ public final class Dir implements AutoCloseable {
         try {
             f = posix.openat(fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0, p);
         } catch (PosixException e) {
-            if (RootDir.isMissing(e)) {
+            if (RootDir.isMissing(e) || e.errno() == ESTALE) {
                 return null;
             }
             throw e;
         }
         try {
             return posix.fstat(f, p);
+        } catch (PosixException e) {
+            if (e.errno() == ESTALE) {
+                return null;
+            }
+            throw e;
         } finally {
             posix.closeQuietly(f);
         }

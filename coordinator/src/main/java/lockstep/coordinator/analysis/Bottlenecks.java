@@ -30,7 +30,8 @@ public final class Bottlenecks {
     /** Waiting: workers inside lock ops at least this share of their time ... */
     static final double WAITING_LOCK_SHARE = 0.5;
     /** ... while every node's CPU and device stay below these. */
-    static final double WAITING_CPU_PERCENT = 60;
+    /** Above this, a waiting line says whose the CPU time is (a local file-system daemon's, say). */
+    static final double WAITING_CPU_NOTED_PERCENT = 50;
     static final double WAITING_DEVICE_PERCENT = 50;
     /** Buffered writes: Dirty at the end at least this share of the bytes written (and 1 MiB). */
     static final double PAGE_CACHE_SHARE = 0.25;
@@ -91,12 +92,17 @@ public final class Bottlenecks {
         }
         NodeLoad lock = loads.stream().filter(l -> l.lockWaitShare() != null)
                 .min(Comparator.comparingDouble(NodeLoad::lockWaitShare)).orElse(null);
+        // CPU below saturation (CPU-bound was ruled out above) and an idle device: workers that
+        // spend most of their time inside lock calls are waiting, whoever else uses the CPU.
         if (lockWorkload && lock != null && lock.lockWaitShare() >= WAITING_LOCK_SHARE
-                && cpu.cpuBusyPercent() < WAITING_CPU_PERCENT && disk.deviceBusyPercent() < WAITING_DEVICE_PERCENT) {
+                && disk.deviceBusyPercent() < WAITING_DEVICE_PERCENT) {
             String who = loads.size() > 1 ? "the nodes wait" : "node " + lock.node() + " waits";
-            return finding(step, "waiting", f("waiting: CPU %.0f%%, %s, %.0f%% of the workers' time inside lock calls; "
+            String whose = cpu.cpuBusyPercent() < WAITING_CPU_NOTED_PERCENT ? ""
+                    : f(" (%.0f%% of it in the workload's own processes; the rest is the file system's daemons, the kernel"
+                    + " or other load)", cpu.workloadShareOfBusy() * 100);
+            return finding(step, "waiting", f("waiting: CPU %.0f%%%s, %s, %.0f%% of the workers' time inside lock calls; "
                     + "%s on something shared (a cluster lock manager or a rate limit)",
-                    cpu.cpuBusyPercent(), deviceText(disk), lock.lockWaitShare() * 100, who));
+                    cpu.cpuBusyPercent(), whose, deviceText(disk), lock.lockWaitShare() * 100, who));
         }
         String lockText = lock == null ? "" : f(", %.0f%% of the workers' time inside lock calls", lock.lockWaitShare() * 100);
         return finding(step, "no-bottleneck", f("no single bottleneck: CPU at most %.0f%% busy (%s), %s%s, network at most %.1f MB/s",

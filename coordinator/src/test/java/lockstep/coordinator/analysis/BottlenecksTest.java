@@ -92,9 +92,14 @@ class BottlenecksTest {
         assertThat(w.code()).isEqualTo("waiting");
         assertThat(w.message()).contains("waiting: CPU 8%, device 3% busy, 94% of the workers' time inside lock calls",
                 "the nodes wait on something shared (a cluster lock manager or a rate limit)");
-        // not waiting: CPU too busy, the lock share too small, or not a lock workload
-        assertThat(Bottlenecks.judge("all", List.of(load(figures(60, 3, "vda", 3, "lo", 0, null, 0), 0.94)), Map.of(), true).code())
-                .isEqualTo("no-bottleneck");
+        // still waiting with the CPU busy but not saturated (a local file-system daemon's work),
+        // and the line says whose the CPU time is
+        var busy = Bottlenecks.judge("all", List.of(load(figures(83, 3, "vda", 3, "lo", 0, null, 0), 0.99)), Map.of(), true);
+        assertThat(busy.code()).isEqualTo("waiting");
+        assertThat(busy.message()).contains("waiting: CPU 83% (", "% of it in the workload's own processes; the rest is the file system's daemons");
+        // not waiting: CPU saturated (CPU-bound), the lock share too small, or not a lock workload
+        assertThat(Bottlenecks.judge("all", List.of(load(figures(90, 3, "vda", 3, "lo", 0, null, 0), 0.94)), Map.of(), true).code())
+                .isEqualTo("cpu-bound");
         assertThat(Bottlenecks.judge("all", List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.49)), Map.of(), true).code())
                 .isEqualTo("no-bottleneck");
         assertThat(Bottlenecks.judge("all", List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.94)), Map.of(), false).code())

@@ -65,10 +65,10 @@ class PermissionDeniedIT {
         return new Outcome(cli.exitCode(), cli.out(), cli.err());
     }
 
-    private static Path readOnlyFile(Path p) throws Exception {
-        Files.createDirectories(p.getParent());
-        Files.writeString(p, "the user's file\n");
-        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("r--------"));
+    /** A directory of the user's that node2 (no CAP_DAC_OVERRIDE) may not create files in. */
+    private static Path readOnlyDir(Path p) throws Exception {
+        Files.createDirectories(p);
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("r-xr-xr-x"));
         return p;
     }
 
@@ -79,32 +79,35 @@ class PermissionDeniedIT {
     }
 
     @Test
-    void aFileNode2MayNotWriteFailsThePrepareWithEacces() throws Exception {
-        Path blocker = readOnlyFile(tmp.resolve("node2/testFile.node2"));
+    void aDirectoryNode2MayNotWriteInFailsThePrepareWithEacces() throws Exception {
+        Path blocker = readOnlyDir(tmp.resolve("node2/ro"));
         try {
-            Outcome o = run("eacces-write", "{type: write, file: 'testFile.{node}', size: 4MiB}");
+            Outcome o = run("eacces-write", "{type: write, file: 'ro/testFile.{node}', size: 4MiB}");
             assertThat(o.code()).isEqualTo(1);
-            assertThat(o.err()).contains("lockstep: node node2: prepare: ").contains("open testFile.node2: EACCES")
+            assertThat(o.err()).contains("lockstep: node node2: prepare: ").contains("open ro/testFile.node2: EACCES")
                     .doesNotContain("Exception");
             assertThat(under(tmp.resolve("node1"))).as("node1 cleaned up").isEmpty();
-            assertThat(Files.readString(blocker)).as("the user's file is untouched").isEqualTo("the user's file\n");
+            assertThat(under(tmp.resolve("node2"))).as("the user's directory is left as it was").containsExactly(blocker);
         } finally {
             Files.delete(blocker);
         }
     }
 
     @Test
-    void aLockedOutFileMidRunFailsNode2WithEaccesAndAbortsNode1() throws Exception {
-        Path blocker = readOnlyFile(tmp.resolve("node2/lock-files.node2/test-0-10"));
+    void aLockFilesDirectoryNode2MayNotWriteInFailsNode2sWorkersAtPrepareAndNode1IsCleaned() throws Exception {
+        // prepare finds the (empty) directory and starts the workers; each worker exercises its
+        // measured path on scratch files before it reports ready, so the EACCES is met there,
+        // inside a worker process, before any node starts
+        Path blocker = readOnlyDir(tmp.resolve("node2/locked.node2"));
         try {
-            Outcome o = run("eacces-locks", "{type: lock-files, processes: 2, files: 3000, lock: fcntl}");
+            Outcome o = run("eacces-locks", "{type: lock-files, dir: 'locked.{node}', processes: 2, files: 3000, lock: fcntl}");
             assertThat(o.code()).isEqualTo(1);
-            assertThat(o.err()).contains("lockstep: node node2: failed: open lock-files.node2/test-0-10 failed after 10 files: EACCES");
-            assertThat(under(tmp.resolve("node1"))).as("node1 cleaned up").isEmpty();
-            assertThat(under(tmp.resolve("node2"))).containsExactlyInAnyOrder(blocker.getParent(), blocker);
+            assertThat(o.err()).contains("lockstep: node node2: prepare: prepare failed: open locked.node2/.warmup-test-")
+                    .contains(": EACCES (Permission denied)").doesNotContain("Exception");
+            assertThat(under(tmp.resolve("node1"))).as("node1 aborted and cleaned up").isEmpty();
+            assertThat(under(tmp.resolve("node2"))).containsExactly(blocker);
         } finally {
             Files.delete(blocker);
-            Files.delete(blocker.getParent());
         }
     }
 }

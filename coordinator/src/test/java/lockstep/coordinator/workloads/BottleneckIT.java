@@ -83,7 +83,8 @@ class BottleneckIT {
         int processes = Runtime.getRuntime().availableProcessors() + 1;
         try (LocalAgents agents = twoAgentsOn(shared, work)) {
             var o = ScenarioRuns.run(agents, work, "ppcpu",
-                    "type: ping-pong\nprocesses: " + processes + "\nduration: 2s\nwarmup: 300ms", "[all]");
+                    // try-locks spin in the workers: more of them than cores keep the CPU busy
+                    "type: ping-pong\nprocesses: " + processes + "\nlock-wait: try\nduration: 2s\nwarmup: 300ms", "[all]");
             requireBlockDevice(o, shared);
             assertThat(o.exitCode()).isZero();
             JsonNode f = finding(o, "all");
