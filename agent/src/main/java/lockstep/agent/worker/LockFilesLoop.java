@@ -111,13 +111,15 @@ public final class LockFilesLoop implements WorkerLoop {
         boolean unlockEach = spec.getRelease() == LockRelease.LOCK_RELEASE_UNLOCK_EACH;
         boolean closeEach = spec.getClose() == FileClose.FILE_CLOSE_EACH;
         long retries = 0;
+        int dirfd = dirFd.fd();
+        String dirPrefix = dir + "/";
         out.setFirstOpUnixNanos(WallClock.nowNanos());
         for (int i = 0; i < spec.getFiles() && !stopped; i++) {
             String name = fileName(prefix, i);
-            String path = dir + "/" + name;
+            String path = dirPrefix + name;
             try {
                 long t0 = System.nanoTime();
-                int fd = posix.openat(dirFd.fd(), name, FLAGS, 0644, path);
+                int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
                 long r = lockOne(fd, path, mode, unlockEach, closeEach, fds);
                 if (r < 0) {
                     break;
