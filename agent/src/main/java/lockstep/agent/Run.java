@@ -148,7 +148,7 @@ final class Run {
             LOG.error("run {} failed", runId, e);
             r = WorkloadResult.newBuilder().setState(RunState.RUN_STATE_FAILED)
                     .setError(WorkloadError.newBuilder().setOperation("run")
-                            .setMessage(e instanceof Threads.ThreadFailedException ? e.getMessage() : e.toString()));
+                            .setMessage(e.toString()));
         }
         r.setIntendedStartUnixNanos(startAt).setWorkers(WorkerCount.of(spec));
         if (telemetry != null) {

@@ -15,6 +15,12 @@ public final class Threads {
         ThreadFailedException(String threadName, Throwable cause) {
             super("thread " + threadName + " failed: " + cause, cause);
         }
+
+        /** The message alone: it already names the thread and the cause's class. */
+        @Override
+        public String toString() {
+            return getMessage();
+        }
     }
 
     /**

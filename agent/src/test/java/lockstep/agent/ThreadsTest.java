@@ -35,7 +35,9 @@ class ThreadsTest {
                 .isInstanceOf(Threads.ThreadFailedException.class)
                 .hasMessageContaining("thread io-1 failed")
                 .hasMessageContaining("ArrayIndexOutOfBoundsException")
-                .hasMessageContaining("value outside the histogram's range");
+                .hasMessageContaining("value outside the histogram's range")
+                // what the node's error shows: the sentence, without the exception's class name in front
+                .satisfies(e -> assertThat(e.toString()).isEqualTo(e.getMessage()));
         assertThat(stoppedEarly.get()).isEqualTo(2);
     }
 

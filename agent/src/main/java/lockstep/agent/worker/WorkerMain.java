@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import lockstep.agent.Threads;
 import lockstep.agent.WallClock;
 import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
@@ -103,7 +102,7 @@ public final class WorkerMain {
             // Without an outcome the agent would wait for this worker until the run's timeout.
             loop.stop();
             outcome = failure(WorkloadError.newBuilder().setOperation("worker")
-                    .setMessage("worker process " + posix.getpid() + " failed: " + describe(e)).build()).getOutcome();
+                    .setMessage("worker process " + posix.getpid() + " failed: " + e).build()).getOutcome();
         }
         ticker.shutdownNow();
         send(WorkerEvent.newBuilder().setOutcome(outcome).build());
@@ -132,10 +131,6 @@ public final class WorkerMain {
             case HOT_LOCK -> new HotLockLoop(Path.of(task.getFile()), task.getHotLock(), root);
             case WORKLOAD_NOT_SET -> throw new IllegalArgumentException("worker task without a workload");
         };
-    }
-
-    static String describe(RuntimeException e) {
-        return e instanceof Threads.ThreadFailedException ? e.getMessage() : e.toString();
     }
 
     private static WorkerEvent failure(WorkloadError error) {
