@@ -80,7 +80,13 @@ public final class Bottlenecks {
                     n.ifaceMBps(), n.iface(), n.node(), n.linkPercent(), link(n.linkMbps())));
         }
         NodeLoad cpu = max(loads, NodeLoad::cpuBusyPercent);
-        if (cpu.cpuBusyPercent() >= CPU_BUSY_PERCENT) {
+        NodeLoad lock = loads.stream().filter(l -> l.lockWaitShare() != null)
+                .min(Comparator.comparingDouble(NodeLoad::lockWaitShare)).orElse(null);
+        boolean workersWait = lockWorkload && lock != null && lock.lockWaitShare() >= WAITING_LOCK_SHARE
+                && disk.deviceBusyPercent() < WAITING_DEVICE_PERCENT;
+        // Lock workers that sit in lock calls while the CPU goes mostly to others (a file-system
+        // daemon on the same node) are waiting on the file system, not CPU-bound themselves.
+        if (cpu.cpuBusyPercent() >= CPU_BUSY_PERCENT && !(workersWait && cpu.workloadShareOfBusy() < OWN_PROCESSES_SHARE)) {
             double own = cpu.workloadShareOfBusy();
             String why = own >= OWN_PROCESSES_SHARE
                     ? " (the figure may be Lockstep's limit, not the file system's)"
@@ -90,12 +96,9 @@ public final class Bottlenecks {
             return finding(step, "cpu-bound", f("CPU-bound on %s: %.0f%% busy%s%s, %.0f%% of it in the workload's own processes%s",
                     cpu.node(), cpu.cpuBusyPercent(), while_, baseline, own * 100, why));
         }
-        NodeLoad lock = loads.stream().filter(l -> l.lockWaitShare() != null)
-                .min(Comparator.comparingDouble(NodeLoad::lockWaitShare)).orElse(null);
-        // CPU below saturation (CPU-bound was ruled out above) and an idle device: workers that
-        // spend most of their time inside lock calls are waiting, whoever else uses the CPU.
-        if (lockWorkload && lock != null && lock.lockWaitShare() >= WAITING_LOCK_SHARE
-                && disk.deviceBusyPercent() < WAITING_DEVICE_PERCENT) {
+        // Workers that spend most of their time inside lock calls, on an idle device, with the
+        // CPU not saturated by the workload itself: waiting, whoever else uses the CPU.
+        if (workersWait) {
             String who = loads.size() > 1 ? "the nodes wait" : "node " + lock.node() + " waits";
             String whose = cpu.cpuBusyPercent() < WAITING_CPU_NOTED_PERCENT ? ""
                     : f(" (%.0f%% of it in the workload's own processes; the rest is the file system's daemons, the kernel"
