@@ -32,6 +32,8 @@ public final class Bottlenecks {
     /** ... while every node's CPU and device stay below these. */
     /** Above this, a waiting line says whose the CPU time is (a local file-system daemon's, say). */
     static final double WAITING_CPU_NOTED_PERCENT = 50;
+    /** Below this share of a saturated CPU, lock workers sitting in lock calls are waiting, not CPU-bound. */
+    static final double WAITING_OWN_CPU_SHARE = 0.25;
     static final double WAITING_DEVICE_PERCENT = 50;
     /** Buffered writes: Dirty at the end at least this share of the bytes written (and 1 MiB). */
     static final double PAGE_CACHE_SHARE = 0.25;
@@ -86,7 +88,7 @@ public final class Bottlenecks {
                 && disk.deviceBusyPercent() < WAITING_DEVICE_PERCENT;
         // Lock workers that sit in lock calls while the CPU goes mostly to others (a file-system
         // daemon on the same node) are waiting on the file system, not CPU-bound themselves.
-        if (cpu.cpuBusyPercent() >= CPU_BUSY_PERCENT && !(workersWait && cpu.workloadShareOfBusy() < OWN_PROCESSES_SHARE)) {
+        if (cpu.cpuBusyPercent() >= CPU_BUSY_PERCENT && !(workersWait && cpu.workloadShareOfBusy() < WAITING_OWN_CPU_SHARE)) {
             double own = cpu.workloadShareOfBusy();
             String why = own >= OWN_PROCESSES_SHARE
                     ? " (the figure may be Lockstep's limit, not the file system's)"
