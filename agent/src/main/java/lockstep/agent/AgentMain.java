@@ -98,6 +98,13 @@ public final class AgentMain implements Callable<Integer> {
                     + " port, or port 0 for a free one)" : cause.toString();
             throw new StartupException("--listen " + listen + ": cannot listen: " + why);
         }
+        try {
+            server.startClockProbes(config.listenHost());
+        } catch (IOException e) {
+            // Coordinators fall back to the ProbeClock RPC (a less exact offset), so say so and go on.
+            System.err.println("lockstep-agent: WARNING: no UDP clock probes on " + config.listenHost() + ": " + e.getMessage()
+                    + "; coordinators will probe the clock over gRPC");
+        }
         String fs = MountInfo.of(config.root()).map(MountInfo::fsType).orElse("unknown");
         System.out.println(ListeningLine.format(Version.get(), config.listenHost(), server.port(), config.nodeName(),
                 config.root().toString(), fs, security.describe()));
