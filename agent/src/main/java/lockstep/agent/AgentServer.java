@@ -60,11 +60,12 @@ public final class AgentServer {
     }
 
     /**
-     * Answers clock probes over UDP on {@code host} (the address the gRPC server listens on) and
-     * tells coordinators the port in Describe; without it they probe with the ProbeClock RPC.
+     * Answers clock probes over UDP on {@code host} (the address the gRPC server listens on),
+     * {@code port} (0 = any) and tells coordinators the port in Describe; without it they probe
+     * with the ProbeClock RPC.
      */
-    public AgentServer startClockProbes(String host) throws IOException {
-        clockProbes = ClockProbeResponder.start(host);
+    public AgentServer startClockProbes(String host, int port) throws IOException {
+        clockProbes = ClockProbeResponder.start(host, port);
         service.clockProbePort(clockProbes.port());
         return this;
     }

@@ -35,11 +35,14 @@ public final class ClockProbeResponder implements AutoCloseable {
         thread.setPriority(Thread.MAX_PRIORITY);
     }
 
-    /** Binds a UDP port picked by the OS on {@code host} (the agent's listen address) and starts answering. */
-    public static ClockProbeResponder start(String host) throws IOException {
+    /**
+     * Binds UDP {@code port} on {@code host} (the agent's listen address; 0 = a port picked by
+     * the OS) and starts answering.
+     */
+    public static ClockProbeResponder start(String host, int port) throws IOException {
         InetAddress address = host.isEmpty() || "0.0.0.0".equals(host) || "::".equals(host)
                 ? new InetSocketAddress(0).getAddress() : InetAddress.getByName(host);
-        ClockProbeResponder responder = new ClockProbeResponder(new DatagramSocket(new InetSocketAddress(address, 0)));
+        ClockProbeResponder responder = new ClockProbeResponder(new DatagramSocket(new InetSocketAddress(address, port)));
         responder.thread.start();
         return responder;
     }

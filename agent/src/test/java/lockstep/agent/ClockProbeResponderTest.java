@@ -14,7 +14,7 @@ class ClockProbeResponderTest {
 
     @Test
     void answersAProbeWithItsNonceAndTheArrivalAndDepartureTimes() throws Exception {
-        try (ClockProbeResponder responder = ClockProbeResponder.start("127.0.0.1");
+        try (ClockProbeResponder responder = ClockProbeResponder.start("127.0.0.1", 0);
              DatagramSocket client = new DatagramSocket()) {
             client.connect(InetAddress.getLoopbackAddress(), responder.port());
             client.setSoTimeout(5_000);
@@ -33,7 +33,7 @@ class ClockProbeResponderTest {
 
     @Test
     void ignoresDatagramsOfAnotherSizeOrMagic() throws Exception {
-        try (ClockProbeResponder responder = ClockProbeResponder.start("127.0.0.1");
+        try (ClockProbeResponder responder = ClockProbeResponder.start("127.0.0.1", 0);
              DatagramSocket client = new DatagramSocket()) {
             client.connect(InetAddress.getLoopbackAddress(), responder.port());
             client.setSoTimeout(300);
@@ -48,7 +48,7 @@ class ClockProbeResponderTest {
 
     @Test
     void closingFreesThePort() throws Exception {
-        ClockProbeResponder responder = ClockProbeResponder.start("127.0.0.1");
+        ClockProbeResponder responder = ClockProbeResponder.start("127.0.0.1", 0);
         int port = responder.port();
         responder.close();
         try (DatagramSocket again = new DatagramSocket(port, InetAddress.getLoopbackAddress())) {

@@ -28,7 +28,7 @@ class UdpClockProbeTest {
     void anAgentThatOffersAClockPortIsProbedOverUdpWithFourTimestampsInOrder(@TempDir Path root) throws Exception {
         String name = InProcessServerBuilder.generateName();
         AgentServer server = new AgentServer(InProcessServerBuilder.forName(name),
-                new AgentConfig("n1", root.toRealPath(), "127.0.0.1", 0)).start().startClockProbes("127.0.0.1");
+                new AgentConfig("n1", root.toRealPath(), "127.0.0.1", 0)).start().startClockProbes("127.0.0.1", 0);
         ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
         try (GrpcAgent agent = new GrpcAgent("127.0.0.1:7070", channel)) {
             assertThat(agent.probesClockOverUdp()).isFalse();
