@@ -1,5 +1,8 @@
 package lockstep.agent;
 
+import lockstep.common.ListeningLine;
+import lockstep.common.Logging;
+import lockstep.common.Version;
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,5 +1,7 @@
 package lockstep.agent;
 
+import lockstep.common.Version;
+import lockstep.common.WallClock;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;

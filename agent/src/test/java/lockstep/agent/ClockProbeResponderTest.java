@@ -8,6 +8,7 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
 
 class ClockProbeResponderTest {

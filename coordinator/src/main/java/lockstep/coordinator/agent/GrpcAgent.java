@@ -1,5 +1,6 @@
 package lockstep.coordinator.agent;
 
+import lockstep.common.WallClock;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -28,7 +29,6 @@ import lockstep.agent.v1.StartRequest;
 import lockstep.agent.v1.StartResponse;
 import lockstep.agent.v1.WatchProgressRequest;
 import lockstep.agent.v1.WatchProgressResponse;
-import lockstep.agent.WallClock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

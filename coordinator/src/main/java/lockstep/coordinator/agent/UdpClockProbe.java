@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import lockstep.agent.WallClock;
+import lockstep.common.WallClock;
 
 /**
  * Probes an agent's clock with one UDP datagram each way (format: agent.proto, DescribeResponse

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.stub.StreamObserver;
-import lockstep.agent.WallClock;
+import lockstep.common.WallClock;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.DescribeResponse;
