@@ -70,6 +70,11 @@ public final class AgentServer {
         return this;
     }
 
+    /** The UDP clock probe port, 0 before {@link #startClockProbes}. */
+    public int clockProbePort() {
+        return clockProbes == null ? 0 : clockProbes.port();
+    }
+
     public int port() {
         return server.getPort();
     }

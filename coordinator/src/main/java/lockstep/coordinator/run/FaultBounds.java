@@ -14,6 +14,11 @@ public record FaultBounds(long leaseMillis, long heartbeatMillis, long heartbeat
     public static final Duration MAX_LEASE = Duration.ofMinutes(10);
     private static final long MAX_HEARTBEAT_MILLIS = 1_000;
     private static final long MAX_HEARTBEAT_DEADLINE_MILLIS = 5_000;
+    /**
+     * Heartbeat spacing per agent of a step: beyond 500 agents the interval grows (2 ms per
+     * agent, 2 s at 1,000), so the coordinator's KeepAlive calls stay a small, steady load.
+     */
+    static final long HEARTBEAT_MILLIS_PER_AGENT = 2;
 
     public static FaultBounds defaults() {
         return forLease(DEFAULT_LEASE);
@@ -28,5 +33,15 @@ public record FaultBounds(long leaseMillis, long heartbeatMillis, long heartbeat
         long l = lease.toMillis();
         long beat = Math.min(MAX_HEARTBEAT_MILLIS, l / 3);
         return new FaultBounds(l, beat, Math.min(MAX_HEARTBEAT_DEADLINE_MILLIS, l - beat));
+    }
+
+    /**
+     * These bounds for a step of {@code agents}: the heartbeat every max(heartbeat, 2 ms x
+     * agents), still at most a third of the lease, and the call deadline what is left of the
+     * lease up to 5 s. Unchanged up to 500 agents.
+     */
+    public FaultBounds forAgents(int agents) {
+        long beat = Math.min(Math.max(heartbeatMillis, HEARTBEAT_MILLIS_PER_AGENT * agents), leaseMillis / 3);
+        return new FaultBounds(leaseMillis, beat, Math.min(heartbeatDeadlineMillis, leaseMillis - beat));
     }
 }

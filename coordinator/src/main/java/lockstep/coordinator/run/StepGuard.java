@@ -47,9 +47,13 @@ final class StepGuard implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        for (Agent a : agents) {
-            // fixed delay: one heartbeat per agent at a time; a slow one delays the next
-            heartbeats.scheduleWithFixedDelay(() -> beat(a), 0, bounds.heartbeatMillis(), TimeUnit.MILLISECONDS);
+        long period = TimeUnit.MILLISECONDS.toNanos(bounds.heartbeatMillis());
+        for (int i = 0; i < agents.size(); i++) {
+            Agent a = agents.get(i);
+            // Fixed delay: one heartbeat per agent at a time; a slow one delays the next. The
+            // first beats are spread over one period, so the agents' KeepAlives do not all land
+            // (and wake the agents' and the coordinator's threads) at one moment.
+            heartbeats.scheduleWithFixedDelay(() -> beat(a), period * i / agents.size(), period, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -81,7 +81,7 @@ public final class StepRunner {
         Map<Agent, PrepareResponse> preparedPaths = Map.of();
         long startAt = 0;
         active = new ActiveStep(agentRunId, stepId, agents);
-        StepGuard guard = new StepGuard(agentRunId, agents, bounds, (lostAgent, reason) -> abortOthers(agents, lostAgent,
+        StepGuard guard = new StepGuard(agentRunId, agents, bounds.forAgents(agents.size()), (lostAgent, reason) -> abortOthers(agents, lostAgent,
                 agentRunId, "node " + names.get(lostAgent) + " was lost: " + reason));
         try {
             FanOut<PrepareResponse> prepared = phase(guard, "prepare", agents, a -> a.prepare(PrepareRequest.newBuilder()
@@ -199,7 +199,9 @@ public final class StepRunner {
     /** One phase as a barrier over the agents; errors of lost agents are left to their "lost" line. */
     private <T> FanOut<T> phase(StepGuard guard, String phase, List<Agent> agents, Function<Agent, T> call, long timeoutMillis,
                                 Map<Agent, String> names, List<String> errors) {
+        long began = System.nanoTime();
         FanOut<T> out = ensemble.call(phase, agents, a -> guard.call(a, phase, call), timeoutMillis);
+        LOG.info("phase {}: {} agents, {} ms", phase, agents.size(), (System.nanoTime() - began) / 1_000_000);
         out.errors().forEach((a, e) -> {
             LOG.warn("{} failed on {}: {}", phase, a.address(), e.getMessage());
             if (!guard.isLost(a)) {

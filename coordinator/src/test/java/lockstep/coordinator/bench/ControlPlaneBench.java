@@ -53,16 +53,24 @@ public final class ControlPlaneBench {
             for (int i = 1; i <= n; i++) {
                 Path root = Files.createDirectories(work.resolve("n" + i));
                 String name = InProcessServerBuilder.generateName();
-                servers.add(new AgentServer(InProcessServerBuilder.forName(name), new AgentConfig("n" + i, root, "in-process", 0)).start());
+                // gRPC in-process; clock probes over loopback UDP, as a real agent answers them
+                AgentServer server = new AgentServer(InProcessServerBuilder.forName(name), new AgentConfig("n" + i, root, "127.0.0.1", 0))
+                        .start().startClockProbes("127.0.0.1", 0);
+                servers.add(server);
                 ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
                 channels.add(ch);
-                nodes.add(new StepNode("n" + i, new GrpcAgent("in-process:" + i, ch)));
+                nodes.add(new StepNode("n" + i, new GrpcAgent("127.0.0.1:" + server.clockProbePort(), ch)));
             }
-            Scenario scenario = new ScenarioParser().parse("name: control-plane\nplan: [all]\nstart-lead: 50ms\n"
+            Scenario scenario = new ScenarioParser().parse("name: control-plane\nplan: [all]\nstart-lead: 50ms\ntelemetry: false\n"
                     + "workload: {type: write, file: 'w.{node}', size: 4KiB, block-size: 4KiB}", "control-plane.yaml");
             List<Agent> agents = nodes.stream().map(StepNode::agent).toList();
             List<Double> seconds = new ArrayList<>();
             try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
+                // as a run does before its first step (and how a GrpcAgent learns the clock probe port)
+                var described = ensemble.call("describe", agents, Agent::describe, 60_000);
+                if (!described.ok()) {
+                    throw new IllegalStateException(String.join("; ", described.errorMessages()));
+                }
                 StepRunner runner = new StepRunner(scenario, ensemble, RunListener.SILENT);
                 runner.run("warm-up", "all", "all", nodes); // class loading and JIT, not counted
                 System.gc();
