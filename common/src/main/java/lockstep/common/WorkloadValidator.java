@@ -1,5 +1,8 @@
 package lockstep.common;
 
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
 import lockstep.agent.v1.AccessPattern;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.HotLockWorkload;
@@ -41,6 +44,10 @@ public final class WorkloadValidator {
     private WorkloadValidator() {
     }
 
+    /** Workloads done by worker processes, whose per-operation instrumentation can be turned off. */
+    private static final Set<WorkloadSpec.KindCase> WORKER_PROCESS_KINDS = EnumSet.of(
+            WorkloadSpec.KindCase.LOCK_FILES, WorkloadSpec.KindCase.PING_PONG, WorkloadSpec.KindCase.HOT_LOCK);
+
     /** Throws {@link InvalidWorkloadException} naming the first field that breaks a rule. */
     public static void validate(WorkloadSpec spec) {
         switch (spec.getKindCase()) {
@@ -51,6 +58,10 @@ public final class WorkloadValidator {
             case HOT_LOCK -> hotLock(spec.getHotLock());
             case METADATA -> metadata(spec.getMetadata());
             case KIND_NOT_SET -> throw new InvalidWorkloadException("type", "no workload given");
+        }
+        if (spec.getInstrumentationOff() && !WORKER_PROCESS_KINDS.contains(spec.getKindCase())) {
+            throw new InvalidWorkloadException("instrumentation", "can be turned off for the lock workloads (lock-files,"
+                    + " ping-pong, hot-lock) only, not for " + spec.getKindCase().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         }
     }
 
@@ -160,7 +171,7 @@ public final class WorkloadValidator {
                 throw new InvalidWorkloadException("ops", "must name create, stat, rename or unlink");
             }
             if (!seen.add(op)) {
-                throw new InvalidWorkloadException("ops", "'" + op.name().substring("METADATA_OP_".length()).toLowerCase(java.util.Locale.ROOT)
+                throw new InvalidWorkloadException("ops", "'" + op.name().substring("METADATA_OP_".length()).toLowerCase(Locale.ROOT)
                         + "' is listed twice");
             }
         }

@@ -31,9 +31,12 @@ public final class HotLockLoop implements WorkerLoop {
     private final int[] fds;
     private final AtomicLong ops = new AtomicLong();
     private volatile boolean stopped;
+    private final boolean instrumented;
 
-    public HotLockLoop(Path file, HotLockWorkload spec, Path root) {
+    /** {@code instrumented}: each lock's wait into the latency histogram. */
+    public HotLockLoop(Path file, HotLockWorkload spec, Path root, boolean instrumented) {
         this.file = file;
+        this.instrumented = instrumented;
         this.root = root;
         this.spec = spec;
         int threads = Math.max(1, spec.getThreads());
@@ -131,7 +134,9 @@ public final class HotLockLoop implements WorkerLoop {
                         first = wall0 + (t0 - mono0);
                     }
                     last = wall0 + (t2 - mono0);
-                    latency.recordValue(t1 - t0);
+                    if (instrumented) {
+                        latency.recordValue(t1 - t0);
+                    }
                     retries += r;
                     ops.incrementAndGet();
                 }

@@ -41,12 +41,15 @@ public final class PingPongLoop implements WorkerLoop {
     private final AlignedBuffer buf;
     private volatile long ops;
     private volatile boolean stopped;
+    private final boolean instrumented;
     // One instance for the whole run: the lock loop asks it on every try-lock attempt.
     private final java.util.function.BooleanSupplier isStopped = () -> stopped;
 
     /** Opens and sizes the shared file; throws PosixException if it cannot. */
-    public PingPongLoop(Path file, PingPongWorkload spec, int slots, int participants, Path root) {
+    /** {@code instrumented}: lock and unlock times into the latency histogram, the count for progress samples. */
+    public PingPongLoop(Path file, PingPongWorkload spec, int slots, int participants, Path root, boolean instrumented) {
         this.file = file;
+        this.instrumented = instrumented;
         this.root = root;
         this.spec = spec;
         this.slots = slots;
@@ -141,11 +144,13 @@ public final class PingPongLoop implements WorkerLoop {
                         first = Math.max(measureStart, wall0 + (t0 - mono0));
                     }
                     last = Math.min(measureEnd, wall0 + (t3 - mono0));
-                    latency.recordValue(t1 - t0);
-                    latency.recordValue(t3 - t2);
                     retries += r;
                     counted += 2;
-                    ops = counted;
+                    if (instrumented) {
+                        latency.recordValue(t1 - t0);
+                        latency.recordValue(t3 - t2);
+                        ops = counted;
+                    }
                 } else if (now >= stopAt) {
                     break;
                 }

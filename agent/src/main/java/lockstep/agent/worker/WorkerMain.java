@@ -83,7 +83,9 @@ public final class WorkerMain {
         if (next == null || next.hasRelease() || next.getCommandCase() != WorkerCommand.CommandCase.START_AT_UNIX_NANOS) {
             return 0;
         }
-        ticker.scheduleAtFixedRate(progress, PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
+        if (!task.getInstrumentationOff()) {
+            ticker.scheduleAtFixedRate(progress, PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
+        }
         Thread stdinWatcher = new Thread(() -> {
             try {
                 // Anything on stdin now (release, or EOF because the agent died) ends the worker;
@@ -126,10 +128,11 @@ public final class WorkerMain {
     private static WorkerLoop loopFor(WorkerTask task) {
         Path root = Path.of(task.getRoot());
         return switch (task.getWorkloadCase()) {
-            case LOCK_FILES -> new LockFilesLoop(Path.of(task.getDir()), task.getFilePrefix(), task.getLockFiles(), root);
+            case LOCK_FILES -> new LockFilesLoop(Path.of(task.getDir()), task.getFilePrefix(), task.getLockFiles(), root,
+                    !task.getInstrumentationOff());
             case PING_PONG -> new PingPongLoop(Path.of(task.getFile()), task.getPingPong(), task.getSlots(),
-                    task.getParticipants(), root);
-            case HOT_LOCK -> new HotLockLoop(Path.of(task.getFile()), task.getHotLock(), root);
+                    task.getParticipants(), root, !task.getInstrumentationOff());
+            case HOT_LOCK -> new HotLockLoop(Path.of(task.getFile()), task.getHotLock(), root, !task.getInstrumentationOff());
             case WORKLOAD_NOT_SET -> throw new IllegalArgumentException("worker task without a workload");
         };
     }

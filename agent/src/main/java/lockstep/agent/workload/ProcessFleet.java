@@ -26,12 +26,18 @@ final class ProcessFleet {
 
     private final List<WorkerProcess> workers = new ArrayList<>();
     private volatile boolean aborted;
+    private boolean instrumentationOff;
+
+    /** Workers started from now on record no latency and send no progress (WorkloadSpec.instrumentation_off). */
+    void turnInstrumentationOff() {
+        instrumentationOff = true;
+    }
 
     /** Starts one worker per task and waits until all are ready; on failure none is left running. */
     void start(List<WorkerTask> tasks, String where) {
         try {
             for (WorkerTask t : tasks) {
-                workers.add(WorkerProcess.start(t));
+                workers.add(WorkerProcess.start(instrumentationOff ? t.toBuilder().setInstrumentationOff(true).build() : t));
                 if (workers.size() == 1 && tasks.size() > 1) {
                     // measure one worker before starting the others: would they all fit in memory?
                     workers.get(0).awaitReady(READY_TIMEOUT_MILLIS);

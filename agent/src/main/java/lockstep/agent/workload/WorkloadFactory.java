@@ -19,7 +19,7 @@ public final class WorkloadFactory {
      */
     public static Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes) {
         WorkloadValidator.validate(spec);
-        return switch (spec.getKindCase()) {
+        Workload workload = switch (spec.getKindCase()) {
             case WRITE -> new WriteFileWorkload(spec.getWrite(), paths);
             case READ -> new ReadFileWorkload(spec.getRead(), paths);
             case LOCK_FILES -> new LockFilesProcesses(spec.getLockFiles(), paths);
@@ -28,5 +28,9 @@ public final class WorkloadFactory {
             case METADATA -> new MetadataWorkload(spec.getMetadata(), paths);
             case KIND_NOT_SET -> throw new InvalidWorkloadException("type", "no workload given");
         };
+        if (spec.getInstrumentationOff() && workload instanceof FleetWorkload fleetWorkload) {
+            fleetWorkload.fleet.turnInstrumentationOff();
+        }
+        return workload;
     }
 }

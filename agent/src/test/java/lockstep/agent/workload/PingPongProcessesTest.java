@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
+import lockstep.agent.v1.WorkloadSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,6 +65,35 @@ class PingPongProcessesTest {
             WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
             assertThat(r.getOps()).isPositive();
             assertThat(r.getCoherenceChecks()).isZero();
+        } finally {
+            w.cleanup();
+        }
+    }
+
+    @Test
+    void withInstrumentationOffWorkersCountButRecordNoLatencyAndSendNoProgress() throws InterruptedException {
+        Workload w = WorkloadFactory.create(WorkloadSpec.newBuilder().setPingPong(spec().setProcesses(1)
+                .setIo(PingPongIo.PING_PONG_IO_NONE)).setInstrumentationOff(true).build(), new RootedPaths(root, "n1"));
+        try {
+            w.prepare();
+            // what the agent's progress sampler would see while the run goes (a worker sends its
+            // count every 100 ms when instrumented)
+            AtomicLong seenWhileRunning = new AtomicLong();
+            long start = WallClock.nowNanos() + 50_000_000;
+            Thread sampler = new Thread(() -> {
+                while (WallClock.nowNanos() < start + 500_000_000L) {
+                    seenWhileRunning.accumulateAndGet(w.opsSoFar(), Math::max);
+                    LockSupport.parkNanos(20_000_000);
+                }
+            });
+            sampler.start();
+            WorkloadResult r = w.run(start).build();
+            sampler.join();
+            assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+            assertThat(r.getOps()).isPositive();
+            assertThat(r.getFirstOpUnixNanos()).isPositive().isLessThan(r.getEndUnixNanos());
+            assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isZero();
+            assertThat(seenWhileRunning.get()).as("no progress events from the worker").isZero();
         } finally {
             w.cleanup();
         }

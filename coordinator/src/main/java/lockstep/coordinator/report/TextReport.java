@@ -26,17 +26,17 @@ public final class TextReport {
                 "skew ± clock ms", "p50 us", "p99 us", "status");
         for (StepRecord s : run.steps()) {
             for (NodeResult n : s.results()) {
-                out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %19s %10.1f %10.1f  %s%n", s.id(), n.node(),
+                out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %19s %10s %10s  %s%n", s.id(), n.node(),
                         Verdicts.num(n.throughput()), n.ops(), n.seconds(),
                         SkewText.of(n.startSkewMillis(), n.clockUncertaintyMillis()),
-                        n.latency().p50Micros(), n.latency().p99Micros(), n.status());
+                        LatencyText.p50(n.latency()), LatencyText.p99(n.latency()), n.status());
             }
             if (s.aggregate() != null && s.results().size() > 1) {
                 var a = s.aggregate();
-                out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %19s %10.1f %10.1f  %s%n", s.id(), "(all nodes)",
+                out.printf(Locale.ROOT, "%-14s %-12s %12s %10d %9.3f %19s %10s %10s  %s%n", s.id(), "(all nodes)",
                         Verdicts.num(a.sumOfNodes()), a.ops(), a.seconds(),
                         SkewText.of(a.maxAbsSkewMillis(), RunAnalyzer.maxClockUncertaintyMillis(s)),
-                        a.latency().p50Micros(), a.latency().p99Micros(), s.status());
+                        LatencyText.p50(a.latency()), LatencyText.p99(a.latency()), s.status());
             }
             if (s.results().isEmpty()) {
                 out.printf("%-14s %-12s %12s %10s %9s %19s %10s %10s  %s%n", s.id(), String.join(",", s.nodes()),

@@ -72,6 +72,9 @@ public final class ScenarioParser {
             case "metadata" -> metadata(w);
             default -> throw w.error("workload.type", "unknown workload type '" + Echo.value(type) + "' (known: " + String.join(", ", TYPES) + ")");
         };
+        if (!w.bool("instrumentation", true)) {
+            spec = spec.toBuilder().setInstrumentationOff(true).build();
+        }
         w.rejectUnknown();
         top.rejectUnknown();
         try {

@@ -36,6 +36,8 @@ public final class ConsoleProgress implements RunListener {
     private int drawn;
     private long lastDraw;
 
+    private boolean progressSamples = true;
+
     public ConsoleProgress(PrintStream out, boolean bytesUnit, String unit) {
         this(out, bytesUnit, unit, 0, false);
     }
@@ -55,7 +57,12 @@ public final class ConsoleProgress implements RunListener {
     /** Live when stdout is an interactive terminal (and TERM is not "dumb"), plain otherwise. */
     public static ConsoleProgress forScenario(PrintStream out, Scenario scenario) {
         boolean terminal = out == System.out && System.console() != null && !"dumb".equals(System.getenv("TERM"));
-        return new ConsoleProgress(out, scenario.bytesUnit(), scenario.unit(), expectedWork(scenario.workload()), terminal);
+        boolean samples = !scenario.workload().getInstrumentationOff();
+        ConsoleProgress p = new ConsoleProgress(out, scenario.bytesUnit(), scenario.unit(), expectedWork(scenario.workload()),
+                terminal && samples);
+        // instrumentation: false: agents send no counts while running, so no rate lines
+        p.progressSamples = samples;
+        return p;
     }
 
     /** Bytes a write or read workload moves, or locks a lock-files workload takes, per node; 0 if unknown (run-for-time workloads). */
@@ -129,7 +136,7 @@ public final class ConsoleProgress implements RunListener {
             if (now - lastDraw >= LIVE_EVERY_NANOS) {
                 draw(false);
             }
-        } else if (state == RunState.RUN_STATE_RUNNING && s.getAtUnixNanos() - l.lastPlainAt >= PLAIN_EVERY_NANOS) {
+        } else if (progressSamples && state == RunState.RUN_STATE_RUNNING && s.getAtUnixNanos() - l.lastPlainAt >= PLAIN_EVERY_NANOS) {
             l.lastPlainAt = s.getAtUnixNanos();
             out.printf(Locale.ROOT, "[%s] %-10s %12s %s  (%d ops so far)%n", id, node, Verdicts.num(l.rate), unit, s.getOps());
         }

@@ -48,6 +48,14 @@ class ScenarioParserTest {
         assertThat(s.timeout().toMinutes()).isEqualTo(10);
     }
 
+    @Test
+    void instrumentationIsOnUnlessALockWorkloadTurnsItOff() {
+        assertThat(parse("name: x\nworkload: {type: ping-pong, file: p}").workload().getInstrumentationOff()).isFalse();
+        Scenario off = parse("name: x\nworkload: {type: ping-pong, file: p, instrumentation: false}");
+        assertThat(off.workload().getInstrumentationOff()).isTrue();
+        assertThat(off.workload().getPingPong().getFile()).isEqualTo("p");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "invalid yaml       | 'name: x\\nworkload: {type: write'                                  | t.yaml: invalid YAML at line",
@@ -75,6 +83,7 @@ class ScenarioParserTest {
         "integer overflows  | 'name: x\\nworkload: {type: lock-files, processes: 99999999999999999999}' | workload.processes: 99999999999999999999 is outside the allowed range",
         "duplicate key      | 'name: x\\nname: y\\nworkload: {type: write, size: 1MiB}'        | invalid YAML at line 2, column 5: Duplicate field 'name'",
         "duplicate nested   | 'name: x\\nworkload: {type: write, size: 1MiB, size: 2GiB}'       | invalid YAML at line 2, column 41: Duplicate field 'size'",
+        "uninstrumented io  | 'name: x\\nworkload: {type: write, size: 1MiB, instrumentation: false}' | workload.instrumentation: can be turned off for the lock workloads (lock-files, ping-pong, hot-lock) only, not for write",
     })
     void refusesBadInputNamingFileAndField(String what, String yaml, String message) {
         assertThatThrownBy(() -> parse(yaml.replace("\\n", "\n")))

@@ -1,5 +1,7 @@
 package lockstep.coordinator.report.html;
 
+import lockstep.coordinator.report.LatencyText;
+
 import static lockstep.coordinator.report.html.HtmlPage.esc;
 
 import java.util.ArrayList;
@@ -124,8 +126,8 @@ public final class RunHtmlReport {
                         .append(stats(n.throughput()))
                         .append(td(n.overlapThroughput() == null ? "–" : Verdicts.num(n.overlapThroughput().mean())))
                         .append(td(n.efficiency() == null ? "–" : String.format(Locale.ROOT, "%.2fx", n.efficiency())))
-                        .append(td(n.latency() == null || n.latency().count() == 0 ? "–" : String.format(Locale.ROOT, "%.1f", n.latency().p50Micros())))
-                        .append(td(n.latency() == null || n.latency().count() == 0 ? "–" : String.format(Locale.ROOT, "%.1f", n.latency().p99Micros())))
+                        .append(td(LatencyText.p50(n.latency())))
+                        .append(td(LatencyText.p99(n.latency())))
                         .append(td(SkewText.of(n.maxAbsSkewMillis(), SkewText.maxUncertaintyMillis(run, s.group(), n.node()))))
                         .append("</tr>");
             }
@@ -168,8 +170,8 @@ public final class RunHtmlReport {
                         .append(td(String.format(Locale.ROOT, "%.3f", n.seconds())))
                         .append(td(SkewText.signed(n.startSkewMillis(), n.clockUncertaintyMillis())))
                         .append(td(String.format(Locale.ROOT, "%+.3f", n.clockOffsetMillis())))
-                        .append(td(String.format(Locale.ROOT, "%.1f", n.latency().p50Micros())))
-                        .append(td(String.format(Locale.ROOT, "%.1f", n.latency().p99Micros())))
+                        .append(td(LatencyText.p50(n.latency())))
+                        .append(td(LatencyText.p99(n.latency())))
                         .append("<td class=\"l\">").append(esc(n.status() + (n.error() == null ? "" : ": " + n.error().message())))
                         .append("</td></tr>");
             }
