@@ -7,7 +7,8 @@
 # Goals: clock (offset of same-host agents, true offset 0), skew (start skew vs a C program that
 # wakes N processes at one absolute instant), lockfiles (lock-files vs a C program with the same
 # syscalls, and the ramp of the time series), pingpong (vs ctdb's ping_pong), control (256 and
-# 1024 in-process agents), instrumentation (not measured yet: prints "not-measured"). Each
+# 1024 in-process agents), instrumentation (the lock workloads with per-op latency and progress
+# samples on vs off). Each
 # comparison alternates A B B A ... (BENCH_PAIRS pairs), so a drift of the machine's state
 # favours neither side, and reports medians and the spread. Counts: BENCH_PAIRS (5),
 # BENCH_CLOCK_STEPS (10), BENCH_SKEW_STEPS (4), BENCH_SKEW_AGENTS ("4 16"),
@@ -296,11 +297,52 @@ goal_control() {
   goal control-1024-seconds "$(awk '/^median_seconds/ {print $2}' "$WORK/cp-1024.txt")" "(printed)" "-"
 }
 
+# instr_run NAME BODY on|off -> one throughput (locks/s) of a fresh coordinator's run
+instr_run() {
+  local extra=""
+  [[ $3 == off ]] && extra="
+  instrumentation: false"
+  python3 "$STATS" rate "$(lockstep_run "name: perf-$1
+plan: [solo]
+workload:
+$2$extra")"
+}
+
+# instr_pair LABEL BODY: the same workload with instrumentation on (A) and off (B), ABBA; cost =
+# 1 - median(on) / median(off), in percent
+instr_pair() {
+  local label=$1 body=$2 on=() off=()
+  for p in $(seq 0 $((PAIRS - 1))); do
+    for side in $(order "$p"); do
+      if [[ $side == A ]]; then on+=("$(instr_run "$label" "$body" on)"); else off+=("$(instr_run "$label" "$body" off)"); fi
+    done
+  done
+  local son soff cost
+  son=$(python3 "$STATS" summary "${on[@]}")
+  soff=$(python3 "$STATS" summary "${off[@]}")
+  cost=$(calc "100 * (1 - $(field "$son" 1) / $(field "$soff" 1))")
+  echo "instrumentation $label locks/s: on median $(field "$son" 1) [$(field "$son" 2) .. $(field "$son" 3)]; off median $(field "$soff" 1) [$(field "$soff" 2) .. $(field "$soff" 3)]; cost $cost%"
+  goal "instrumentation-$label-cost-percent" "$cost" 2 "$(le "$cost" 2)"
+}
+
 goal_instrumentation() {
-  # Not measured yet: Lockstep has no switch that turns progress sampling and per-op histograms
-  # off, so there is no "off" side to compare with (docs/performance.md, goal 5).
-  echo "instrumentation: not measured (no off switch in Lockstep yet)"
-  goal instrumentation-cost-percent "not-measured" 2 "unknown"
+  # Per-operation latency histograms and progress samples on vs off (workload field
+  # "instrumentation: false"), on the fastest lock path (ping-pong: a lock call every ~1-2 us,
+  # where a clock read and a histogram update weigh most) and on lock-files 10 x 1000.
+  start_agents 1 instr
+  say "instrumentation: ping-pong 1 process ${PP_SECONDS}s, on vs off, $PAIRS pairs"
+  instr_pair ping-pong "  type: ping-pong
+  file: pp.dat
+  processes: 1
+  slots: 2
+  duration: ${PP_SECONDS}s
+  warmup: 500ms"
+  say "instrumentation: lock-files 10 x 1000 fcntl, on vs off, $PAIRS pairs"
+  instr_pair lock-files "  type: lock-files
+  processes: 10
+  files: 1000
+  lock: fcntl"
+  stop_agents
 }
 
 echo "machine: $(nproc) cores, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ), commit $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo '?')"
