@@ -13,11 +13,18 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * The resource samples of one run, taken on a thread of their own: one when the run is armed,
- * one at the start instant (together the idle baseline), then one every period until
- * {@link #finish}, which takes the last. The measured threads never wait for it.
+ * one just before the start instant (together the idle baseline; it is also the run's first
+ * sample), then one every period from the instant on until {@link #finish}, which takes the
+ * last. The measured threads never wait for it.
  */
 public final class RunTelemetry {
     private static final Logger LOG = LogManager.getLogger(RunTelemetry.class);
+    /**
+     * The edge sample is taken this long before the instant, not at it: reading /proc takes a
+     * thread and milliseconds of CPU, and at the instant every core is wanted by the workload's
+     * own threads waking up (measured as start skew).
+     */
+    static final long EDGE_BEFORE_START_NANOS = 5_000_000;
 
     private final ResourceSampler sampler;
     private final long startAtUnixNanos;
@@ -38,22 +45,24 @@ public final class RunTelemetry {
     /** Takes the first baseline sample now and schedules the rest. */
     public static RunTelemetry start(ResourceSampler sampler, long startAtUnixNanos, long periodMillis, String name) {
         RunTelemetry t = new RunTelemetry(sampler, startAtUnixNanos, name);
-        t.thread.execute(t::take);
-        long delayNanos = Math.max(0, startAtUnixNanos - WallClock.nowNanos());
-        t.thread.scheduleAtFixedRate(t::take, delayNanos, TimeUnit.MILLISECONDS.toNanos(periodMillis), TimeUnit.NANOSECONDS);
+        long period = TimeUnit.MILLISECONDS.toNanos(periodMillis);
+        long toStart = startAtUnixNanos - WallClock.nowNanos();
+        t.thread.execute(() -> t.take(false));
+        t.thread.schedule(() -> t.take(true), Math.max(0, toStart - EDGE_BEFORE_START_NANOS), TimeUnit.NANOSECONDS);
+        t.thread.scheduleAtFixedRate(() -> t.take(false), Math.max(0, toStart) + period, period, TimeUnit.NANOSECONDS);
         return t;
     }
 
-    private void take() {
+    /** @param edge the sample between the baseline and the run (else placed by its time) */
+    private void take(boolean edge) {
         try {
             ResourceSample s = sampler.sample();
             synchronized (this) {
-                if (s.getAtUnixNanos() < startAtUnixNanos) {
+                boolean first = samples.isEmpty() && (edge || s.getAtUnixNanos() >= startAtUnixNanos);
+                if (first || samples.isEmpty()) {
                     baseline.add(s);
-                } else {
-                    if (samples.isEmpty()) {
-                        baseline.add(s);
-                    }
+                }
+                if (first || !samples.isEmpty()) {
                     samples.add(s);
                 }
             }
@@ -72,7 +81,7 @@ public final class RunTelemetry {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        take();
+        take(false);
         synchronized (this) {
             return ResourceTelemetry.newBuilder()
                     .setDevice(sampler.device())
