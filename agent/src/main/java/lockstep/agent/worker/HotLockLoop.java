@@ -123,6 +123,7 @@ public final class HotLockLoop implements WorkerLoop {
                 }
                 long r = posix.acquire(fd, mode, 0, 0, path, giveUp);
                 if (r < 0) {
+                    retries += Posix.retriesOfStopped(r); // starved until the end: its attempts still count
                     break;
                 }
                 long t1 = System.nanoTime();

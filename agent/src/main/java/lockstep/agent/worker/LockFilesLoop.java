@@ -128,6 +128,7 @@ public final class LockFilesLoop implements WorkerLoop {
                 int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
                 long r = lockOne(fd, path, mode, unlockEach, closeEach, fds);
                 if (r < 0) {
+                    retries += Posix.retriesOfStopped(r);
                     break;
                 }
                 retries += r;
@@ -153,7 +154,7 @@ public final class LockFilesLoop implements WorkerLoop {
 
     /**
      * One file after its open: lock [+ unlock] [+ close], or keep the descriptor in {@code keep};
-     * returns the try-lock retries, or -1 if stopped while waiting.
+     * returns the try-lock retries, or what {@link Posix#acquire} returns when stopped while waiting.
      */
     private long lockOne(int fd, String path, LockMode mode, boolean unlockEach, boolean closeEach, List<Integer> keep) {
         if (!closeEach) {
