@@ -1,5 +1,6 @@
 package lockstep.agent.worker;
 
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
@@ -15,7 +16,6 @@ import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockRelease;
-import lockstep.agent.workload.Errors;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
@@ -129,7 +129,7 @@ public final class LockFilesLoop implements WorkerLoop {
                 latency.recordValue(System.nanoTime() - t0);
                 ops = ops + 1;
             } catch (PosixException e) {
-                out.setError(Errors.of(e, root, "failed after " + ops + " files"));
+                out.setError(WorkloadErrors.of(e, root, "failed after " + ops + " files"));
                 break;
             }
         }

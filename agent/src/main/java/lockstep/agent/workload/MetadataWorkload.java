@@ -1,5 +1,7 @@
 package lockstep.agent.workload;
 
+import lockstep.agent.worker.Threads;
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.common.InvalidWorkloadException;
 import lockstep.common.LatencyHistograms;
@@ -11,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
-import lockstep.agent.Threads;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -184,7 +185,7 @@ public final class MetadataWorkload implements Workload {
         }
         result.setEndUnixNanos(WallClock.nowNanos()).setOps(done.get()).setLatencyHistogram(LatencyHistograms.encode(all));
         if (error != null) {
-            result.setError(Errors.of(error, paths));
+            result.setError(WorkloadErrors.of(error, paths));
             return result.setState(RunState.RUN_STATE_FAILED);
         }
         return result.setState(stopped ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);
