@@ -283,7 +283,7 @@ public final class Posix {
      * attempt found it held (EAGAIN/EACCES/EWOULDBLOCK); any other failure throws.
      */
     public boolean lock(int fd, LockMode mode, String path) {
-        return mode.kind() == LockKind.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, 0, 0, path);
+        return mode.kind() == LockCall.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, 0, 0, path);
     }
 
     public void unlock(int fd, LockMode mode, String path) {
@@ -299,7 +299,7 @@ public final class Posix {
     public long acquire(int fd, LockMode mode, long start, long len, String path, java.util.function.BooleanSupplier stop) {
         long retries = 0;
         while (true) {
-            boolean got = mode.kind() == LockKind.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, start, len, path);
+            boolean got = mode.kind() == LockCall.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, start, len, path);
             if (got) {
                 return retries;
             }
@@ -313,7 +313,7 @@ public final class Posix {
 
     /** Gives back what {@link #acquire} took. */
     public void release(int fd, LockMode mode, long start, long len, String path) {
-        if (mode.kind() != LockKind.FLOCK) {
+        if (mode.kind() != LockCall.FLOCK) {
             unlockRange(fd, mode, start, len, path);
         } else if (posix.flock(fd, LOCK_UN) < 0) {
             throw error("flock(LOCK_UN)", path, posix.errno());
@@ -332,7 +332,7 @@ public final class Posix {
     }
 
     public void unlockRange(int fd, LockMode mode, long start, long len, String path) {
-        int cmd = mode.kind() == LockKind.OFD ? F_OFD_SETLK : F_SETLK;
+        int cmd = mode.kind() == LockCall.OFD ? F_OFD_SETLK : F_SETLK;
         setFlock(fd, cmd, F_UNLCK, start, len, path);
     }
 

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.fs.Dir;
-import lockstep.agent.fs.LockKind;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -58,10 +57,6 @@ public final class LockFilesLoop implements WorkerLoop {
 
     public static String fileName(String prefix, int index) {
         return prefix + index;
-    }
-
-    public static LockKind kindOf(lockstep.agent.v1.LockKind kind) {
-        return LockKind.of(kind);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package lockstep.coordinator.report;
 
+import lockstep.coordinator.model.Stats;
 import java.io.PrintStream;
 import java.util.Locale;
 import lockstep.coordinator.analysis.Verdicts;
@@ -142,7 +143,7 @@ public final class TextReport {
         }
     }
 
-    private static String stats(lockstep.coordinator.model.Stats s) {
+    private static String stats(Stats s) {
         if (s == null) {
             return "-";
         }

@@ -2,6 +2,7 @@ package lockstep.coordinator.report.html;
 
 import static lockstep.coordinator.report.html.HtmlPage.esc;
 
+import lockstep.coordinator.analysis.RunAnalyzer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -160,7 +161,7 @@ public final class RunHtmlReport {
                 + "<th>p50 µs</th><th>p99 µs</th><th class=\"l\">status</th></tr>");
         for (StepRecord s : run.steps()) {
             boolean bad = !s.ok() || s.aggregate() != null && s.results().size() > 1
-                    && lockstep.coordinator.analysis.RunAnalyzer.skewTooLarge(s, run.skewWarnFraction());
+                    && RunAnalyzer.skewTooLarge(s, run.skewWarnFraction());
             for (NodeResult n : s.results()) {
                 b.append("<tr").append(bad ? " class=\"bad\"" : "").append("><td class=\"l\">").append(esc(s.id()))
                         .append("</td><td class=\"l\">").append(esc(n.node())).append("</td>")

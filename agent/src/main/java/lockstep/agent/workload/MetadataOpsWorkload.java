@@ -1,5 +1,7 @@
 package lockstep.agent.workload;
 
+import lockstep.agent.fs.RootDir;
+import lockstep.agent.v1.MetadataWorkload;
 import lockstep.agent.worker.Threads;
 import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
@@ -31,9 +33,9 @@ import org.HdrHistogram.Histogram;
  * same directory), unlink (unlink(2)). One op is one such call; each phase has its own count,
  * time and latency histogram.
  */
-public final class MetadataWorkload implements Workload {
+public final class MetadataOpsWorkload implements Workload {
 
-    private final lockstep.agent.v1.MetadataWorkload spec;
+    private final MetadataWorkload spec;
     private final RootedPaths paths;
     private final Posix posix = Posix.get();
     private final Path dir;
@@ -48,7 +50,7 @@ public final class MetadataWorkload implements Workload {
     private final AtomicLong done = new AtomicLong();
     private volatile boolean stopped;
 
-    public MetadataWorkload(lockstep.agent.v1.MetadataWorkload spec, RootedPaths paths) {
+    public MetadataOpsWorkload(MetadataWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
         ops.addAll(spec.getOpsList());
@@ -269,7 +271,7 @@ public final class MetadataWorkload implements Workload {
             // the root, rather than through the descriptor from prepare (GlusterFS answers ESTALE there).
             leafDir.close();
             leafDir = null;
-            try (lockstep.agent.fs.RootDir rootDir = paths.openDir(); Dir d = rootDir.dir(paths.below(leaf))) {
+            try (RootDir rootDir = paths.openDir(); Dir d = rootDir.dir(paths.below(leaf))) {
                 removed = removeRunFiles(d, leftovers);
             } catch (PosixException e) {
                 if (e.errno() != 2) { // ENOENT: the directory and its files are gone already
