@@ -1,5 +1,6 @@
 package lockstep.coordinator.report;
 
+import lockstep.coordinator.model.Severity;
 import lockstep.coordinator.model.Stats;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -78,7 +79,7 @@ public final class TextReport {
         if (!a.findings().isEmpty()) {
             out.printf("%nVerdict%s:%n", a.valid() ? "" : " (RUN INVALID)");
             for (Finding f : a.findings()) {
-                out.println("  " + (Finding.INFO.equals(f.severity()) ? "" : f.severity().toUpperCase(Locale.ROOT) + ": ") + f.message());
+                out.println("  " + (f.severity() == Severity.INFO ? "" : f.severity().name() + ": ") + f.message());
             }
         } else if (!a.verdict().isEmpty()) {
             out.printf("%nVerdict:%n");

@@ -1,5 +1,6 @@
 package lockstep.coordinator.session;
 
+import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.scenario.ScenarioParser;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ public final class RunSession {
 
     public record Outcome(RunRecord run, Path runJson) {
         public boolean ok() {
-            return "ok".equals(run.status());
+            return run.status() == RunStatus.OK;
         }
     }
 
