@@ -4,10 +4,6 @@ import lockstep.agent.v1.LockKind;
 
 /** A lock kind together with shared/exclusive and blocking/try-lock. */
 public record LockMode(LockCall kind, boolean exclusive, boolean blocking) {
-    public static LockMode exclusiveBlocking(LockCall kind) {
-        return new LockMode(kind, true, true);
-    }
-
     /** From the wire form: kind, shared or not, try-lock or not. */
     public static LockMode of(LockKind kind, boolean shared, boolean tryLock) {
         return new LockMode(LockCall.of(kind), !shared, !tryLock);

@@ -269,25 +269,9 @@ public final class Posix {
         }
     }
 
-
-
-
-
-    /** Removes without throwing; for scratch files on paths where the first error is what matters. */
+    /** This process's id. */
     public int getpid() {
         return posix.getpid();
-    }
-
-    /**
-     * Takes a lock on the whole file. Returns true when taken, false when a non-blocking
-     * attempt found it held (EAGAIN/EACCES/EWOULDBLOCK); any other failure throws.
-     */
-    public boolean lock(int fd, LockMode mode, String path) {
-        return mode.kind() == LockCall.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, 0, 0, path);
-    }
-
-    public void unlock(int fd, LockMode mode, String path) {
-        release(fd, mode, 0, 0, path);
     }
 
     /**

@@ -50,7 +50,7 @@ class LockFilesProcessesTest {
             Posix posix = Posix.get();
             int fd = posix.open(held.toString(), Posix.O_RDWR, 0);
             try {
-                boolean got = posix.lock(fd, new LockMode(LockCall.of(kind), true, false), held.toString());
+                boolean got = posix.acquire(fd, new LockMode(LockCall.of(kind), true, false), 0, 0, held.toString(), () -> true) >= 0;
                 assertThat(got).as("another process holds the %s lock", kind).isFalse();
             } finally {
                 posix.closeQuietly(fd);
@@ -97,7 +97,7 @@ class LockFilesProcessesTest {
             Posix posix = Posix.get();
             int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
             try {
-                assertThat(posix.lock(fd, new LockMode(LockCall.FCNTL, true, false), f.toString())).as("nobody holds it").isTrue();
+                assertThat(posix.acquire(fd, new LockMode(LockCall.FCNTL, true, false), 0, 0, f.toString(), () -> true) >= 0).as("nobody holds it").isTrue();
             } finally {
                 posix.closeQuietly(fd);
             }
@@ -118,7 +118,7 @@ class LockFilesProcessesTest {
             Posix posix = Posix.get();
             int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
             try {
-                assertThat(posix.lock(fd, new LockMode(LockCall.FLOCK, true, false), f.toString())).isTrue();
+                assertThat(posix.acquire(fd, new LockMode(LockCall.FLOCK, true, false), 0, 0, f.toString(), () -> true) >= 0).isTrue();
             } finally {
                 posix.closeQuietly(fd);
             }

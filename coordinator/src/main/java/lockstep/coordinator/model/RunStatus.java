@@ -2,8 +2,6 @@ package lockstep.coordinator.model;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * The status of a run, of a step, or of a node's part in a step: run.json's {@code status} fields. A run is
@@ -21,12 +19,11 @@ public enum RunStatus {
     @JsonValue
     @Override
     public String toString() {
-        return name().toLowerCase(Locale.ROOT);
+        return EnumWords.word(this);
     }
 
     @JsonCreator
     public static RunStatus of(String word) {
-        return Arrays.stream(values()).filter(o -> o.toString().equals(word)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("status '" + word + "' is not one of " + Arrays.toString(values())));
+        return EnumWords.parse(RunStatus.class, "status", word);
     }
 }

@@ -2,8 +2,6 @@ package lockstep.coordinator.model;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * How much a finding of the verdict weighs, most severe first: INVALID (the run's figures cannot
@@ -17,12 +15,11 @@ public enum Severity {
     @JsonValue
     @Override
     public String toString() {
-        return name().toLowerCase(Locale.ROOT);
+        return EnumWords.word(this);
     }
 
     @JsonCreator
     public static Severity of(String word) {
-        return Arrays.stream(values()).filter(s -> s.toString().equals(word)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("severity '" + word + "' is not one of " + Arrays.toString(values())));
+        return EnumWords.parse(Severity.class, "severity", word);
     }
 }
