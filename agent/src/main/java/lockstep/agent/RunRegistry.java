@@ -1,5 +1,7 @@
 package lockstep.agent;
 
+import lockstep.agent.fs.WorkloadErrors;
+import lockstep.agent.process.ResourceLimitException;
 import lockstep.common.InvalidWorkloadException;
 import io.grpc.Status;
 import java.nio.file.Path;
@@ -17,8 +19,6 @@ import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.workload.CleanupReport;
-import lockstep.agent.workload.Errors;
-import lockstep.agent.workload.ResourceLimitException;
 import lockstep.agent.workload.Workload;
 import lockstep.agent.workload.WorkloadFactory;
 import org.apache.logging.log4j.LogManager;
@@ -135,7 +135,7 @@ final class RunRegistry implements AutoCloseable {
             throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
         } catch (PosixException e) {
             workload.cleanup();
-            throw Status.FAILED_PRECONDITION.withDescription("prepare failed: " + Errors.of(e, paths.root(), "").getMessage()).asRuntimeException();
+            throw Status.FAILED_PRECONDITION.withDescription("prepare failed: " + WorkloadErrors.of(e, paths.root(), "").getMessage()).asRuntimeException();
         } catch (RuntimeException e) {
             workload.cleanup();
             throw e;

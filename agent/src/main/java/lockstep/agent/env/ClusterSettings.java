@@ -1,5 +1,6 @@
 package lockstep.agent.env;
 
+import lockstep.agent.fs.MountInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,7 +57,7 @@ final class ClusterSettings {
     }
 
     /** name=value mount options of a cluster file system, e.g. "ocfs2:localalloc" -> "16". */
-    static Map<String, String> fromMount(lockstep.agent.fs.MountInfo m) {
+    static Map<String, String> fromMount(MountInfo m) {
         Map<String, String> out = new TreeMap<>();
         if (!CLUSTER_FS.contains(m.fsType())) {
             return out;

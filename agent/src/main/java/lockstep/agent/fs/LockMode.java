@@ -1,13 +1,11 @@
 package lockstep.agent.fs;
 
-/** A lock kind together with shared/exclusive and blocking/try-lock. */
-public record LockMode(LockKind kind, boolean exclusive, boolean blocking) {
-    public static LockMode exclusiveBlocking(LockKind kind) {
-        return new LockMode(kind, true, true);
-    }
+import lockstep.agent.v1.LockKind;
 
+/** A lock kind together with shared/exclusive and blocking/try-lock. */
+public record LockMode(LockCall kind, boolean exclusive, boolean blocking) {
     /** From the wire form: kind, shared or not, try-lock or not. */
-    public static LockMode of(lockstep.agent.v1.LockKind kind, boolean shared, boolean tryLock) {
-        return new LockMode(LockKind.of(kind), !shared, !tryLock);
+    public static LockMode of(LockKind kind, boolean shared, boolean tryLock) {
+        return new LockMode(LockCall.of(kind), !shared, !tryLock);
     }
 }

@@ -269,25 +269,9 @@ public final class Posix {
         }
     }
 
-
-
-
-
-    /** Removes without throwing; for scratch files on paths where the first error is what matters. */
+    /** This process's id. */
     public int getpid() {
         return posix.getpid();
-    }
-
-    /**
-     * Takes a lock on the whole file. Returns true when taken, false when a non-blocking
-     * attempt found it held (EAGAIN/EACCES/EWOULDBLOCK); any other failure throws.
-     */
-    public boolean lock(int fd, LockMode mode, String path) {
-        return mode.kind() == LockKind.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, 0, 0, path);
-    }
-
-    public void unlock(int fd, LockMode mode, String path) {
-        release(fd, mode, 0, 0, path);
     }
 
     /**
@@ -300,7 +284,7 @@ public final class Posix {
     public long acquire(int fd, LockMode mode, long start, long len, String path, java.util.function.BooleanSupplier stop) {
         long retries = 0;
         while (true) {
-            boolean got = mode.kind() == LockKind.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, start, len, path);
+            boolean got = mode.kind() == LockCall.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, start, len, path);
             if (got) {
                 return retries;
             }
@@ -319,7 +303,7 @@ public final class Posix {
 
     /** Gives back what {@link #acquire} took. */
     public void release(int fd, LockMode mode, long start, long len, String path) {
-        if (mode.kind() != LockKind.FLOCK) {
+        if (mode.kind() != LockCall.FLOCK) {
             unlockRange(fd, mode, start, len, path);
         } else if (posix.flock(fd, LOCK_UN) < 0) {
             throw error("flock(LOCK_UN)", path, posix.errno());
@@ -338,7 +322,7 @@ public final class Posix {
     }
 
     public void unlockRange(int fd, LockMode mode, long start, long len, String path) {
-        int cmd = mode.kind() == LockKind.OFD ? F_OFD_SETLK : F_SETLK;
+        int cmd = mode.kind() == LockCall.OFD ? F_OFD_SETLK : F_SETLK;
         setFlock(fd, cmd, F_UNLCK, start, len, path);
     }
 

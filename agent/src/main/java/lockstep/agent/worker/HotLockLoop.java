@@ -1,18 +1,17 @@
 package lockstep.agent.worker;
 
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import lockstep.agent.Threads;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.HotLockWorkload;
-import lockstep.agent.workload.Errors;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
@@ -96,7 +95,7 @@ public final class HotLockLoop implements WorkerLoop {
                 last = Math.max(last, r.last());
             }
             if (r.error() != null && !out.hasError()) {
-                out.setError(Errors.of(r.error(), root, "after " + ops.get() + " acquisitions"));
+                out.setError(WorkloadErrors.of(r.error(), root, "after " + ops.get() + " acquisitions"));
             }
         }
         if (first != Long.MAX_VALUE) {

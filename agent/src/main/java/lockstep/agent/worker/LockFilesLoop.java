@@ -1,5 +1,6 @@
 package lockstep.agent.worker;
 
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
@@ -7,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.fs.Dir;
-import lockstep.agent.fs.LockKind;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -15,7 +15,6 @@ import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockRelease;
-import lockstep.agent.workload.Errors;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
@@ -63,10 +62,6 @@ public final class LockFilesLoop implements WorkerLoop {
 
     public static String fileName(String prefix, int index) {
         return prefix + index;
-    }
-
-    public static LockKind kindOf(lockstep.agent.v1.LockKind kind) {
-        return LockKind.of(kind);
     }
 
     @Override
@@ -137,7 +132,7 @@ public final class LockFilesLoop implements WorkerLoop {
                 }
                 ops = ops + 1;
             } catch (PosixException e) {
-                out.setError(Errors.of(e, root, "failed after " + ops + " files"));
+                out.setError(WorkloadErrors.of(e, root, "failed after " + ops + " files"));
                 break;
             }
         }

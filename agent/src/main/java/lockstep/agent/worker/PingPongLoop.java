@@ -1,5 +1,6 @@
 package lockstep.agent.worker;
 
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
@@ -11,7 +12,6 @@ import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
-import lockstep.agent.workload.Errors;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
@@ -162,7 +162,7 @@ public final class PingPongLoop implements WorkerLoop {
             posix.release(fd, mode, i, 1, path);
             holding = false;
         } catch (PosixException e) {
-            out.setError(Errors.of(e, root, "at slot " + i + " after " + counted + " locks"));
+            out.setError(WorkloadErrors.of(e, root, "at slot " + i + " after " + counted + " locks"));
             if (holding) {
                 try {
                     posix.release(fd, mode, i, 1, path);

@@ -1,5 +1,6 @@
 package lockstep.agent.worker;
 
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.common.WallClock;
 import java.io.BufferedInputStream;
@@ -16,7 +17,6 @@ import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.WorkloadError;
-import lockstep.agent.workload.Errors;
 import lockstep.worker.v1.WorkerCommand;
 import lockstep.worker.v1.WorkerEvent;
 import lockstep.worker.v1.WorkerOutcome;
@@ -51,7 +51,7 @@ public final class WorkerMain {
         Posix posix = Posix.get();
         if (!posix.raiseOpenFileLimit(OpenFileLimit.needed(filesNeeded(task)))) {
             PosixException shortage = OpenFileLimit.shortage(filesNeeded(task), task.getRoot(), posix.openFileLimits());
-            send(failure(Errors.of(shortage != null ? shortage
+            send(failure(WorkloadErrors.of(shortage != null ? shortage
                     : new PosixException("setrlimit(RLIMIT_NOFILE)", task.getRoot(), 24, "EMFILE", "could not raise the soft limit"),
                     Path.of(task.getRoot()), "")));
             return 0;
@@ -64,7 +64,7 @@ public final class WorkerMain {
             // in the last stretch before the instant.
             WallClockWait.until(WallClock.nowNanos() + 1_000_000L, () -> false);
         } catch (PosixException e) {
-            send(failure(Errors.of(e, Path.of(task.getRoot()), "while setting up")));
+            send(failure(WorkloadErrors.of(e, Path.of(task.getRoot()), "while setting up")));
             return 0;
         }
         // Everything between the start command and the wait is made before ready too, so the

@@ -1,10 +1,10 @@
 package lockstep.agent.workload;
 
+import lockstep.agent.worker.Threads;
 import lockstep.common.LatencyHistograms;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
-import lockstep.agent.Threads;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;

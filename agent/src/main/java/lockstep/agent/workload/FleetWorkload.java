@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import lockstep.agent.process.ProcessFleet;
 import java.util.List;
 import lockstep.agent.v1.WorkloadResult;
 

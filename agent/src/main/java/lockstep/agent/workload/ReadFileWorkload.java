@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.common.InvalidWorkloadException;
 import lockstep.common.LatencyHistograms;
@@ -119,7 +120,7 @@ public final class ReadFileWorkload implements Workload {
                 .setBytes(io.bytes())
                 .setLatencyHistogram(LatencyHistograms.encode(o.latency()));
         if (o.error() != null) {
-            result.setError(Errors.of(BlockIo.explainDirect(o.error(), spec.getODirect(), block, WriteFileWorkload.DIRECT_ALIGNMENT), paths));
+            result.setError(WorkloadErrors.of(BlockIo.explainDirect(o.error(), spec.getODirect(), block, WriteFileWorkload.DIRECT_ALIGNMENT), paths));
             return result.setState(RunState.RUN_STATE_FAILED);
         }
         return result.setState(io.stopped() ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);

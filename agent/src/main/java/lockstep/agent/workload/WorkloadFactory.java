@@ -25,7 +25,7 @@ public final class WorkloadFactory {
             case LOCK_FILES -> new LockFilesProcesses(spec.getLockFiles(), paths);
             case PING_PONG -> new PingPongProcesses(spec.getPingPong(), paths, stepNodes);
             case HOT_LOCK -> new HotLockProcesses(spec.getHotLock(), paths);
-            case METADATA -> new MetadataWorkload(spec.getMetadata(), paths);
+            case METADATA -> new MetadataOpsWorkload(spec.getMetadata(), paths);
             case KIND_NOT_SET -> throw new InvalidWorkloadException("type", "no workload given");
         };
         if (spec.getInstrumentationOff() && workload instanceof FleetWorkload fleetWorkload) {

@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.common.InvalidWorkloadException;
 import lockstep.common.WorkloadValidator;
@@ -107,7 +108,7 @@ public final class WriteFileWorkload implements Workload {
             error = error == null ? e : error;
         }
         if (error != null) {
-            result.setError(Errors.of(BlockIo.explainDirect(error, spec.getODirect(), block, DIRECT_ALIGNMENT), paths));
+            result.setError(WorkloadErrors.of(BlockIo.explainDirect(error, spec.getODirect(), block, DIRECT_ALIGNMENT), paths));
         }
         result.setEndUnixNanos(WallClock.nowNanos())
                 .setOps(io.ops())

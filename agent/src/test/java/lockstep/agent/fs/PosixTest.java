@@ -24,14 +24,14 @@ class PosixTest {
     @Test
     void aFailedLockNamesTheCommandAndErrno() {
         int fd = closedFd();
-        assertThatThrownBy(() -> posix.lock(fd, LockMode.exclusiveBlocking(LockKind.FCNTL), "f"))
+        assertThatThrownBy(() -> posix.acquire(fd, new LockMode(LockCall.FCNTL, true, true), 0, 0, "f", () -> true))
                 .isInstanceOfSatisfying(PosixException.class, e -> {
                     assertThat(e.operation()).isEqualTo("fcntl(F_SETLKW, F_WRLCK)");
                     assertThat(e.errnoName()).isEqualTo("EBADF");
                 });
-        assertThatThrownBy(() -> posix.lockRange(fd, new LockMode(LockKind.OFD, false, false), 3, 1, "f"))
+        assertThatThrownBy(() -> posix.lockRange(fd, new LockMode(LockCall.OFD, false, false), 3, 1, "f"))
                 .isInstanceOfSatisfying(PosixException.class, e -> assertThat(e.operation()).isEqualTo("fcntl(F_OFD_SETLK, F_RDLCK)"));
-        assertThatThrownBy(() -> posix.unlock(fd, LockMode.exclusiveBlocking(LockKind.FLOCK), "f"))
+        assertThatThrownBy(() -> posix.release(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f"))
                 .isInstanceOfSatisfying(PosixException.class, e -> assertThat(e.operation()).isEqualTo("flock(LOCK_UN)"));
     }
 

@@ -3,18 +3,18 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.agent.v1.LockKind;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import lockstep.agent.fs.LockKind;
+import lockstep.agent.fs.LockCall;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
-import lockstep.agent.worker.LockFilesLoop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,13 +25,13 @@ class LockFilesProcessesTest {
     @TempDir
     Path root;
 
-    private static LockFilesWorkload spec(lockstep.agent.v1.LockKind kind) {
+    private static LockFilesWorkload spec(LockKind kind) {
         return LockFilesWorkload.newBuilder().setDir("locks.{node}").setProcesses(2).setFiles(25).setLock(kind).build();
     }
 
     @ParameterizedTest
-    @EnumSource(value = lockstep.agent.v1.LockKind.class, names = {"LOCK_KIND_FCNTL", "LOCK_KIND_FLOCK", "LOCK_KIND_OFD"})
-    void workersHoldRealLocksUntilCleanup(lockstep.agent.v1.LockKind kind) throws Exception {
+    @EnumSource(value = LockKind.class, names = {"LOCK_KIND_FCNTL", "LOCK_KIND_FLOCK", "LOCK_KIND_OFD"})
+    void workersHoldRealLocksUntilCleanup(LockKind kind) throws Exception {
         LockFilesProcesses w = new LockFilesProcesses(spec(kind), new RootedPaths(root, "n1"));
         try {
             w.prepare();
@@ -50,7 +50,7 @@ class LockFilesProcessesTest {
             Posix posix = Posix.get();
             int fd = posix.open(held.toString(), Posix.O_RDWR, 0);
             try {
-                boolean got = posix.lock(fd, new LockMode(LockFilesLoop.kindOf(kind), true, false), held.toString());
+                boolean got = posix.acquire(fd, new LockMode(LockCall.of(kind), true, false), 0, 0, held.toString(), () -> true) >= 0;
                 assertThat(got).as("another process holds the %s lock", kind).isFalse();
             } finally {
                 posix.closeQuietly(fd);
@@ -64,7 +64,7 @@ class LockFilesProcessesTest {
 
     @Test
     void aFileThatCannotBeOpenedFailsThatWorkerWithErrnoAndPath() throws Exception {
-        LockFilesProcesses w = new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_FCNTL), new RootedPaths(root, "n1"));
+        LockFilesProcesses w = new LockFilesProcesses(spec(LockKind.LOCK_KIND_FCNTL), new RootedPaths(root, "n1"));
         try {
             w.prepare();
             // made after prepare's check: the worker's O_EXCL open meets it
@@ -84,7 +84,7 @@ class LockFilesProcessesTest {
     @ParameterizedTest
     @EnumSource(value = lockstep.agent.v1.FileClose.class, names = {"FILE_CLOSE_END", "FILE_CLOSE_EACH"})
     void unlockEachLeavesNothingLockedWhateverTheClose(lockstep.agent.v1.FileClose close) throws Exception {
-        LockFilesProcesses w = new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_FCNTL).toBuilder()
+        LockFilesProcesses w = new LockFilesProcesses(spec(LockKind.LOCK_KIND_FCNTL).toBuilder()
                 .setRelease(lockstep.agent.v1.LockRelease.LOCK_RELEASE_UNLOCK_EACH).setClose(close).setTryLock(true).build(),
                 new RootedPaths(root, "n1"));
         try {
@@ -97,7 +97,7 @@ class LockFilesProcessesTest {
             Posix posix = Posix.get();
             int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
             try {
-                assertThat(posix.lock(fd, new LockMode(LockKind.FCNTL, true, false), f.toString())).as("nobody holds it").isTrue();
+                assertThat(posix.acquire(fd, new LockMode(LockCall.FCNTL, true, false), 0, 0, f.toString(), () -> true) >= 0).as("nobody holds it").isTrue();
             } finally {
                 posix.closeQuietly(fd);
             }
@@ -108,7 +108,7 @@ class LockFilesProcessesTest {
 
     @Test
     void holdWithCloseEachDropsTheFlockOnClose() throws Exception {
-        LockFilesProcesses w = new LockFilesProcesses(spec(lockstep.agent.v1.LockKind.LOCK_KIND_FLOCK).toBuilder()
+        LockFilesProcesses w = new LockFilesProcesses(spec(LockKind.LOCK_KIND_FLOCK).toBuilder()
                 .setClose(lockstep.agent.v1.FileClose.FILE_CLOSE_EACH).setShared(true).build(), new RootedPaths(root, "n1"));
         try {
             w.prepare();
@@ -118,7 +118,7 @@ class LockFilesProcessesTest {
             Posix posix = Posix.get();
             int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
             try {
-                assertThat(posix.lock(fd, new LockMode(LockKind.FLOCK, true, false), f.toString())).isTrue();
+                assertThat(posix.acquire(fd, new LockMode(LockCall.FLOCK, true, false), 0, 0, f.toString(), () -> true) >= 0).isTrue();
             } finally {
                 posix.closeQuietly(fd);
             }
@@ -129,6 +129,6 @@ class LockFilesProcessesTest {
 
     @Test
     void lockModeKindsMap() {
-        assertThat(LockFilesLoop.kindOf(lockstep.agent.v1.LockKind.LOCK_KIND_OFD)).isEqualTo(LockKind.OFD);
+        assertThat(LockCall.of(LockKind.LOCK_KIND_OFD)).isEqualTo(LockCall.OFD);
     }
 }

@@ -3,6 +3,7 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.agent.v1.MetadataWorkload;
 import lockstep.common.WallClock;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -208,7 +209,7 @@ class RootConfinementTest {
     void metadataRefusesItsNamesAlreadyPresentAndLeavesThem() throws Exception {
         Files.createDirectories(root.resolve("md"));
         Files.writeString(root.resolve("md/n1-t0-f3"), "the user's");
-        MetadataWorkload w = new MetadataWorkload(lockstep.agent.v1.MetadataWorkload.newBuilder().setDir("md").setFiles(10)
+        MetadataOpsWorkload w = new MetadataOpsWorkload(MetadataWorkload.newBuilder().setDir("md").setFiles(10)
                 .addAllOps(List.of(MetadataOp.METADATA_OP_CREATE, MetadataOp.METADATA_OP_UNLINK)).build(), paths());
         try {
             assertThatThrownBy(w::prepare).hasMessageContaining("md/n1-t0-f3").hasMessageContaining("EEXIST");

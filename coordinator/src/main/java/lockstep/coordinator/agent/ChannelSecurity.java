@@ -81,11 +81,6 @@ public record ChannelSecurity(Path tlsCa, Path tlsCert, Path tlsKey, String toke
         return ClientInterceptors.intercept(channel, new Headers(owner(), token));
     }
 
-    /** Same settings with another owner id (a second coordinator in one JVM, for tests). */
-    public ChannelSecurity withOwner(String otherOwner) {
-        return new ChannelSecurity(tlsCa, tlsCert, tlsKey, token, otherOwner);
-    }
-
     private record Headers(String owner, String token) implements ClientInterceptor {
         @Override
         public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {

@@ -1,5 +1,6 @@
 package lockstep.coordinator.analysis;
 
+import lockstep.coordinator.model.Severity;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -117,14 +118,14 @@ public final class Bottlenecks {
     static Optional<Finding> pageCache(String step, List<NodeLoad> loads) {
         NodeLoad d = max(loads, NodeLoad::dirtyBytes);
         if (d.dirtyBytes() >= PAGE_CACHE_MIN_BYTES && d.dirtyBytes() >= PAGE_CACHE_SHARE * d.bytes()) {
-            return Optional.of(new Finding("page-cache", Finding.WARNING, f("Step %s: page cache: %s dirty on node %s at the end; "
+            return Optional.of(new Finding("page-cache", Severity.WARNING, f("Step %s: page cache: %s dirty on node %s at the end; "
                     + "the figure includes no writeback unless fdatasync is on.", step, bytes(d.dirtyBytes()), d.node())));
         }
         return Optional.empty();
     }
 
     private static Finding finding(String step, String code, String text) {
-        return new Finding(code, Finding.INFO, "Step " + step + ": " + text + ".");
+        return new Finding(code, Severity.INFO, "Step " + step + ": " + text + ".");
     }
 
     private static String deviceText(NodeLoad disk) {

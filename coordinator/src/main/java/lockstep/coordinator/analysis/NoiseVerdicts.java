@@ -1,5 +1,6 @@
 package lockstep.coordinator.analysis;
 
+import lockstep.coordinator.model.Severity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -58,7 +59,7 @@ final class NoiseVerdicts {
             }
         }
         if (noisiest != null && noisiest.aggregate().cv() > effect) {
-            out.add(new Finding("not-trustworthy", Finding.WARNING, f("The %d repeats of step %s disagree by %.0f%% (stddev/mean), "
+            out.add(new Finding("not-trustworthy", Severity.WARNING, f("The %d repeats of step %s disagree by %.0f%% (stddev/mean), "
                     + "more than the effect reported (each node kept %.2fx of its solo figure, a %.0f%% difference): "
                     + "the figures are not yet trustworthy; try repeat: %d.", noisiest.aggregate().n(), noisiest.group(),
                     noisiest.aggregate().cv() * 100, a.meanNodeEfficiency(), effect * 100, suggestedRepeats(run))));
@@ -75,7 +76,7 @@ final class NoiseVerdicts {
                 }
             }
             if (!unsteady.isEmpty()) {
-                out.add(new Finding("unsteady", Finding.WARNING, f("In step %s the rate was unsteady: over the first quarter of the run "
+                out.add(new Finding("unsteady", Severity.WARNING, f("In step %s the rate was unsteady: over the first quarter of the run "
                         + "it was this share of the rest's (%s), a ramp or interference: that figure is not yet trustworthy; "
                         + "try repeat: %d or a longer workload.", s.id(), String.join(", ", unsteady), suggestedRepeats(run))));
             }

@@ -1,5 +1,6 @@
 package lockstep.coordinator.analysis;
 
+import lockstep.coordinator.model.Severity;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,7 +79,7 @@ public final class RunAnalyzer {
                 List.copyOf(steps), scaling, List.copyOf(windows), fairness, concOverlap, List.of(), envDiffs, true);
         List<Finding> findings = new ArrayList<>(Verdicts.of(run, partial));
         findings.addAll(Bottlenecks.of(run));
-        boolean valid = findings.stream().noneMatch(f -> Finding.INVALID.equals(f.severity()));
+        boolean valid = findings.stream().noneMatch(f -> f.severity() == Severity.INVALID);
         return new Analysis(partial.nodes(), sumSolos, concSum, concAgg, aggEff, meanEff, maxSkew,
                 findings.stream().map(Finding::message).toList(), partial.steps(), scaling, partial.windows(), fairness,
                 concOverlap, findings, envDiffs, valid);

@@ -1,5 +1,6 @@
 package lockstep.coordinator.analysis;
 
+import lockstep.coordinator.model.Severity;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class Verdicts {
         String unit = run.unit();
         coherence(run, out);
         if (!run.errors().isEmpty()) {
-            out.add(new Finding("run-failed", Finding.INVALID, "The run failed: " + run.errors().get(0)));
+            out.add(new Finding("run-failed", Severity.INVALID, "The run failed: " + run.errors().get(0)));
         }
         efficiency(a, what, out);
         aggregate(run, a, unit, out);
@@ -59,21 +60,21 @@ public final class Verdicts {
         overlap(a, unit, out);
         noisyRepeats(a, out);
         NoiseVerdicts.add(run, a, out);
-        a.environmentDifferences().forEach(d -> out.add(new Finding("environment", Finding.WARNING,
+        a.environmentDifferences().forEach(d -> out.add(new Finding("environment", Severity.WARNING,
                 "Nodes are not configured alike: " + d + ".")));
         out.sort(Comparator.comparingInt(f -> rank(f.severity())));
         return List.copyOf(out);
     }
 
-    private static int rank(String severity) {
-        return Finding.INVALID.equals(severity) ? 0 : 1;
+    private static int rank(Severity severity) {
+        return severity == Severity.INVALID ? 0 : 1;
     }
 
     private static void coherence(RunRecord run, List<Finding> out) {
         for (StepRecord s : run.steps()) {
             for (NodeResult n : s.results()) {
                 if (n.coherenceErrors() > 0) {
-                    out.add(new Finding("coherence", Finding.INVALID, f("INVALID RUN: node %s saw %d coherence error(s) in step %s "
+                    out.add(new Finding("coherence", Severity.INVALID, f("INVALID RUN: node %s saw %d coherence error(s) in step %s "
                             + "(a read did not see what another node had written): the file system did not keep the nodes coherent, "
                             + "so no figure of this run can be trusted.", n.node(), n.coherenceErrors(), s.id())));
                 }
@@ -85,7 +86,7 @@ public final class Verdicts {
         Double meanEff = a.meanNodeEfficiency();
         if (meanEff == null) {
             if (a.concurrentSumOfNodes() != null) {
-                out.add(new Finding("together", Finding.INFO, f("All nodes together: %s in total (no solo steps to compare with).",
+                out.add(new Finding("together", Severity.INFO, f("All nodes together: %s in total (no solo steps to compare with).",
                         num(a.concurrentSumOfNodes()))));
             }
             return;
@@ -95,13 +96,13 @@ public final class Verdicts {
         double max = nodes.stream().mapToDouble(NodeScaling::efficiency).max().orElse(0);
         String range = nodes.size() > 1 ? f(" (%.2fx to %.2fx)", min, max) : "";
         if (meanEff >= SCALES_WELL) {
-            out.add(new Finding("scales-well", Finding.INFO,
+            out.add(new Finding("scales-well", Severity.INFO,
                     f("Running together, each node kept %.2fx of its solo %s%s: the nodes scale well.", meanEff, what, range)));
         } else if (nodes.size() >= 2 && meanEff >= HALVED_LOW && meanEff <= HALVED_HIGH) {
-            out.add(new Finding("halved", Finding.WARNING, f("Running together, each node kept %.2fx of its solo %s%s: "
+            out.add(new Finding("halved", Severity.WARNING, f("Running together, each node kept %.2fx of its solo %s%s: "
                     + "per-node %s roughly halved (scaling loss %.0f%%).", meanEff, what, range, what, (1 - meanEff) * 100)));
         } else {
-            out.add(new Finding("scaling-loss", meanEff < SCALES_WELL * 0.8 ? Finding.WARNING : Finding.INFO,
+            out.add(new Finding("scaling-loss", meanEff < SCALES_WELL * 0.8 ? Severity.WARNING : Severity.INFO,
                     f("Running together, each node kept %.2fx of its solo %s%s (scaling loss %.0f%%).", meanEff, what, range,
                             (1 - meanEff) * 100)));
         }
@@ -113,10 +114,10 @@ public final class Verdicts {
             return;
         }
         double eff = a.aggregateEfficiency();
-        out.add(new Finding("aggregate", Finding.INFO, f("All %d nodes together reached %s %s, %.2fx the sum of their solo figures (%s %s).",
+        out.add(new Finding("aggregate", Severity.INFO, f("All %d nodes together reached %s %s, %.2fx the sum of their solo figures (%s %s).",
                 n, num(a.concurrentSumOfNodes()), unit, eff, num(a.sumOfSolos()), unit)));
         if (eff > 0 && eff < 1.15 / n) {
-            out.add(new Finding("aggregate-flat", Finding.WARNING, "The aggregate did not grow with more nodes: the nodes share one bottleneck"
+            out.add(new Finding("aggregate-flat", Severity.WARNING, "The aggregate did not grow with more nodes: the nodes share one bottleneck"
                     + ("lock".equals(run.opName()) ? " (a cluster lock manager or a rate limit)." : " (shared storage or a cluster-wide lock).")));
         }
     }
@@ -144,7 +145,7 @@ public final class Verdicts {
                     .filter(Objects::nonNull).findFirst()
                     .map(v -> " gfs_controld plock_rate_limit is " + v + " on this cluster.")
                     .orElse(" Check e.g. gfs_controld plock_rate_limit in /etc/cluster/cluster.conf.");
-            out.add(new Finding("rate-limit", Finding.WARNING, f("The lock rate is flat at about %s %s on every node, alone and together "
+            out.add(new Finding("rate-limit", Severity.WARNING, f("The lock rate is flat at about %s %s on every node, alone and together "
                     + "(within %.0f%%): that looks like a rate limit, not contention.%s", num(median), unit, spread * 100, limit)));
         }
     }
@@ -156,12 +157,12 @@ public final class Verdicts {
                     double median = median(s.perNode().stream().map(o -> o.throughput().mean()).toList());
                     double dev = median == 0 ? 0 : (n.throughput().mean() - median) / median;
                     if (Math.abs(dev) > OUTLIER) {
-                        out.add(new Finding("outlier", Finding.WARNING, f("Node %s is an outlier in step %s: %s %s, %.0f%% %s than the median node (%s).",
+                        out.add(new Finding("outlier", Severity.WARNING, f("Node %s is an outlier in step %s: %s %s, %.0f%% %s than the median node (%s).",
                                 n.node(), s.group(), num(n.throughput().mean()), unit, Math.abs(dev) * 100, dev < 0 ? "lower" : "higher", num(median))));
                     }
                 }
             } else if (s.perNode().size() == 2 && s.fairness() != null && s.fairness().minOverMax() < 1 - OUTLIER) {
-                out.add(new Finding("outlier", Finding.WARNING, f("Step %s was uneven: node %s got %.0f%% of node %s's %s (Jain's fairness index %.2f).",
+                out.add(new Finding("outlier", Severity.WARNING, f("Step %s was uneven: node %s got %.0f%% of node %s's %s (Jain's fairness index %.2f).",
                         s.group(), s.fairness().slowest(), s.fairness().minOverMax() * 100, s.fairness().fastest(), unit, s.fairness().jainIndex())));
             }
         }
@@ -172,13 +173,13 @@ public final class Verdicts {
                 double dev = median == 0 ? 0 : (n.solo() - median) / median;
                 List<String> sameMachine = NoiseVerdicts.sameMachinePeers(run, n.node());
                 if (Math.abs(dev) > OUTLIER && !sameMachine.isEmpty()) {
-                    out.add(new Finding("same-machine", Finding.WARNING, f("Node %s differs alone by %.0f%% from the median node "
+                    out.add(new Finding("same-machine", Severity.WARNING, f("Node %s differs alone by %.0f%% from the median node "
                             + "(%s against %s %s), but it shares one machine (same hostname and boot) with %s: that is noise "
                             + "or warm-up of this run, not hardware; the solo figures are not yet trustworthy, try repeat: %d.",
                             n.node(), Math.abs(dev) * 100, num(n.solo()), num(median), unit, String.join(", ", sameMachine),
                             NoiseVerdicts.suggestedRepeats(run))));
                 } else if (Math.abs(dev) > OUTLIER) {
-                    out.add(new Finding("outlier-solo", Finding.WARNING, f("Node %s is an outlier even alone: %s %s solo, %.0f%% %s than the median node (%s); "
+                    out.add(new Finding("outlier-solo", Severity.WARNING, f("Node %s is an outlier even alone: %s %s solo, %.0f%% %s than the median node (%s); "
                             + "look at its hardware and settings.", n.node(), num(n.solo()), unit, Math.abs(dev) * 100, dev < 0 ? "lower" : "higher", num(median))));
                 }
             }
@@ -201,11 +202,11 @@ public final class Verdicts {
                 double skew = s.aggregate().maxAbsSkewMillis();
                 double uncertainty = RunAnalyzer.maxClockUncertaintyMillis(s);
                 if (skew >= uncertainty) {
-                    out.add(new Finding("start-skew", Finding.WARNING, f("Start skew in step %s was %.1f ± %.1f ms, %.0f%% of the step's "
+                    out.add(new Finding("start-skew", Severity.WARNING, f("Start skew in step %s was %.1f ± %.1f ms, %.0f%% of the step's "
                             + "%.0f ms (threshold %.0f%%, skew-warn-percent): its concurrent figures are not to be trusted.",
                             s.id(), skew, uncertainty, skew / span * 100, span, run.skewWarnFraction() * 100)));
                 } else {
-                    out.add(new Finding("start-skew", Finding.WARNING, f("Start skew in step %s is known only to ± %.1f ms (clock "
+                    out.add(new Finding("start-skew", Severity.WARNING, f("Start skew in step %s is known only to ± %.1f ms (clock "
                             + "uncertainty), %.0f%% of the step's %.0f ms (threshold %.0f%%, skew-warn-percent): the start cannot be "
                             + "shown simultaneous, so its concurrent figures are not to be trusted.",
                             s.id(), uncertainty, uncertainty / span * 100, span, run.skewWarnFraction() * 100)));
@@ -217,13 +218,13 @@ public final class Verdicts {
     private static void overlap(Analysis a, String unit, List<Finding> out) {
         for (OverlapWindow w : a.windows()) {
             if (!w.exists()) {
-                out.add(new Finding("no-overlap", Finding.WARNING, f("In step %s the nodes never ran at the same time "
+                out.add(new Finding("no-overlap", Severity.WARNING, f("In step %s the nodes never ran at the same time "
                         + "(one finished before another began): it measured no concurrency.", w.stepId())));
                 continue;
             }
             double diff = w.wholeAggregate() == 0 ? 0 : (w.windowAggregate() - w.wholeAggregate()) / w.wholeAggregate();
             if (Math.abs(diff) > OVERLAP_DIFFERS) {
-                out.add(new Finding("overlap", Finding.WARNING, f("In step %s all nodes ran together for only %.2f s of %.2f s; in that window "
+                out.add(new Finding("overlap", Severity.WARNING, f("In step %s all nodes ran together for only %.2f s of %.2f s; in that window "
                         + "the aggregate was %s %s, %.0f%% %s than the whole-run figure (%s): use the window figure.",
                         w.stepId(), w.seconds(), w.wholeSeconds(), num(w.windowAggregate()), unit, Math.abs(diff) * 100,
                         diff < 0 ? "lower" : "higher", num(w.wholeAggregate()))));
@@ -234,7 +235,7 @@ public final class Verdicts {
     private static void noisyRepeats(Analysis a, List<Finding> out) {
         for (StepSummary s : a.steps()) {
             if (s.aggregate() != null && s.aggregate().n() > 1 && s.aggregate().cv() > NOISY_REPEATS) {
-                out.add(new Finding("noisy", Finding.INFO, f("The %d repeats of step %s vary by %.0f%% (stddev/mean): "
+                out.add(new Finding("noisy", Severity.INFO, f("The %d repeats of step %s vary by %.0f%% (stddev/mean): "
                         + "more repeats or a longer workload would firm up its figures.", s.aggregate().n(), s.group(), s.aggregate().cv() * 100)));
             }
         }

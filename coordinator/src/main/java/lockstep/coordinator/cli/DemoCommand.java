@@ -1,5 +1,6 @@
 package lockstep.coordinator.cli;
 
+import lockstep.coordinator.scenario.ScenarioException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -20,7 +21,7 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (nodes < 1 || nodes > 16) {
-            throw new lockstep.coordinator.scenario.ScenarioException("--nodes: " + nodes + " is outside 1 .. 16");
+            throw new ScenarioException("--nodes: " + nodes + " is outside 1 .. 16");
         }
         return new Demo(System.out, nodes, out).run() ? 0 : LockstepCli.EXIT_RUN_FAILED;
     }

@@ -20,7 +20,7 @@ import java.util.List;
  */
 public record NodeResult(
         String node,
-        String status,
+        RunStatus status,
         long ops,
         long bytes,
         double seconds,
@@ -43,7 +43,7 @@ public record NodeResult(
         NodeResources resources) {
 
     /** The figures without resource telemetry. */
-    public NodeResult(String node, String status, long ops, long bytes, double seconds, double throughput,
+    public NodeResult(String node, RunStatus status, long ops, long bytes, double seconds, double throughput,
                       double startSkewMillis, double clockOffsetMillis, double clockUncertaintyMillis,
                       long firstOpUnixNanos, long endUnixNanos, Latency latency, String histogram, List<Sample> series,
                       ErrorRecord error, long filesRemoved, long coherenceErrors, long coherenceChecks, long lockRetries,
@@ -54,7 +54,7 @@ public record NodeResult(
     }
 
     /** The figures without the additions of the workload suite (defaults: 0, none). */
-    public NodeResult(String node, String status, long ops, long bytes, double seconds, double throughput,
+    public NodeResult(String node, RunStatus status, long ops, long bytes, double seconds, double throughput,
                       double startSkewMillis, double clockOffsetMillis, double clockUncertaintyMillis,
                       long firstOpUnixNanos, long endUnixNanos, Latency latency, String histogram, List<Sample> series,
                       ErrorRecord error, long filesRemoved) {
@@ -63,7 +63,7 @@ public record NodeResult(
     }
 
     /** With a coherence count but without the other workload-suite figures. */
-    public NodeResult(String node, String status, long ops, long bytes, double seconds, double throughput,
+    public NodeResult(String node, RunStatus status, long ops, long bytes, double seconds, double throughput,
                       double startSkewMillis, double clockOffsetMillis, double clockUncertaintyMillis,
                       long firstOpUnixNanos, long endUnixNanos, Latency latency, String histogram, List<Sample> series,
                       ErrorRecord error, long filesRemoved, long coherenceErrors) {
@@ -78,6 +78,6 @@ public record NodeResult(
     }
 
     public boolean ok() {
-        return "ok".equals(status);
+        return status == RunStatus.OK;
     }
 }

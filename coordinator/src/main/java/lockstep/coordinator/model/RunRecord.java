@@ -18,7 +18,7 @@ public record RunRecord(
         List<AgentRecord> agents,
         List<StepRecord> steps,
         Analysis analysis,
-        String status,
+        RunStatus status,
         List<String> errors,
         int repeat,
         List<Integer> ramp,
@@ -39,7 +39,7 @@ public record RunRecord(
     /** A run without repeats or ramp, default skew threshold. */
     public RunRecord(String schema, String runId, String name, String createdAt, String coordinatorVersion,
                      String workloadType, Map<String, Object> workload, String unit, String opName, List<String> plan,
-                     List<AgentRecord> agents, List<StepRecord> steps, Analysis analysis, String status, List<String> errors) {
+                     List<AgentRecord> agents, List<StepRecord> steps, Analysis analysis, RunStatus status, List<String> errors) {
         this(schema, runId, name, createdAt, coordinatorVersion, workloadType, workload, unit, opName, plan, agents, steps,
                 analysis, status, errors, 1, List.of(), DEFAULT_SKEW_WARN_FRACTION);
     }

@@ -16,7 +16,7 @@ public record StepRecord(
         String kind,
         List<String> nodes,
         long intendedStartUnixNanos,
-        String status,
+        RunStatus status,
         List<NodeResult> results,
         Aggregate aggregate,
         List<String> errors,
@@ -32,7 +32,7 @@ public record StepRecord(
     }
 
     /** A step that is not repeated: its own group, repeat 1. */
-    public StepRecord(String id, String kind, List<String> nodes, long intendedStartUnixNanos, String status,
+    public StepRecord(String id, String kind, List<String> nodes, long intendedStartUnixNanos, RunStatus status,
                       List<NodeResult> results, Aggregate aggregate, List<String> errors) {
         this(id, kind, nodes, intendedStartUnixNanos, status, results, aggregate, errors, id, 1);
     }
@@ -42,6 +42,6 @@ public record StepRecord(
     }
 
     public boolean ok() {
-        return "ok".equals(status);
+        return status == RunStatus.OK;
     }
 }

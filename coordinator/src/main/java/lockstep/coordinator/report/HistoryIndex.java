@@ -58,7 +58,7 @@ public final class HistoryIndex {
             headline = Verdicts.num(a.sumOfSolos()) + " " + r.unit() + " sum of solos";
         }
         String verdict = a == null || a.verdict().isEmpty() ? "" : a.verdict().get(0);
-        String status = a != null && !a.valid() ? "invalid" : r.status();
+        String status = a != null && !a.valid() ? "invalid" : r.status().toString();
         return new Entry(r.runId(), r.createdAt(), r.name(), r.workloadType(), r.agents().stream().map(AgentRecord::node).toList(),
                 headline, verdict, status, json);
     }

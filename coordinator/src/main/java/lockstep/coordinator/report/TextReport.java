@@ -1,5 +1,7 @@
 package lockstep.coordinator.report;
 
+import lockstep.coordinator.model.Severity;
+import lockstep.coordinator.model.Stats;
 import java.io.PrintStream;
 import java.util.Locale;
 import lockstep.coordinator.analysis.Verdicts;
@@ -77,7 +79,7 @@ public final class TextReport {
         if (!a.findings().isEmpty()) {
             out.printf("%nVerdict%s:%n", a.valid() ? "" : " (RUN INVALID)");
             for (Finding f : a.findings()) {
-                out.println("  " + (Finding.INFO.equals(f.severity()) ? "" : f.severity().toUpperCase(Locale.ROOT) + ": ") + f.message());
+                out.println("  " + (f.severity() == Severity.INFO ? "" : f.severity().name() + ": ") + f.message());
             }
         } else if (!a.verdict().isEmpty()) {
             out.printf("%nVerdict:%n");
@@ -142,7 +144,7 @@ public final class TextReport {
         }
     }
 
-    private static String stats(lockstep.coordinator.model.Stats s) {
+    private static String stats(Stats s) {
         if (s == null) {
             return "-";
         }

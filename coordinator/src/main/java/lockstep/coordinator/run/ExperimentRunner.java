@@ -1,5 +1,6 @@
 package lockstep.coordinator.run;
 
+import lockstep.coordinator.model.RunStatus;
 import lockstep.common.Version;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -53,12 +54,12 @@ public final class ExperimentRunner {
     }
 
     /** The run so far with this status and errors (null before the agents were described). */
-    public RunRecord snapshot(String status, List<String> errors) {
+    public RunRecord snapshot(RunStatus status, List<String> errors) {
         Progress p = progress;
         return p == null ? null : record(p, status, errors);
     }
 
-    private RunRecord record(Progress p, String status, List<String> errors) {
+    private RunRecord record(Progress p, RunStatus status, List<String> errors) {
         return RunAnalyzer.analysed(new RunRecord(RunRecord.SCHEMA, p.runId(), scenario.name(), p.createdAt(), Version.get(),
                 scenario.workloadType(), scenario.workloadParams(), scenario.unit(), scenario.opName(),
                 scenario.plan().stream().map(PlanStep::yamlName).toList(), p.agents(), List.copyOf(p.done()), null,
@@ -110,6 +111,6 @@ public final class ExperimentRunner {
                 break;
             }
         }
-        return record(p, errors.isEmpty() ? "ok" : "failed", errors);
+        return record(p, errors.isEmpty() ? RunStatus.OK : RunStatus.FAILED, errors);
     }
 }

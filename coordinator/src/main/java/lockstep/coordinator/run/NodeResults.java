@@ -1,5 +1,6 @@
 package lockstep.coordinator.run;
 
+import lockstep.coordinator.model.RunStatus;
 import lockstep.common.LatencyHistograms;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -79,12 +80,12 @@ public final class NodeResults {
         return nodes.stream().map(n -> n.withOpsShare(total > 0 ? (double) n.ops() / total : null)).toList();
     }
 
-    static String status(RunState state) {
+    static RunStatus status(RunState state) {
         return switch (state) {
-            case RUN_STATE_SUCCEEDED -> "ok";
-            case RUN_STATE_ABORTED -> "aborted";
-            case RUN_STATE_FAILED -> "failed";
-            default -> "incomplete";
+            case RUN_STATE_SUCCEEDED -> RunStatus.OK;
+            case RUN_STATE_ABORTED -> RunStatus.ABORTED;
+            case RUN_STATE_FAILED -> RunStatus.FAILED;
+            default -> RunStatus.INCOMPLETE;
         };
     }
 

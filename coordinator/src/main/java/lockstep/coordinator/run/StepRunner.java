@@ -1,5 +1,6 @@
 package lockstep.coordinator.run;
 
+import lockstep.coordinator.model.RunStatus;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import io.grpc.Status;
@@ -232,7 +233,7 @@ public final class StepRunner {
     }
 
     private StepRecord failed(String stepId, String kind, Map<Agent, String> names, List<String> errors) {
-        return new StepRecord(stepId, kind, List.copyOf(names.values()), 0, "failed", List.of(), null, List.copyOf(errors));
+        return new StepRecord(stepId, kind, List.copyOf(names.values()), 0, RunStatus.FAILED, List.of(), null, List.copyOf(errors));
     }
 
     private StepRecord assemble(String stepId, String kind, Map<Agent, String> names, Map<Agent, GetResultResponse> results,
@@ -258,7 +259,7 @@ public final class StepRunner {
         }
         nodes = NodeResults.withShares(nodes);
         boolean ok = errors.isEmpty() && nodes.size() == names.size() && nodes.stream().allMatch(NodeResult::ok);
-        return new StepRecord(stepId, kind, List.copyOf(names.values()), startAt, ok ? "ok" : "failed",
+        return new StepRecord(stepId, kind, List.copyOf(names.values()), startAt, ok ? RunStatus.OK : RunStatus.FAILED,
                 List.copyOf(nodes), aggregate(nodes, merged, bytesUnit), List.copyOf(errors));
     }
 

@@ -11,7 +11,7 @@ public final class PlanFields {
     private PlanFields() {
     }
 
-    static List<Integer> ramp(Fields top, List<PlanStep> plan) {
+    static List<Integer> ramp(YamlMapping top, List<PlanStep> plan) {
         JsonNode v = top.node("ramp");
         if (v == null) {
             return List.of();

@@ -44,7 +44,7 @@ public final class ScenarioParser {
         if (root == null || root.isMissingNode()) {
             throw new ScenarioException("scenario " + source + ": is empty");
         }
-        Fields top = new Fields(root, "", source);
+        YamlMapping top = new YamlMapping(root, "", source);
         String name = top.requiredString("name");
         if (!NAME.matcher(name).matches()) {
             throw top.error("name", "'" + Echo.value(name) + "' must be letters, digits, '.', '_' or '-' (at most 80)");
@@ -61,7 +61,7 @@ public final class ScenarioParser {
         if (workloadNode == null) {
             throw top.error("workload", "is required");
         }
-        Fields w = new Fields(workloadNode, "workload", source);
+        YamlMapping w = new YamlMapping(workloadNode, "workload", source);
         String type = w.requiredString("type");
         WorkloadSpec spec = switch (type) {
             case "write" -> write(w);
@@ -106,7 +106,7 @@ public final class ScenarioParser {
         }
     }
 
-    private static List<PlanStep> plan(Fields top, List<String> names) {
+    private static List<PlanStep> plan(YamlMapping top, List<String> names) {
         if (names == null) {
             return List.of(PlanStep.SOLO, PlanStep.ALL);
         }
@@ -124,7 +124,7 @@ public final class ScenarioParser {
         return List.copyOf(plan);
     }
 
-    private static WorkloadSpec write(Fields w) {
+    private static WorkloadSpec write(YamlMapping w) {
         WriteWorkload.Builder b = WriteWorkload.newBuilder()
                 .setFile(w.relativePath("file", "lockstep-write.{node}"))
                 .setBlockSizeBytes((int) w.size("block-size", "1MiB", 0, UINT32_MAX))
@@ -138,7 +138,7 @@ public final class ScenarioParser {
         return WorkloadSpec.newBuilder().setWrite(b).build();
     }
 
-    private static WorkloadSpec read(Fields w) {
+    private static WorkloadSpec read(YamlMapping w) {
         ReadWorkload.Builder b = ReadWorkload.newBuilder()
                 .setFile(w.relativePath("file", "lockstep-read.{node}"))
                 .setBlockSizeBytes((int) w.size("block-size", "1MiB", 0, UINT32_MAX))
@@ -150,7 +150,7 @@ public final class ScenarioParser {
         return WorkloadSpec.newBuilder().setRead(b).build();
     }
 
-    private static AccessPattern pattern(Fields w) {
+    private static AccessPattern pattern(YamlMapping w) {
         String p = w.string("pattern", "sequential");
         return switch (p) {
             case "sequential" -> AccessPattern.ACCESS_PATTERN_SEQUENTIAL;
@@ -159,7 +159,7 @@ public final class ScenarioParser {
         };
     }
 
-    private static LockKind lockKind(Fields w, String defaultKind) {
+    private static LockKind lockKind(YamlMapping w, String defaultKind) {
         String lock = w.string("lock", defaultKind);
         LockKind kind = switch (lock) {
             case "fcntl" -> LockKind.LOCK_KIND_FCNTL;
@@ -171,7 +171,7 @@ public final class ScenarioParser {
     }
 
     /** lock-mode: exclusive | shared; returns true for shared. */
-    private static boolean shared(Fields w) {
+    private static boolean shared(YamlMapping w) {
         String m = w.string("lock-mode", "exclusive");
         return switch (m) {
             case "exclusive" -> false;
@@ -181,7 +181,7 @@ public final class ScenarioParser {
     }
 
     /** lock-wait: block | try; returns true for try (non-blocking attempts, retries counted). */
-    private static boolean tryLock(Fields w) {
+    private static boolean tryLock(YamlMapping w) {
         String m = w.string("lock-wait", "block");
         return switch (m) {
             case "block" -> false;
@@ -191,11 +191,11 @@ public final class ScenarioParser {
     }
 
     /** A workload duration in milliseconds; its limits are the validator's. */
-    private static long millis(Fields w, String field, String defaultValue) {
+    private static long millis(YamlMapping w, String field, String defaultValue) {
         return w.duration(field, defaultValue, Duration.ZERO, Durations.LARGEST).toMillis();
     }
 
-    private static WorkloadSpec lockFiles(Fields w) {
+    private static WorkloadSpec lockFiles(YamlMapping w) {
         LockKind kind = lockKind(w, "fcntl");
         String release = w.string("release", "hold");
         LockRelease r = switch (release) {
@@ -220,7 +220,7 @@ public final class ScenarioParser {
                 .setClose(c)).build();
     }
 
-    private static WorkloadSpec pingPong(Fields w) {
+    private static WorkloadSpec pingPong(YamlMapping w) {
         String io = w.string("io", "none");
         PingPongIo pio = switch (io) {
             case "none" -> PingPongIo.PING_PONG_IO_NONE;
@@ -240,7 +240,7 @@ public final class ScenarioParser {
                 .setWarmupMillis(millis(w, "warmup", "500ms"))).build();
     }
 
-    private static WorkloadSpec hotLock(Fields w) {
+    private static WorkloadSpec hotLock(YamlMapping w) {
         LockKind kind = lockKind(w, "fcntl");
         HotLockWorkload.Builder b = HotLockWorkload.newBuilder()
                 .setFile(w.relativePath("file", "hot-lock.dat"))
@@ -254,7 +254,7 @@ public final class ScenarioParser {
         return WorkloadSpec.newBuilder().setHotLock(b).build();
     }
 
-    private static WorkloadSpec metadata(Fields w) {
+    private static WorkloadSpec metadata(YamlMapping w) {
         List<String> names = w.stringList("ops");
         MetadataWorkload.Builder b = MetadataWorkload.newBuilder()
                 .setDir(w.relativePath("dir", "metadata.{node}"))

@@ -184,7 +184,7 @@ public final class ConsoleProgress implements RunListener {
                     l.work = bytesUnit ? n.bytes() : n.ops();
                     l.rate = n.throughput();
                     l.elapsed = n.seconds();
-                    l.state = n.ok() ? "done" : n.status();
+                    l.state = n.ok() ? "done" : n.status().toString();
                 }
             }
             draw(false);

@@ -1,5 +1,6 @@
 package lockstep.coordinator.session;
 
+import lockstep.coordinator.model.RunStatus;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ import lockstep.coordinator.run.StepRunner;
  */
 public final class Interruption implements AutoCloseable {
     public static final int EXIT_INTERRUPTED = 130;
-    public static final String STATUS = "interrupted";
+    public static final RunStatus STATUS = RunStatus.INTERRUPTED;
     static final long ABORT_MILLIS = 1_500;
     static final long CLEANUP_MILLIS = 2_500;
 

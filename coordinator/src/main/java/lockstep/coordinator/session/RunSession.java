@@ -1,5 +1,7 @@
 package lockstep.coordinator.session;
 
+import lockstep.coordinator.model.RunStatus;
+import lockstep.coordinator.scenario.ScenarioParser;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +34,7 @@ public final class RunSession {
 
     public record Outcome(RunRecord run, Path runJson) {
         public boolean ok() {
-            return "ok".equals(run.status());
+            return run.status() == RunStatus.OK;
         }
     }
 
@@ -46,7 +48,7 @@ public final class RunSession {
      */
     public Outcome execute(Scenario scenario, Path resultsDir, Map<String, Map<String, String>> labelsByAddress,
                            FaultBounds bounds) {
-        lockstep.coordinator.scenario.ScenarioParser.checkNodeCount(scenario, scenario.agents().size(),
+        ScenarioParser.checkNodeCount(scenario, scenario.agents().size(),
                 scenario.name() + " on " + scenario.agents().size() + " agent(s)");
         List<Agent> agents = scenario.agents().stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {

@@ -2,6 +2,7 @@ package lockstep.coordinator.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import lockstep.coordinator.model.RunStatus;
 import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.model.DeviceFigures;
@@ -43,7 +44,7 @@ class BottlenecksTest {
     static RunRecord run(String type, String opName, Map<String, Object> workload, StepRecord... steps) {
         return new RunRecord(RunRecord.SCHEMA, "r1", "t", "2026-01-01T00:00:00Z", "0.1", type, workload,
                 "write".equals(type) ? "MB/s" : "locks/s", opName, List.of("solo", "all"),
-                List.of(TestRuns.agent("orca"), TestRuns.agent("porpoise")), List.of(steps), null, "ok", List.of(), 1, List.of(), 0.05);
+                List.of(TestRuns.agent("orca"), TestRuns.agent("porpoise")), List.of(steps), null, RunStatus.OK, List.of(), 1, List.of(), 0.05);
     }
 
     static Finding only(List<Finding> findings, String step) {

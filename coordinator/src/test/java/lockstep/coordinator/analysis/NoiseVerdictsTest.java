@@ -9,6 +9,7 @@ import static lockstep.coordinator.analysis.TestRuns.step;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import lockstep.coordinator.model.RunStatus;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.coordinator.model.AgentRecord;
@@ -117,9 +118,9 @@ class NoiseVerdictsTest {
     @Test
     void aClockUncertaintyTooLargeForTheStepIsFlaggedLikeALargeSkew() {
         // skew 0.5 ms on a 1 s step is fine; a clock known only to +-80 ms is not (threshold 5%)
-        NodeResult a = new NodeResult("node1", "ok", 100, 0, 1.0, 100, 0.5, 0, 80, TestRuns.ORIGIN, TestRuns.ORIGIN + 1_000_000_000L,
+        NodeResult a = new NodeResult("node1", RunStatus.OK, 100, 0, 1.0, 100, 0.5, 0, 80, TestRuns.ORIGIN, TestRuns.ORIGIN + 1_000_000_000L,
                 new lockstep.coordinator.model.Latency(100, 10, 8, 12, 20, 30, 40), "", List.of(), null, 0);
-        NodeResult b = new NodeResult("node2", "ok", 100, 0, 1.0, 100, 0.2, 0, 0.1, TestRuns.ORIGIN, TestRuns.ORIGIN + 1_000_000_000L,
+        NodeResult b = new NodeResult("node2", RunStatus.OK, 100, 0, 1.0, 100, 0.2, 0, 0.1, TestRuns.ORIGIN, TestRuns.ORIGIN + 1_000_000_000L,
                 new lockstep.coordinator.model.Latency(100, 10, 8, 12, 20, 30, 40), "", List.of(), null, 0);
         StepRecord s = step("all", "all", "all", 1, a, b);
         assertThat(RunAnalyzer.maxClockUncertaintyMillis(s)).isEqualTo(80);

@@ -9,6 +9,8 @@ import static lockstep.coordinator.analysis.TestRuns.step;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import lockstep.coordinator.model.RunStatus;
+import lockstep.coordinator.model.Severity;
 import lockstep.common.LatencyHistograms;
 import java.util.Base64;
 import java.util.List;
@@ -132,7 +134,7 @@ class RunAnalyzerTest {
                 step("solo-node3", "solo-node3", "solo", 1, node("node3", 100, 1.0)),
                 step("ramp-2", "ramp-2", "ramp", 1, node("node1", 80, 1.0), node("node2", 80, 1.0)),
                 step("ramp-3", "ramp-3", "ramp", 1, node("node1", 60, 1.0), node("node2", 60, 1.0), node("node3", 60, 1.0))),
-                null, "ok", List.of(), 1, List.of(2, 3), 0.05));
+                null, RunStatus.OK, List.of(), 1, List.of(2, 3), 0.05));
         List<ScalingPoint> curve = r.analysis().scaling();
         assertThat(curve).extracting(ScalingPoint::nodes).containsExactly(1, 2, 3);
         assertThat(curve.get(1).aggregate()).isCloseTo(160, within(1e-6));
@@ -190,7 +192,7 @@ class RunAnalyzerTest {
                 node("node2", 100, 0.0, 1.0, 0, 3, List.of()));
         RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05));
         assertThat(r.analysis().valid()).isFalse();
-        assertThat(r.analysis().findings().get(0).severity()).isEqualTo(Finding.INVALID);
+        assertThat(r.analysis().findings().get(0).severity()).isEqualTo(Severity.INVALID);
         assertThat(r.analysis().verdict().get(0)).contains("node node2 saw 3 coherence error");
         assertThat(soloThenAll(new double[] {1, 1}, new double[] {1, 1}).analysis().valid()).isTrue();
     }

@@ -3,6 +3,7 @@ package lockstep.coordinator.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import lockstep.coordinator.model.RunStatus;
 import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.model.AgentRecord;
@@ -18,7 +19,7 @@ class ScalingAnalysisTest {
     private static final Latency NONE = new Latency(0, 0, 0, 0, 0, 0, 0);
 
     private static NodeResult node(String name, double mbps, double skewMs) {
-        return new NodeResult(name, "ok", 1, (long) (mbps * 1e6), 1.0, mbps, skewMs, 0, 0, 1, 2, NONE, "", List.of(), null, 1);
+        return new NodeResult(name, RunStatus.OK, 1, (long) (mbps * 1e6), 1.0, mbps, skewMs, 0, 0, 1, 2, NONE, "", List.of(), null, 1);
     }
 
     private static StepRecord step(String id, String kind, double skewMs, double seconds, NodeResult... nodes) {
@@ -26,7 +27,7 @@ class ScalingAnalysisTest {
         for (NodeResult n : nodes) {
             sum += n.throughput();
         }
-        return new StepRecord(id, kind, java.util.Arrays.stream(nodes).map(NodeResult::node).toList(), 1, "ok", List.of(nodes),
+        return new StepRecord(id, kind, java.util.Arrays.stream(nodes).map(NodeResult::node).toList(), 1, RunStatus.OK, List.of(nodes),
                 new Aggregate(seconds, 1, 1, sum, sum, skewMs, NONE, ""), List.of());
     }
 
@@ -34,7 +35,7 @@ class ScalingAnalysisTest {
         return new RunRecord(RunRecord.SCHEMA, "r", "seed2", "now", "dev", "write", Map.of(), "MB/s", "write",
                 List.of("solo", "all"),
                 List.of(new AgentRecord("orca", "a:1", "", "", "", "", "", "", ""), new AgentRecord("porpoise", "b:1", "", "", "", "", "", "", "")),
-                steps, null, "ok", List.of());
+                steps, null, RunStatus.OK, List.of());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package lockstep.coordinator.analysis;
 
+import lockstep.coordinator.model.RunStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ final class TestRuns {
     /** A lock-workload node that did {@code ops} ops between first and end (seconds after the start instant). */
     static NodeResult node(String name, long ops, double first, double end, double skewMillis, long coherence, List<Sample> series) {
         double seconds = end - first;
-        return new NodeResult(name, "ok", ops, 0, seconds, ops / seconds, skewMillis, 0, 0.1,
+        return new NodeResult(name, RunStatus.OK, ops, 0, seconds, ops / seconds, skewMillis, 0, 0.1,
                 ORIGIN + (long) (first * 1e9), ORIGIN + (long) (end * 1e9), new Latency(ops, 10, 8, 12, 20, 30, 40), "",
                 series, null, 0, coherence);
     }
@@ -39,7 +40,7 @@ final class TestRuns {
         double skew = list.stream().mapToDouble(n -> Math.abs(n.startSkewMillis())).max().orElse(0);
         Aggregate agg = new Aggregate(seconds, ops, 0, ops / seconds, list.stream().mapToDouble(NodeResult::throughput).sum(),
                 skew, new Latency(ops, 10, 8, 12, 20, 30, 40), "");
-        return new StepRecord(id, kind, list.stream().map(NodeResult::node).toList(), ORIGIN, "ok", list, agg, List.of(), group, repeat);
+        return new StepRecord(id, kind, list.stream().map(NodeResult::node).toList(), ORIGIN, RunStatus.OK, list, agg, List.of(), group, repeat);
     }
 
     static AgentRecord agent(String node) {
@@ -53,7 +54,7 @@ final class TestRuns {
 
     static RunRecord run(List<AgentRecord> agents, List<StepRecord> steps, int repeat, double skewFraction) {
         return new RunRecord(RunRecord.SCHEMA, "r1", "test", "2026-01-01T00:00:00Z", "0.1", "lock-files", Map.of("type", "lock-files"),
-                "locks/s", "lock", List.of("solo", "all"), agents, steps, null, "ok", List.of(), repeat, List.of(), skewFraction);
+                "locks/s", "lock", List.of("solo", "all"), agents, steps, null, RunStatus.OK, List.of(), repeat, List.of(), skewFraction);
     }
 
     static RunRecord analysed(RunRecord r) {

@@ -2,6 +2,7 @@ package lockstep.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import lockstep.coordinator.model.RunStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,7 +120,7 @@ class ContainerClusterIT {
                 plan: [solo, all]
                 workload: {type: ping-pong, file: ping-pong.dat, processes: 1, lock: fcntl, io: read-write, duration: 2s, warmup: 300ms}
                 """, "--agents", String.join(",", cluster.addresses()));
-        assertThat(run.status()).isEqualTo("ok");
+        assertThat(run.status()).isEqualTo(RunStatus.OK);
         StepRecord all = run.steps().get(run.steps().size() - 1);
         assertThat(all.id()).isEqualTo("all");
         assertThat(all.results()).extracting(NodeResult::node).containsExactlyInAnyOrderElementsOf(cluster.names());
@@ -163,7 +164,7 @@ class ContainerClusterIT {
      * nothing is left on the shared file system.
      */
     void assertRanTogetherAndCleaned(RunRecord run) throws IOException {
-        assertThat(run.status()).isEqualTo("ok");
+        assertThat(run.status()).isEqualTo(RunStatus.OK);
         assertThat(run.agents()).extracting(AgentRecord::node).containsExactlyElementsOf(cluster.names());
         assertThat(run.steps()).extracting(StepRecord::id)
                 .containsExactly("solo-node1", "solo-node2", "solo-node3", "all");

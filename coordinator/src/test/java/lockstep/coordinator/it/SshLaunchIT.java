@@ -3,6 +3,7 @@ package lockstep.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.coordinator.model.RunStatus;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -117,7 +118,7 @@ class SshLaunchIT {
         assertThat(run.exitCode()).as(run.err()).isZero();
         try (var files = Files.walk(work.resolve("out"))) {
             RunRecord r = ResultsStore.load(files.filter(p -> p.endsWith(ResultsStore.RUN_FILE)).findFirst().orElseThrow());
-            assertThat(r.status()).isEqualTo("ok");
+            assertThat(r.status()).isEqualTo(RunStatus.OK);
             assertThat(r.agents()).extracting(a -> a.node()).containsExactly("node-a", "node-b");
         }
         assertThat(shared.leftovers()).isEmpty();

@@ -3,6 +3,7 @@ package lockstep.coordinator.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.coordinator.model.RunStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,19 +31,19 @@ class RoundTripTest {
     static RunRecord sample() {
         long o = 1_700_000_000_000_000_000L;
         Latency lat = new Latency(3, 1.5, 1, 2, 3, 4, 5);
-        NodeResult a = new NodeResult("node1", "ok", 300, 3_000_000, 1.0, 3.0, 0.25, 1.5, 0.1, o + 1_000_000, o + 1_001_000_000,
+        NodeResult a = new NodeResult("node1", RunStatus.OK, 300, 3_000_000, 1.0, 3.0, 0.25, 1.5, 0.1, o + 1_000_000, o + 1_001_000_000,
                 lat, "HISTO", List.of(new Sample(0.5, 150, 1_500_000, 3.0), new Sample(1.0, 300, 3_000_000, 3.0)), null, 1, 0);
-        NodeResult b = new NodeResult("node2, \"quoted\"", "failed", 100, 1_000_000, 1.0, 1.0, -0.5, -2, 0.1, o + 2_000_000,
+        NodeResult b = new NodeResult("node2, \"quoted\"", RunStatus.FAILED, 100, 1_000_000, 1.0, 1.0, -0.5, -2, 0.1, o + 2_000_000,
                 o + 1_002_000_000, lat, "HISTO", List.of(new Sample(0.7, 70, 700_000, 1.0)),
                 new ErrorRecord("write", "f", 28, "ENOSPC", "No space left on device, really"), 1, 2);
-        StepRecord s = new StepRecord("all-r1", "all", List.of("node1", "node2, \"quoted\""), o, "failed", List.of(a, b),
+        StepRecord s = new StepRecord("all-r1", "all", List.of("node1", "node2, \"quoted\""), o, RunStatus.FAILED, List.of(a, b),
                 new Aggregate(1.001, 400, 4_000_000, 3.99, 4.0, 0.5, lat, "H"), List.of("node2: failed"), "all", 1);
         RunRecord r = new RunRecord(RunRecord.SCHEMA, "20260101-000000-t-abcd", "t", "2026-01-01T00:00:00Z", "0.1", "write",
                 Map.of("type", "write", "size", "4MiB"), "MB/s", "write", List.of("all"),
                 List.of(new AgentRecord("node1", "127.0.0.1:1", "0.1", "h", "/r", "ext4", "/", "rw", "/dev/sda1", "6.1", 2, "cpu",
                         1L << 30, "sda1", Map.of("ocfs2:localalloc", "16")),
                         new AgentRecord("node2, \"quoted\"", "127.0.0.1:2", "0.1", "h", "/r", "ext4", "/", "rw", "/dev/sda1")),
-                List.of(s), null, "failed", List.of("node2: failed"), 2, List.of(1, 2), 0.07);
+                List.of(s), null, RunStatus.FAILED, List.of("node2: failed"), 2, List.of(1, 2), 0.07);
         return RunAnalyzer.analysed(r);
     }
 
@@ -111,7 +112,7 @@ class RoundTripTest {
         RunRecord older = sample();
         RunRecord newer = new RunRecord(older.schema(), "20260102-000000-t-ffff", older.name(), "2026-01-02T00:00:00Z",
                 older.coordinatorVersion(), older.workloadType(), older.workload(), older.unit(), older.opName(), older.plan(),
-                older.agents(), older.steps(), null, "ok", List.of(), 1, List.of(), 0.05);
+                older.agents(), older.steps(), null, RunStatus.OK, List.of(), 1, List.of(), 0.05);
         new ResultsStore(dir).save(older);
         new ResultsStore(dir).save(RunAnalyzer.analysed(newer));
         Files.createDirectories(dir.resolve("broken"));

@@ -2,6 +2,7 @@ package lockstep.coordinator.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import lockstep.coordinator.model.RunStatus;
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
@@ -64,12 +65,12 @@ class StepRunnerTest {
         try (AgentEnsemble ensemble = new AgentEnsemble(agents(2))) {
             RunRecord run = new ExperimentRunner(s, ensemble, RunListener.SILENT).run("test-run");
 
-            assertThat(run.status()).isEqualTo("ok");
+            assertThat(run.status()).isEqualTo(RunStatus.OK);
             assertThat(run.steps()).extracting(StepRecord::id).containsExactly("solo-n1", "solo-n2", "all");
             StepRecord all = run.steps().get(2);
             assertThat(all.results()).extracting(NodeResult::node).containsExactly("n1", "n2");
             for (NodeResult n : all.results()) {
-                assertThat(n.status()).isEqualTo("ok");
+                assertThat(n.status()).isEqualTo(RunStatus.OK);
                 assertThat(n.bytes()).isEqualTo(8L << 20);
                 assertThat(n.throughput()).isPositive();
                 assertThat(n.firstOpUnixNanos()).isGreaterThanOrEqualTo(all.intendedStartUnixNanos() - 1_000_000);

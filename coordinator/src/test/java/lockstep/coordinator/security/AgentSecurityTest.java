@@ -145,7 +145,7 @@ class AgentSecurityTest {
     void onLoopbackWithoutAuthenticationEachCoordinatorOwnsItsRunsByItsOwnerId() throws Exception {
         String address = start(AgentSecurity.NONE);
         GrpcAgent first = client(address, ChannelSecurity.NONE);
-        GrpcAgent second = client(address, ChannelSecurity.NONE.withOwner("another-coordinator"));
+        GrpcAgent second = client(address, new ChannelSecurity(null, null, null, null, "another-coordinator"));
         first.prepare(prepare("r2"));
         assertRefused(() -> second.abort("r2", "x"), Status.Code.PERMISSION_DENIED, "owner:" + ChannelSecurity.OWNER_ID,
                 "owner:another-coordinator");

@@ -40,7 +40,7 @@ public final class CsvExport {
                     .filter(x -> x.stepId().equals(s.id())).findFirst().orElse(null);
             for (NodeResult n : s.results()) {
                 Double overlap = w == null || !w.exists() ? null : w.windowByNode().get(n.node());
-                rows.add(new NodeStepRow(run.runId(), s.id(), s.group(), s.kind(), s.repeat(), n.node(), n.status(), n.ops(),
+                rows.add(new NodeStepRow(run.runId(), s.id(), s.group(), s.kind(), s.repeat(), n.node(), n.status().toString(), n.ops(),
                         n.bytes(), n.seconds(), n.throughput(), run.unit(), overlap, n.startSkewMillis(), n.clockOffsetMillis(),
                         n.clockUncertaintyMillis(), n.firstOpUnixNanos(), n.endUnixNanos(), n.latency().count(),
                         n.latency().p50Micros(), n.latency().p90Micros(), n.latency().p99Micros(), n.latency().p999Micros(),

@@ -1,9 +1,10 @@
 package lockstep.coordinator.report.html;
 
 import static lockstep.coordinator.report.html.HtmlPage.esc;
-import static lockstep.coordinator.report.html.Options.map;
-import static lockstep.coordinator.report.html.Options.point;
+import static lockstep.coordinator.report.html.EChartsOptions.map;
+import static lockstep.coordinator.report.html.EChartsOptions.point;
 
+import lockstep.coordinator.analysis.Bottlenecks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -81,7 +82,7 @@ public final class ResourceCharts {
             series.add(line(n.node(), 2, points(pts, ResourcePoint::cpuBusyPercent), w));
             series.add(line(n.node(), 3, points(pts, ResourcePoint::netMBps), w));
         }
-        Map<String, Object> o = Options.base(run.unit(), legend);
+        Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
         o.put("grid", grids);
         o.put("xAxis", xs);
         o.put("yAxis", ys);
@@ -113,7 +114,7 @@ public final class ResourceCharts {
                 "data", List.of(map("xAxis", 0))));
         if (w != null && w.exists()) {
             s.put("markArea", map("silent", true, "itemStyle", map("color", "rgba(46, 134, 193, 0.12)"),
-                    "data", List.of(List.of(map("xAxis", Options.round(w.startSeconds())), map("xAxis", Options.round(w.endSeconds()))))));
+                    "data", List.of(List.of(map("xAxis", EChartsOptions.round(w.startSeconds())), map("xAxis", EChartsOptions.round(w.endSeconds()))))));
         }
         return s;
     }
@@ -167,7 +168,7 @@ public final class ResourceCharts {
                 .append(td(pct(f.cpuBusyPercent()))).append(td(pct(f.workloadCpuPercent()))).append(td(pct(f.iowaitPercent())))
                 .append("<td class=\"l\">").append(esc(device)).append("</td><td class=\"l\">").append(esc(net)).append("</td>")
                 .append(td(String.format(Locale.ROOT, "%,.0f", f.contextSwitchesPerSecond())))
-                .append(td(lockstep.coordinator.analysis.Bottlenecks.bytes(f.dirtyBytes())))
+                .append(td(Bottlenecks.bytes(f.dirtyBytes())))
                 .append(td(lockShare == null ? "–" : pct(lockShare * 100))).append("</tr>");
     }
 

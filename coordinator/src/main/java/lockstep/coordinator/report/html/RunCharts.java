@@ -1,8 +1,8 @@
 package lockstep.coordinator.report.html;
 
-import static lockstep.coordinator.report.html.Options.map;
-import static lockstep.coordinator.report.html.Options.point;
-import static lockstep.coordinator.report.html.Options.roundOrNull;
+import static lockstep.coordinator.report.html.EChartsOptions.map;
+import static lockstep.coordinator.report.html.EChartsOptions.point;
+import static lockstep.coordinator.report.html.EChartsOptions.roundOrNull;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,7 +57,7 @@ public final class RunCharts {
         if (a.nodes().stream().anyMatch(n -> n.solo() != null)) {
             legend.add("alone (solo)");
             series.add(bar("alone (solo)", nodes.stream().map(n -> a.nodes().stream().filter(x -> x.node().equals(n))
-                    .findFirst().map(NodeScaling::solo).map(Options::roundOrNull).orElse(null)).toList()));
+                    .findFirst().map(NodeScaling::solo).map(EChartsOptions::roundOrNull).orElse(null)).toList()));
         }
         for (StepSummary s : a.steps()) {
             if (s.nodes().size() < 2 || s.perNode().isEmpty()) {
@@ -71,9 +71,9 @@ public final class RunCharts {
         if (series.isEmpty()) {
             return null;
         }
-        Map<String, Object> o = Options.base(run.unit(), legend);
-        o.put("xAxis", Options.categoryAxis(nodes));
-        o.put("yAxis", Options.valueAxis(run.unit() + " per node", false));
+        Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
+        o.put("xAxis", EChartsOptions.categoryAxis(nodes));
+        o.put("yAxis", EChartsOptions.valueAxis(run.unit() + " per node", false));
         o.put("series", series);
         return new Chart("solo-vs-together", "Each node: alone vs together",
                 "Mean " + run.unit() + " of each node over the repeats, alone and in every multi-node step.", o);
@@ -105,10 +105,10 @@ public final class RunCharts {
             legend.add("ideal (sum of solos)");
             series.add(map("name", "ideal (sum of solos)", "type", "line", "lineStyle", map("type", "dashed"), "symbol", "none", "data", ideal));
         }
-        Map<String, Object> o = Options.base(run.unit(), legend);
+        Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
         o.put("xAxis", map("type", "value", "name", "nodes running at once", "nameLocation", "middle", "nameGap", 30,
                 "minInterval", 1, "min", 0, "max", pts.stream().mapToInt(ScalingPoint::nodes).max().orElse(1) + 1));
-        o.put("yAxis", Options.valueAxis("aggregate " + run.unit(), false));
+        o.put("yAxis", EChartsOptions.valueAxis("aggregate " + run.unit(), false));
         o.put("series", series);
         return new Chart("scaling-curve", "Scaling curve",
                 "Aggregate " + run.unit() + " (sum over nodes, mean over repeats) against the number of nodes running at once; "
@@ -156,19 +156,19 @@ public final class RunCharts {
                 if (w != null && w.exists()) {
                     s.put("markArea", map("silent", true, "itemStyle", map("color", "rgba(46, 134, 193, 0.12)"),
                             "label", map("show", true, "position", "insideTop", "color", "#1f618d"),
-                            "data", List.of(List.of(map("name", "all nodes running", "xAxis", Options.round(w.startSeconds())),
-                                    map("xAxis", Options.round(w.endSeconds()))))));
+                            "data", List.of(List.of(map("name", "all nodes running", "xAxis", EChartsOptions.round(w.startSeconds())),
+                                    map("xAxis", EChartsOptions.round(w.endSeconds()))))));
                 }
                 first = false;
             }
             series.add(s);
         }
-        Map<String, Object> o = Options.base(run.unit(), legend);
+        Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
         double minT = byName.values().stream().flatMap(n -> n.series() == null ? java.util.stream.Stream.<Sample>empty() : n.series().stream())
                 .mapToDouble(Sample::t).min().orElse(0);
         o.put("xAxis", map("type", "value", "name", "seconds since the start instant", "nameLocation", "middle", "nameGap", 30,
                 "min", Math.min(0, Math.floor(minT * 10) / 10)));
-        o.put("yAxis", Options.valueAxis(run.unit(), false));
+        o.put("yAxis", EChartsOptions.valueAxis(run.unit(), false));
         o.put("series", series);
         o.put("dataZoom", List.of(map("type", "inside")));
         return new Chart(id, title, caption, o);
@@ -200,9 +200,9 @@ public final class RunCharts {
         for (int i = 0; i < names.size(); i++) {
             series.add(map("name", names.get(i), "type", "bar", "data", cols.get(i)));
         }
-        Map<String, Object> o = Options.base("µs", names);
+        Map<String, Object> o = EChartsOptions.base("µs", names);
         o.put("xAxis", map("type", "category", "data", cats, "axisLabel", map("rotate", cats.size() > 6 ? 30 : 0, "interval", 0)));
-        o.put("yAxis", Options.valueAxis("latency µs (log scale)", true));
+        o.put("yAxis", EChartsOptions.valueAxis("latency µs (log scale)", true));
         o.put("series", series);
         return new Chart("latency", "Operation latency percentiles",
                 "Per node and step (first repeat), from each node's HdrHistogram; log scale.", o);

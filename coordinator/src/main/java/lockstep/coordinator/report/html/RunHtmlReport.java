@@ -4,6 +4,8 @@ import lockstep.coordinator.report.LatencyText;
 
 import static lockstep.coordinator.report.html.HtmlPage.esc;
 
+import lockstep.coordinator.model.Severity;
+import lockstep.coordinator.analysis.RunAnalyzer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,7 +73,7 @@ public final class RunHtmlReport {
     }
 
     static String header(RunRecord run) {
-        String status = run.analysis() != null && !run.analysis().valid() ? "invalid" : run.status();
+        String status = run.analysis() != null && !run.analysis().valid() ? "invalid" : run.status().toString();
         return "<h1>" + esc(run.name()) + " <span class=\"badge " + esc(status) + "\">" + esc(status.toUpperCase(Locale.ROOT))
                 + "</span></h1><p class=\"sub\">Run <code>" + esc(run.runId()) + "</code> · " + esc(run.createdAt()) + " · "
                 + esc(run.workloadType()) + " " + esc(run.workload()) + " · " + run.agents().size() + " node(s): "
@@ -81,11 +83,11 @@ public final class RunHtmlReport {
     }
 
     static String verdict(List<Finding> findings) {
-        String cls = findings.stream().anyMatch(f -> Finding.INVALID.equals(f.severity())) ? "invalid"
-                : findings.stream().anyMatch(f -> Finding.WARNING.equals(f.severity())) ? "warning" : "good";
+        String cls = findings.stream().anyMatch(f -> f.severity() == Severity.INVALID) ? "invalid"
+                : findings.stream().anyMatch(f -> f.severity() == Severity.WARNING) ? "warning" : "good";
         StringBuilder b = new StringBuilder("<section class=\"verdict " + cls + "\"><h2 style=\"border:0;margin:4px 0\">Verdict</h2><ul>");
         for (Finding f : findings) {
-            b.append("<li class=\"").append(esc(f.severity())).append("\" data-code=\"").append(esc(f.code())).append("\">")
+            b.append("<li class=\"").append(esc(f.severity().toString())).append("\" data-code=\"").append(esc(f.code())).append("\">")
                     .append(esc(f.message())).append("</li>");
         }
         if (findings.isEmpty()) {
@@ -162,7 +164,7 @@ public final class RunHtmlReport {
                 + "<th>p50 µs</th><th>p99 µs</th><th class=\"l\">status</th></tr>");
         for (StepRecord s : run.steps()) {
             boolean bad = !s.ok() || s.aggregate() != null && s.results().size() > 1
-                    && lockstep.coordinator.analysis.RunAnalyzer.skewTooLarge(s, run.skewWarnFraction());
+                    && RunAnalyzer.skewTooLarge(s, run.skewWarnFraction());
             for (NodeResult n : s.results()) {
                 b.append("<tr").append(bad ? " class=\"bad\"" : "").append("><td class=\"l\">").append(esc(s.id()))
                         .append("</td><td class=\"l\">").append(esc(n.node())).append("</td>")

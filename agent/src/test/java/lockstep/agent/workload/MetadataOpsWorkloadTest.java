@@ -3,6 +3,7 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.agent.v1.MetadataWorkload;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import java.nio.file.Files;
@@ -15,19 +16,19 @@ import lockstep.agent.v1.WorkloadResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class MetadataWorkloadTest {
+class MetadataOpsWorkloadTest {
     @TempDir
     Path root;
 
-    private static lockstep.agent.v1.MetadataWorkload.Builder spec() {
-        return lockstep.agent.v1.MetadataWorkload.newBuilder().setDir("md.{node}").setFiles(50).setDepth(3).setThreads(2)
+    private static MetadataWorkload.Builder spec() {
+        return MetadataWorkload.newBuilder().setDir("md.{node}").setFiles(50).setDepth(3).setThreads(2)
                 .addOps(MetadataOp.METADATA_OP_CREATE).addOps(MetadataOp.METADATA_OP_STAT)
                 .addOps(MetadataOp.METADATA_OP_RENAME).addOps(MetadataOp.METADATA_OP_UNLINK);
     }
 
     @Test
     void everyPhaseDoesEveryFileAndReportsItsOwnFigures() {
-        MetadataWorkload w = new MetadataWorkload(spec().build(), new RootedPaths(root, "n1"));
+        MetadataOpsWorkload w = new MetadataOpsWorkload(spec().build(), new RootedPaths(root, "n1"));
         w.prepare();
         assertThat(root.resolve("md.n1/d1/d2/d3")).isDirectory();
         WorkloadResult r = w.run(WallClock.nowNanos()).build();
@@ -47,7 +48,7 @@ class MetadataWorkloadTest {
 
     @Test
     void opsNotListedAreSetUpAtPrepareAndCleanedAfter() throws Exception {
-        MetadataWorkload w = new MetadataWorkload(spec().clearOps().addOps(MetadataOp.METADATA_OP_STAT).setDir("shared")
+        MetadataOpsWorkload w = new MetadataOpsWorkload(spec().clearOps().addOps(MetadataOp.METADATA_OP_STAT).setDir("shared")
                 .build(), new RootedPaths(root, "n7"));
         w.prepare();
         assertThat(root.resolve("shared/d1/d2/d3/n7-t1-f49")).isRegularFile();
@@ -60,7 +61,7 @@ class MetadataWorkloadTest {
 
     @Test
     void aFailingCallNamesTheOpErrnoAndPath() throws Exception {
-        MetadataWorkload w = new MetadataWorkload(spec().setDepth(0).build(), new RootedPaths(root, "n1"));
+        MetadataOpsWorkload w = new MetadataOpsWorkload(spec().setDepth(0).build(), new RootedPaths(root, "n1"));
         w.prepare();
         Files.createFile(root.resolve("md.n1/n1-t0-f3"));
         WorkloadResult r = w.run(WallClock.nowNanos()).build();

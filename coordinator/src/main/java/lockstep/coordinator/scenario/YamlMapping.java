@@ -13,7 +13,7 @@ import java.util.Set;
  * Reads one YAML mapping field by field, so every error names the file and the full field
  * path, and fields nobody asked for are reported as unknown.
  */
-final class Fields {
+final class YamlMapping {
     /** Linux PATH_MAX is 4096 with the root and the terminating NUL; leave the root room. */
     static final int MAX_PATH_BYTES = 3072;
     static final int MAX_NAME_BYTES = 255;
@@ -23,7 +23,7 @@ final class Fields {
     private final Set<String> known = new LinkedHashSet<>();
     private final Map<String, Object> used = new LinkedHashMap<>();
 
-    Fields(JsonNode node, String path, String source) {
+    YamlMapping(JsonNode node, String path, String source) {
         this.node = node;
         this.path = path;
         this.source = source;

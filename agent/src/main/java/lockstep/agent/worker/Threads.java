@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.worker;
 
 import java.util.ArrayList;
 import java.util.List;

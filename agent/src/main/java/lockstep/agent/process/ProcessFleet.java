@@ -1,5 +1,6 @@
-package lockstep.agent.workload;
+package lockstep.agent.process;
 
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.common.LatencyHistograms;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import org.HdrHistogram.Histogram;
  * start-up is never measured), started at the instant, their outcomes merged into one result
  * (ops, retries and coherence counts summed, histograms added), released at cleanup.
  */
-final class ProcessFleet {
+public final class ProcessFleet {
     private static final long READY_TIMEOUT_MILLIS = 120_000;
     private static final long RELEASE_TIMEOUT_MILLIS = 10_000;
 
@@ -34,7 +35,7 @@ final class ProcessFleet {
     }
 
     /** Starts one worker per task and waits until all are ready; on failure none is left running. */
-    void start(List<WorkerTask> tasks, String where) {
+    public void start(List<WorkerTask> tasks, String where) {
         try {
             for (WorkerTask t : tasks) {
                 workers.add(WorkerProcess.start(instrumentationOff ? t.toBuilder().setInstrumentationOff(true).build() : t));
@@ -55,15 +56,15 @@ final class ProcessFleet {
             throw new PosixException("start worker process", where, 0, "", e.toString());
         } catch (WorkerProcess.WorkerFailedException e) {
             killAll();
-            throw Errors.asException(e.error(), where);
+            throw WorkloadErrors.asException(e.error(), where);
         }
     }
 
-    List<Long> pids() {
+    public List<Long> pids() {
         return workers.stream().map(WorkerProcess::pid).toList();
     }
 
-    long ops() {
+    public long ops() {
         long sum = 0;
         for (WorkerProcess w : workers) {
             sum += w.ops();
@@ -71,13 +72,13 @@ final class ProcessFleet {
         return sum;
     }
 
-    WorkloadResult.Builder run(long startAtUnixNanos, String opName) {
+    public WorkloadResult.Builder run(long startAtUnixNanos, String opName) {
         WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName);
         for (WorkerProcess w : workers) {
             try {
                 w.start(startAtUnixNanos);
             } catch (IOException e) {
-                result.setError(Errors.of("start", "could not start worker pid " + w.pid() + ": " + e));
+                result.setError(WorkloadErrors.of("start", "could not start worker pid " + w.pid() + ": " + e));
             }
         }
         Histogram latency = LatencyHistograms.create();
@@ -131,16 +132,16 @@ final class ProcessFleet {
                     w.kill();
                 }
             } catch (ExecutionException e) {
-                return WorkerOutcome.newBuilder().setError(Errors.of("worker process", e.getCause().toString())).build();
+                return WorkerOutcome.newBuilder().setError(WorkloadErrors.of("worker process", e.getCause().toString())).build();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 w.kill();
-                return WorkerOutcome.newBuilder().setError(Errors.of("worker process", "interrupted")).build();
+                return WorkerOutcome.newBuilder().setError(WorkloadErrors.of("worker process", "interrupted")).build();
             }
         }
     }
 
-    void abort() {
+    public void abort() {
         aborted = true;
         killAll();
     }
@@ -150,7 +151,7 @@ final class ProcessFleet {
     }
 
     /** Asks every worker to exit (which drops its locks and closes its files). */
-    void release() {
+    public void release() {
         workers.forEach(w -> w.release(RELEASE_TIMEOUT_MILLIS));
     }
 }

@@ -1,4 +1,4 @@
-package lockstep.agent.workload;
+package lockstep.agent.process;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package lockstep.agent.workload;
+package lockstep.agent.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.workload.LockFilesProcesses;
 import lockstep.agent.v1.LockFilesWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

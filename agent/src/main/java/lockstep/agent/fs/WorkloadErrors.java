@@ -1,13 +1,11 @@
-package lockstep.agent.workload;
+package lockstep.agent.fs;
 
 import java.nio.file.Path;
-import lockstep.agent.fs.PosixException;
-import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.WorkloadError;
 
 /** Turns failures, in the agent or in a worker process, into the WorkloadError the coordinator reports. */
-public final class Errors {
-    private Errors() {
+public final class WorkloadErrors {
+    private WorkloadErrors() {
     }
 
     /**
@@ -36,17 +34,17 @@ public final class Errors {
     }
 
     /** The inverse of {@link #of(PosixException, Path, String)}, for a worker's error met in the agent. */
-    static PosixException asException(WorkloadError err, String where) {
+    public static PosixException asException(WorkloadError err, String where) {
         String detail = err.getDetail().isEmpty() ? err.getMessage() : err.getDetail();
         return PosixException.withDetail(err.getOperation(), err.getPath().isEmpty() ? where : err.getPath(),
                 err.getErrno(), err.getErrnoName(), detail);
     }
 
-    static WorkloadError of(PosixException e, RootedPaths paths) {
+    public static WorkloadError of(PosixException e, RootedPaths paths) {
         return of(e, paths.root(), "");
     }
 
-    static WorkloadError of(String operation, String message) {
+    public static WorkloadError of(String operation, String message) {
         return WorkloadError.newBuilder().setOperation(operation).setMessage(message).build();
     }
 }

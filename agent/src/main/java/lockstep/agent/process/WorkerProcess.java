@@ -1,4 +1,4 @@
-package lockstep.agent.workload;
+package lockstep.agent.process;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;

@@ -1,5 +1,9 @@
 package lockstep.agent.workload;
 
+import lockstep.agent.fs.RootDir;
+import lockstep.agent.v1.MetadataWorkload;
+import lockstep.agent.worker.Threads;
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.common.InvalidWorkloadException;
 import lockstep.common.LatencyHistograms;
@@ -11,7 +15,6 @@ import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
-import lockstep.agent.Threads;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -30,9 +33,9 @@ import org.HdrHistogram.Histogram;
  * same directory), unlink (unlink(2)). One op is one such call; each phase has its own count,
  * time and latency histogram.
  */
-public final class MetadataWorkload implements Workload {
+public final class MetadataOpsWorkload implements Workload {
 
-    private final lockstep.agent.v1.MetadataWorkload spec;
+    private final MetadataWorkload spec;
     private final RootedPaths paths;
     private final Posix posix = Posix.get();
     private final Path dir;
@@ -47,7 +50,7 @@ public final class MetadataWorkload implements Workload {
     private final AtomicLong done = new AtomicLong();
     private volatile boolean stopped;
 
-    public MetadataWorkload(lockstep.agent.v1.MetadataWorkload spec, RootedPaths paths) {
+    public MetadataOpsWorkload(MetadataWorkload spec, RootedPaths paths) {
         this.spec = spec;
         this.paths = paths;
         ops.addAll(spec.getOpsList());
@@ -184,7 +187,7 @@ public final class MetadataWorkload implements Workload {
         }
         result.setEndUnixNanos(WallClock.nowNanos()).setOps(done.get()).setLatencyHistogram(LatencyHistograms.encode(all));
         if (error != null) {
-            result.setError(Errors.of(error, paths));
+            result.setError(WorkloadErrors.of(error, paths));
             return result.setState(RunState.RUN_STATE_FAILED);
         }
         return result.setState(stopped ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);
@@ -268,7 +271,7 @@ public final class MetadataWorkload implements Workload {
             // the root, rather than through the descriptor from prepare (GlusterFS answers ESTALE there).
             leafDir.close();
             leafDir = null;
-            try (lockstep.agent.fs.RootDir rootDir = paths.openDir(); Dir d = rootDir.dir(paths.below(leaf))) {
+            try (RootDir rootDir = paths.openDir(); Dir d = rootDir.dir(paths.below(leaf))) {
                 removed = removeRunFiles(d, leftovers);
             } catch (PosixException e) {
                 if (e.errno() != 2) { // ENOENT: the directory and its files are gone already

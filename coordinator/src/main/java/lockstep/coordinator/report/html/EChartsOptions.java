@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /** Small builders for ECharts option maps (serialised to JSON as they are). */
-final class Options {
-    private Options() {
+final class EChartsOptions {
+    private EChartsOptions() {
     }
 
     static Map<String, Object> map(Object... kv) {
