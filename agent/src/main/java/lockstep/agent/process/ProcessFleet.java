@@ -30,7 +30,7 @@ public final class ProcessFleet {
     private boolean instrumentationOff;
 
     /** Workers started from now on record no latency and send no progress (WorkloadSpec.instrumentation_off). */
-    void turnInstrumentationOff() {
+    public void turnInstrumentationOff() {
         instrumentationOff = true;
     }
 

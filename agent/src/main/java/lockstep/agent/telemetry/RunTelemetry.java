@@ -24,7 +24,7 @@ public final class RunTelemetry {
      * thread and milliseconds of CPU, and at the instant every core is wanted by the workload's
      * own threads waking up (measured as start skew).
      */
-    static final long EDGE_BEFORE_START_NANOS = 5_000_000;
+    public static final long EDGE_BEFORE_START_NANOS = 5_000_000;
 
     private final ResourceSampler sampler;
     private final long startAtUnixNanos;

@@ -36,6 +36,55 @@ class PosixTest {
     }
 
     @Test
+    void aTryLockStoppedWhileTheLockIsHeldReportsItsAttempts() {
+        // two open file descriptions of one file: flock and OFD locks conflict between them in one process
+        String f = dir.resolve("held").toString();
+        int holder = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
+        int waiter = posix.open(f, Posix.O_RDWR, 0);
+        try {
+            for (LockCall call : new LockCall[] {LockCall.FLOCK, LockCall.OFD}) {
+                LockMode exclusive = new LockMode(call, true, true);
+                LockMode tryExclusive = new LockMode(call, true, false);
+                posix.acquire(holder, exclusive, 0, 0, f, () -> false);
+                int[] asked = {0};
+                long r = posix.acquire(waiter, tryExclusive, 0, 0, f, () -> ++asked[0] >= 5);
+                assertThat(r).as(call.name()).isNegative();
+                assertThat(Posix.retriesOfStopped(r)).as(call.name()).isEqualTo(4);
+                posix.release(holder, exclusive, 0, 0, f);
+                assertThat(posix.acquire(waiter, tryExclusive, 0, 0, f, () -> true)).as(call.name()).isZero();
+                posix.release(waiter, tryExclusive, 0, 0, f);
+            }
+        } finally {
+            posix.close(waiter, f);
+            posix.close(holder, f);
+        }
+    }
+
+    @Test
+    void theLockStructIsRewrittenWhereACallDiffers() {
+        // the same thread's struct flock serves ranges of different offsets, lengths and types:
+        // a range held by one description blocks exactly that range for the other
+        String f = dir.resolve("ranges").toString();
+        int a = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
+        int b = posix.open(f, Posix.O_RDWR, 0);
+        LockMode write = new LockMode(LockCall.OFD, true, false);
+        LockMode read = new LockMode(LockCall.OFD, false, false);
+        try {
+            assertThat(posix.lockRange(a, write, 10, 1, f)).isTrue();
+            assertThat(posix.lockRange(b, write, 10, 1, f)).isFalse();
+            assertThat(posix.lockRange(b, write, 11, 1, f)).isTrue();
+            assertThat(posix.lockRange(b, read, 0, 5, f)).isTrue();
+            assertThat(posix.lockRange(a, write, 0, 5, f)).isFalse();
+            assertThat(posix.lockRange(a, read, 0, 5, f)).isTrue();
+            posix.unlockRange(a, write, 10, 1, f);
+            assertThat(posix.lockRange(b, write, 10, 1, f)).isTrue();
+        } finally {
+            posix.close(b, f);
+            posix.close(a, f);
+        }
+    }
+
+    @Test
     void blocksWrittenAtAnOffsetReadBack() {
         String f = dir.resolve("blocks").toString();
         int fd = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
