@@ -60,6 +60,11 @@ final class Run {
         return preparedAtMillis;
     }
 
+    /** Why the run was aborted (its lease ran out, the coordinator asked), or null. */
+    String abortReason() {
+        return abortReason;
+    }
+
     /** Whether cleanup (by the coordinator or the lease) has begun: the run holds nothing any more. */
     boolean cleanupStarted() {
         return cleanupStarted;

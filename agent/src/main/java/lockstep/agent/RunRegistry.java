@@ -180,6 +180,11 @@ final class RunRegistry implements AutoCloseable {
         return pids;
     }
 
+    /** Every run this agent holds (prepared, running, or ended and kept for collect), oldest first. */
+    List<Run> list() {
+        return runs.values().stream().sorted(java.util.Comparator.comparingLong(Run::preparedAtMillis)).toList();
+    }
+
     boolean isKnown(String runId) {
         return runs.containsKey(runId);
     }

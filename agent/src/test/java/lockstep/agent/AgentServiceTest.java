@@ -21,6 +21,8 @@ import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.KeepAliveRequest;
+import lockstep.agent.v1.ListRunsRequest;
+import lockstep.agent.v1.RunSummary;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.RunState;
@@ -197,6 +199,25 @@ class AgentServiceTest {
         // an expired run holds nothing: another run may be prepared
         call().prepare(PrepareRequest.newBuilder().setRunId("r7").setWorkload(write("next", 8192)).build());
         call().cleanup(CleanupRequest.newBuilder().setRunId("r7").build());
+    }
+
+    @Test
+    void listRunsShowsARunEndedByItsLeaseWithWhyAndWhenUntilItIsCleanedUp() throws Exception {
+        assertThat(call().listRuns(ListRunsRequest.getDefaultInstance()).getRunsList()).isEmpty();
+        long before = System.currentTimeMillis();
+        call().prepare(PrepareRequest.newBuilder().setRunId("r11").setLeaseMillis(200).setWorkload(write("listed", 8192)).build());
+        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("listed")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> call().listRuns(ListRunsRequest.getDefaultInstance()).getRuns(0)
+                .getCleanedAtUnixMillis() > 0);
+        RunSummary s = call().listRuns(ListRunsRequest.getDefaultInstance()).getRuns(0);
+        assertThat(s.getRunId()).isEqualTo("r11");
+        assertThat(s.getState()).isEqualTo(RunState.RUN_STATE_ABORTED);
+        assertThat(s.getAbortReason()).contains("lease ran out");
+        assertThat(s.getYours()).isTrue();
+        assertThat(s.getPreparedAtUnixMillis()).isBetween(before, s.getCleanedAtUnixMillis());
+        assertThat(s.getWorkload()).isEqualTo(write("listed", 8192));
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r11").build());
+        assertThat(call().listRuns(ListRunsRequest.getDefaultInstance()).getRunsList()).isEmpty();
     }
 
     @Test

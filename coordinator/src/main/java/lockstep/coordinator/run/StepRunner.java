@@ -260,7 +260,8 @@ public final class StepRunner {
                 List.copyOf(nodes), aggregate(nodes, merged, bytesUnit), List.copyOf(errors));
     }
 
-    static Aggregate aggregate(List<NodeResult> nodes, Histogram merged, boolean bytesUnit) {
+    /** The step's figures over its nodes: merged histogram, summed and overlap throughput, largest skew. */
+    public static Aggregate aggregate(List<NodeResult> nodes, Histogram merged, boolean bytesUnit) {
         List<NodeResult> started = nodes.stream().filter(n -> n.firstOpUnixNanos() > 0).toList();
         if (started.isEmpty()) {
             return null;

@@ -189,6 +189,52 @@ class FaultsIT {
         System.out.printf("coordinator SIGKILL: workers killed, locks released and files removed on both agents after %.2f s%n", gone);
     }
 
+    @Test
+    void aKilledCoordinatorsRunIsCollectedByANewProcessFromEveryNode() throws Exception {
+        startAgents();
+        Coordinator c = coordinator(scenario("crashed", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
+        awaitRunning(c);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Run (\\S+):").matcher(c.out());
+        assertThat(m.find()).as(c.out()).isTrue();
+        String runId = m.group(1);
+        long killed = System.nanoTime();
+        c.signal("KILL");
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).until(() ->
+                filesUnder(1).isEmpty() && filesUnder(2).isEmpty());
+        double ended = secondsSince(killed);
+
+        // new coordinator processes of the same user (same LOCKSTEP_HOME, so the same owner id)
+        Coordinator list = Coordinator.start(tmp.resolve("list"), "collect", "--agents", String.join(",", agents.addresses()));
+        coordinators.add(list);
+        assertThat(exitWithin(list, Duration.ofSeconds(60))).as(list.err()).isZero();
+        assertThat(list.out()).containsPattern("node1 +" + java.util.regex.Pattern.quote(runId) + "\\.all +ABORTED +yes ")
+                .containsPattern("node2 +" + java.util.regex.Pattern.quote(runId) + "\\.all +ABORTED +yes ");
+        long collecting = System.nanoTime();
+        Coordinator collect = Coordinator.start(tmp.resolve("collect"), "collect", "--agents", String.join(",", agents.addresses()),
+                "--out", tmp.resolve("collected").toString(), runId);
+        coordinators.add(collect);
+        assertThat(exitWithin(collect, Duration.ofSeconds(60))).as(collect.err()).isZero();
+        System.out.printf("coordinator SIGKILL: runs ended and files removed on both agents after %.2f s;"
+                + " `lockstep collect` from a new process took %.2f s%n", ended, secondsSince(collecting));
+
+        Path dir = tmp.resolve("collected").resolve(runId);
+        JsonNode run = new ObjectMapper().readTree(dir.resolve("run.json").toFile());
+        assertThat(run.get("status").asText()).isEqualTo("collected");
+        assertThat(run.get("workloadType").asText()).isEqualTo("hot-lock");
+        JsonNode step = run.get("steps").get(0);
+        assertThat(step.get("id").asText()).isEqualTo("all");
+        assertThat(step.get("results")).hasSize(2).allSatisfy(n -> {
+            assertThat(n.get("status").asText()).isEqualTo("aborted");
+            assertThat(n.get("ops").asLong()).isPositive();
+        });
+        assertThat(run.get("errors").toString()).contains("collected by `lockstep collect`").contains("node node1: aborted")
+                .contains("node node2: aborted");
+        assertThat(dir.resolve("report.html")).exists();
+        assertThat(dir.resolve("steps.csv")).exists();
+        assertThat(collect.out()).contains("Results: " + dir.resolve("run.json"));
+        assertThat(collect.err()).doesNotContain("Exception");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"INT", "TERM"})
     void ctrlCOrSigtermAbortsAndCleansEveryAgentSavesAnInterruptedRunAndExits130(String signal) throws Exception {
