@@ -42,7 +42,12 @@ final class Run {
     private volatile long peerGoneAtMillis;
     private CleanupReport cleaned;
 
-    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis, String preparedBy, ResourceSampler sampler) {
+    /** Runs once the workload's files are removed (the run's manifest goes). */
+    private final Runnable afterCleanup;
+
+    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis, String preparedBy, ResourceSampler sampler,
+        Runnable afterCleanup) {
+        this.afterCleanup = afterCleanup;
         this.runId = runId;
         this.spec = spec;
         this.workload = workload;
@@ -250,6 +255,8 @@ final class Run {
                 Thread.currentThread().interrupt();
             }
         }
-        return workload.cleanup();
+        CleanupReport report = workload.cleanup();
+        afterCleanup.run();
+        return report;
     }
 }

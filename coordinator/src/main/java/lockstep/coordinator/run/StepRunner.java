@@ -141,7 +141,8 @@ public final class StepRunner {
                     : p.getPathsList().isEmpty() ? "it had created no files"
                     : "files it could not remove (under its root): " + String.join(", ", p.getPathsList());
             errors.add("node " + names.get(a) + ": lost: " + reason + "; " + files
-                    + "; the agent removes them itself within its lease of " + bounds.leaseMillis() / 1000 + " s if it runs again");
+                    + "; the agent removes them itself within its lease of " + bounds.leaseMillis() / 1000
+                    + " s if it still runs, or when it starts again (run manifest)");
         });
     }
 

@@ -145,6 +145,36 @@ class FaultsIT {
     }
 
     @Test
+    void anAgentKilledMidRunAndRestartedOnItsRootRemovesTheFilesItsRunLeftAtStart() throws Exception {
+        startAgents();
+        Coordinator c = coordinator(scenario("restarted", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
+        awaitRunning(c);
+        assertThat(filesUnder(2)).extracting(p -> p.getFileName().toString()).contains("hot-lock.dat", "runs");
+
+        long killed = System.nanoTime();
+        Signals.send(agentPid(2), "KILL");
+        int code = exitWithin(c, Duration.ofSeconds(10));
+        double exited = secondsSince(killed);
+        assertThat(code).isEqualTo(1);
+        assertThat(c.err()).contains("lockstep: node node2: lost: progress stream broke").contains("hot-lock.dat");
+        assertThat(filesUnder(2)).as("the killed agent could not clean").isNotEmpty();
+
+        long restarting = System.nanoTime();
+        Path root = agents.roots().get(1);
+        try (LocalAgents again = LocalAgents.start(List.of(new LocalAgents.Node("node2", root,
+                tmp.resolve("agents").resolve("node2-again.log"), List.of())))) {
+            double started = secondsSince(restarting);
+            // the leftovers are removed before the new instance listens
+            assertThat(filesUnder(2)).isEmpty();
+            System.out.printf("agent SIGKILL mid-run, restarted on its root: coordinator exit %d after %.2f s;"
+                    + " the new instance listened %.2f s after its start with the run's files removed%n", code, exited, started);
+            assertThat(Files.readString(tmp.resolve("agents").resolve("node2-again.log")))
+                    .contains("removed hot-lock.dat (left by a previous agent instance)");
+            assertThat(Cli.run("agents", "--agents", again.addresses().get(0)).exitCode()).isZero();
+        }
+    }
+
+    @Test
     void aFrozenAgentIsNoticedTheOthersAbortedAndItCleansUpWhenResumed() throws Exception {
         startAgents();
         Coordinator c = coordinator(scenario("frozen", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
