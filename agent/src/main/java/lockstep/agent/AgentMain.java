@@ -1,5 +1,8 @@
 package lockstep.agent;
 
+import lockstep.common.ListeningLine;
+import lockstep.common.Logging;
+import lockstep.common.Version;
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -98,6 +101,7 @@ public final class AgentMain implements Callable<Integer> {
                     + " port, or port 0 for a free one)" : cause.toString();
             throw new StartupException("--listen " + listen + ": cannot listen: " + why);
         }
+        startClockProbes(server, config.listenHost());
         String fs = MountInfo.of(config.root()).map(MountInfo::fsType).orElse("unknown");
         System.out.println(ListeningLine.format(Version.get(), config.listenHost(), server.port(), config.nodeName(),
                 config.root().toString(), fs, security.describe()));
@@ -105,6 +109,24 @@ public final class AgentMain implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shutdown"));
         server.awaitTermination();
         return 0;
+    }
+
+    /**
+     * UDP clock probes on the gRPC port's number (one number to open in a firewall or declare in
+     * a pod), else on any free port; without them coordinators probe over gRPC, less exactly.
+     */
+    private static void startClockProbes(AgentServer server, String host) {
+        try {
+            server.startClockProbes(host, server.port());
+        } catch (IOException sameNumberTaken) {
+            try {
+                server.startClockProbes(host, 0);
+                System.err.println("lockstep-agent: WARNING: UDP port " + server.port() + " is taken; clock probes on a free UDP port");
+            } catch (IOException e) {
+                System.err.println("lockstep-agent: WARNING: no UDP clock probes on " + host + ": " + e.getMessage()
+                        + "; coordinators will probe the clock over gRPC (less exact offsets)");
+            }
+        }
     }
 
     private AgentConfig parse() {

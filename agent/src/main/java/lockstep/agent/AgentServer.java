@@ -23,6 +23,7 @@ public final class AgentServer {
     private final RunRegistry registry;
     private final AgentService service;
     private final HealthStatusManager health = new HealthStatusManager();
+    private ClockProbeResponder clockProbes;
 
     public AgentServer(ServerBuilder<?> builder, AgentConfig config) {
         this(builder, config, AgentSecurity.NONE);
@@ -58,6 +59,17 @@ public final class AgentServer {
         return this;
     }
 
+    /**
+     * Answers clock probes over UDP on {@code host} (the address the gRPC server listens on),
+     * {@code port} (0 = any) and tells coordinators the port in Describe; without it they probe
+     * with the ProbeClock RPC.
+     */
+    public AgentServer startClockProbes(String host, int port) throws IOException {
+        clockProbes = ClockProbeResponder.start(host, port);
+        service.clockProbePort(clockProbes.port());
+        return this;
+    }
+
     public int port() {
         return server.getPort();
     }
@@ -74,6 +86,9 @@ public final class AgentServer {
         } catch (InterruptedException e) {
             server.shutdownNow();
             Thread.currentThread().interrupt();
+        }
+        if (clockProbes != null) {
+            clockProbes.close();
         }
         service.close();
         registry.close();

@@ -1,5 +1,7 @@
 package lockstep.agent;
 
+import lockstep.common.Version;
+import lockstep.common.WallClock;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -63,9 +65,16 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
         return t;
     });
 
+    private volatile int clockProbePort;
+
     AgentService(RunRegistry registry) {
         this.registry = registry;
         this.owners = new RunOwners(registry.config().nodeName());
+    }
+
+    /** The UDP port of this agent's {@link ClockProbeResponder}, told to coordinators by Describe. */
+    void clockProbePort(int port) {
+        this.clockProbePort = port;
     }
 
     @Override
@@ -79,7 +88,8 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
                     .setRoot(config.root().toString())
                     .setHostname(hostname())
                     .setPid(ProcessHandle.current().pid())
-                    .setBootId(BootId.current());
+                    .setBootId(BootId.current())
+                    .setClockProbePort(clockProbePort);
             MountInfo.of(config.root()).ifPresent(m -> b.setFsType(m.fsType())
                     .setMountPoint(m.mountPoint())
                     .setMountOptions(m.options())

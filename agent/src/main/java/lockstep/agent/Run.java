@@ -1,5 +1,6 @@
 package lockstep.agent;
 
+import lockstep.common.WallClock;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.v1.ProgressSample;

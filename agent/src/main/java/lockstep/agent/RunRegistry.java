@@ -1,5 +1,6 @@
 package lockstep.agent;
 
+import lockstep.common.InvalidWorkloadException;
 import io.grpc.Status;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -11,7 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.env.NodeEnvironment;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.PrepareRequest;

@@ -1,5 +1,7 @@
 package lockstep.coordinator;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -26,6 +28,14 @@ class ArchitectureTest {
     @Test
     void noPackageDependsOnItselfInALoop() {
         slices().matching("lockstep.coordinator.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void theCoordinatorUsesTheAgentOnlyThroughItsApiAndTheCommonModule() {
+        // the agent module (jnr-posix, worker plumbing) is not on the coordinator's runtime
+        // classpath: its wire API is lockstep.agent.v1 (lockstep-proto), shared code is lockstep.common
+        noClasses().should().dependOnClassesThat(resideInAPackage("lockstep.agent..").and(not(resideInAPackage("lockstep.agent.v1.."))))
+                .check(classes);
     }
 
     @Test

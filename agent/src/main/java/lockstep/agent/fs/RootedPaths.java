@@ -1,5 +1,6 @@
 package lockstep.agent.fs;
 
+import lockstep.common.InvalidWorkloadException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package lockstep.agent.security;
 
+import lockstep.common.AgentHeaders;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Grpc;
@@ -45,7 +46,7 @@ public final class AuthInterceptor implements ServerInterceptor {
 
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-        if (token != null && !tokenMatches(headers.get(CallerIdentity.AUTHORIZATION))) {
+        if (token != null && !tokenMatches(headers.get(AgentHeaders.AUTHORIZATION))) {
             call.close(Status.UNAUTHENTICATED.withDescription(
                     "missing or wrong bearer token (the agent was started with a token: give the coordinator --token-file)"),
                     new Metadata());
@@ -78,7 +79,7 @@ public final class AuthInterceptor implements ServerInterceptor {
         if (tokenIdentity != null) {
             return tokenIdentity;
         }
-        String owner = headers.get(CallerIdentity.OWNER_HEADER);
+        String owner = headers.get(AgentHeaders.OWNER);
         if (owner == null || owner.isEmpty()) {
             return CallerIdentity.ANONYMOUS;
         }

@@ -1,7 +1,6 @@
 package lockstep.agent.security;
 
 import io.grpc.Context;
-import io.grpc.Metadata;
 
 /**
  * Who is calling: the coordinator certificate's subject (mTLS), else the shared token's
@@ -9,9 +8,6 @@ import io.grpc.Metadata;
  * {@link AuthInterceptor} puts it in the call's {@link Context}.
  */
 public final class CallerIdentity {
-    /** Header a coordinator sends with a random id of its own (owner of its runs when nothing stronger identifies it). */
-    public static final Metadata.Key<String> OWNER_HEADER = Metadata.Key.of("lockstep-owner", Metadata.ASCII_STRING_MARSHALLER);
-    public static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
     static final Context.Key<String> KEY = Context.key("lockstep-caller");
     static final String ANONYMOUS = "anonymous";
     static final String OWNER_PREFIX = "owner:";

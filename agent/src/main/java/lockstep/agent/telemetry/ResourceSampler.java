@@ -1,5 +1,6 @@
 package lockstep.agent.telemetry;
 
+import lockstep.common.WallClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import lockstep.agent.WallClock;
 import lockstep.agent.v1.ResourceSample;
 
 /**

@@ -1,11 +1,11 @@
 package lockstep.agent.telemetry;
 
+import lockstep.common.WallClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import lockstep.agent.WallClock;
 import lockstep.agent.v1.ResourceSample;
 import lockstep.agent.v1.ResourceTelemetry;
 import org.apache.logging.log4j.LogManager;

@@ -1,17 +1,18 @@
 package lockstep.agent.worker;
 
+import lockstep.agent.fs.WallClockWait;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import lockstep.agent.Threads;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.workload.Errors;
-import lockstep.agent.workload.LatencyHistograms;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
@@ -67,7 +68,7 @@ public final class HotLockLoop implements WorkerLoop {
     @Override
     public WorkerOutcome run(long startAtUnixNanos) {
         WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-        if (!WallClock.awaitInstant(startAtUnixNanos, () -> stopped)) {
+        if (!WallClockWait.until(startAtUnixNanos, () -> stopped)) {
             return out.build();
         }
         long endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;

@@ -1,9 +1,11 @@
 package lockstep.agent.worker;
 
+import lockstep.agent.fs.WallClockWait;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.LockKind;
 import lockstep.agent.fs.LockMode;
@@ -14,7 +16,6 @@ import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockRelease;
 import lockstep.agent.workload.Errors;
-import lockstep.agent.workload.LatencyHistograms;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
@@ -104,7 +105,7 @@ public final class LockFilesLoop implements WorkerLoop {
     public WorkerOutcome run(long startAtUnixNanos) {
         WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
         Histogram latency = LatencyHistograms.create();
-        if (!WallClock.awaitInstant(startAtUnixNanos, isStopped)) {
+        if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
             return out.build();
         }
         LockMode mode = mode();

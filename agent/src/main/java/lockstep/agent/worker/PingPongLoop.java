@@ -1,7 +1,9 @@
 package lockstep.agent.worker;
 
+import lockstep.agent.fs.WallClockWait;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import java.nio.file.Path;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
@@ -10,7 +12,6 @@ import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.workload.Errors;
-import lockstep.agent.workload.LatencyHistograms;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
@@ -73,7 +74,7 @@ public final class PingPongLoop implements WorkerLoop {
     @Override
     public WorkerOutcome run(long startAtUnixNanos) {
         WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-        if (!WallClock.awaitInstant(startAtUnixNanos, isStopped)) {
+        if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
             return out.build();
         }
         Histogram latency = LatencyHistograms.create();

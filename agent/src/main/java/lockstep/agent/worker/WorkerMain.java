@@ -1,5 +1,7 @@
 package lockstep.agent.worker;
 
+import lockstep.agent.fs.WallClockWait;
+import lockstep.common.WallClock;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -9,7 +11,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -61,7 +62,7 @@ public final class WorkerMain {
             loop.warmUp();
             // The wait for the instant, once, before ready: its native call is linked now, not
             // in the last stretch before the instant.
-            WallClock.awaitInstant(WallClock.nowNanos() + 1_000_000L, () -> false);
+            WallClockWait.until(WallClock.nowNanos() + 1_000_000L, () -> false);
         } catch (PosixException e) {
             send(failure(Errors.of(e, Path.of(task.getRoot()), "while setting up")));
             return 0;

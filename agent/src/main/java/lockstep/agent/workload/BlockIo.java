@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import lockstep.common.LatencyHistograms;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;

@@ -1,10 +1,10 @@
 package lockstep.agent.workload;
 
+import lockstep.common.InvalidWorkloadException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.fs.PosixException;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.worker.HotLockLoop;

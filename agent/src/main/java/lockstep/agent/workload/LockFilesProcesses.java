@@ -1,11 +1,11 @@
 package lockstep.agent.workload;
 
+import lockstep.common.InvalidWorkloadException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Dir;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;

@@ -1,5 +1,9 @@
 package lockstep.agent.workload;
 
+import lockstep.agent.fs.WallClockWait;
+import lockstep.common.InvalidWorkloadException;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -8,9 +12,7 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
 import lockstep.agent.Threads;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.Dir;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -160,7 +162,7 @@ public final class MetadataWorkload implements Workload {
     @Override
     public WorkloadResult.Builder run(long startAtUnixNanos) {
         WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
-        if (!WallClock.awaitInstant(startAtUnixNanos, () -> stopped)) {
+        if (!WallClockWait.until(startAtUnixNanos, () -> stopped)) {
             return result.setState(RunState.RUN_STATE_ABORTED);
         }
         result.setFirstOpUnixNanos(WallClock.nowNanos());

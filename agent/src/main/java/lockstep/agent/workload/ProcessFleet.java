@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import lockstep.common.LatencyHistograms;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

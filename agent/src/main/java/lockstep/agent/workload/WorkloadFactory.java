@@ -1,6 +1,7 @@
 package lockstep.agent.workload;
 
-import lockstep.agent.fs.InvalidWorkloadException;
+import lockstep.common.InvalidWorkloadException;
+import lockstep.common.WorkloadValidator;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.WorkloadSpec;
 

@@ -1,11 +1,14 @@
 package lockstep.agent.workload;
 
+import lockstep.agent.fs.WallClockWait;
+import lockstep.common.InvalidWorkloadException;
+import lockstep.common.WorkloadValidator;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.List;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.FileId;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -82,7 +85,7 @@ public final class WriteFileWorkload implements Workload {
     @Override
     public WorkloadResult.Builder run(long startAtUnixNanos) {
         WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
-        if (!WallClock.awaitInstant(startAtUnixNanos, io::stopped)) {
+        if (!WallClockWait.until(startAtUnixNanos, io::stopped)) {
             return result.setState(RunState.RUN_STATE_ABORTED);
         }
         long first = WallClock.nowNanos();

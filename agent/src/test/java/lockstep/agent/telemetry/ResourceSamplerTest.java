@@ -2,6 +2,8 @@ package lockstep.agent.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import lockstep.agent.fs.WallClockWait;
+import lockstep.common.WallClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +11,6 @@ import java.util.List;
 import lockstep.agent.v1.DiskCounters;
 import lockstep.agent.v1.ResourceSample;
 import lockstep.agent.v1.ResourceTelemetry;
-import lockstep.agent.WallClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,7 +94,7 @@ class ResourceSamplerTest {
         s.sample(); // classes loaded, so the first baseline sample comes well before the start
         long startAt = WallClock.nowNanos() + 1_000_000_000L;
         RunTelemetry t = RunTelemetry.start(s, startAt, 50, "test");
-        WallClock.awaitInstant(startAt + 200_000_000L, () -> false);
+        WallClockWait.until(startAt + 200_000_000L, () -> false);
         ResourceTelemetry r = t.finish();
         assertThat(r.getBaselineList()).hasSizeGreaterThanOrEqualTo(2);
         assertThat(r.getBaselineList().get(0).getAtUnixNanos()).isLessThan(startAt);

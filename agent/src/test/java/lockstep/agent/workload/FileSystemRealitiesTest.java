@@ -3,11 +3,11 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.common.WallClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import lockstep.testsupport.Required;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;

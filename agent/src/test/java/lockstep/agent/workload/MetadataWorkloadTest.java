@@ -3,9 +3,10 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.MetadataOp;
 import lockstep.agent.v1.OperationResult;

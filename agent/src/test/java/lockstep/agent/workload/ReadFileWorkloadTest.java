@@ -2,10 +2,11 @@ package lockstep.agent.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.AccessPattern;
 import lockstep.agent.v1.ReadWorkload;

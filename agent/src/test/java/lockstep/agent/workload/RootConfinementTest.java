@@ -3,6 +3,7 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.common.WallClock;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
-import lockstep.agent.WallClock;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.HotLockWorkload;

@@ -3,10 +3,11 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.common.InvalidWorkloadException;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import lockstep.agent.WallClock;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;

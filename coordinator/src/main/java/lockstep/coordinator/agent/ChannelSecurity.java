@@ -1,5 +1,6 @@
 package lockstep.coordinator.agent;
 
+import lockstep.common.AgentHeaders;
 import java.util.concurrent.TimeUnit;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -17,7 +18,6 @@ import io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import lockstep.agent.security.CallerIdentity;
 
 /**
  * How the coordinator reaches agents: TLS with the CA that signed the agent certificates and,
@@ -84,9 +84,9 @@ public record ChannelSecurity(Path tlsCa, Path tlsCert, Path tlsKey, String toke
             return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
                 @Override
                 public void start(Listener<R> listener, Metadata headers) {
-                    headers.put(CallerIdentity.OWNER_HEADER, owner);
+                    headers.put(AgentHeaders.OWNER, owner);
                     if (token != null) {
-                        headers.put(CallerIdentity.AUTHORIZATION, "Bearer " + token);
+                        headers.put(AgentHeaders.AUTHORIZATION, "Bearer " + token);
                     }
                     super.start(listener, headers);
                 }

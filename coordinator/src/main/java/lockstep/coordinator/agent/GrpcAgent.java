@@ -1,8 +1,10 @@
 package lockstep.coordinator.agent;
 
+import lockstep.common.WallClock;
 import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
@@ -29,7 +31,8 @@ import lockstep.agent.v1.StartRequest;
 import lockstep.agent.v1.StartResponse;
 import lockstep.agent.v1.WatchProgressRequest;
 import lockstep.agent.v1.WatchProgressResponse;
-import lockstep.agent.WallClock;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /** An {@link Agent} over gRPC, with a deadline on every call. */
 public final class GrpcAgent implements Agent {
@@ -47,9 +50,18 @@ public final class GrpcAgent implements Agent {
     static final Duration KEEPALIVE_TIME = Duration.ofSeconds(10);
     static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(5);
 
+    /** A UDP clock probe unanswered for this long counts as lost. */
+    static final Duration UDP_PROBE_TIMEOUT = Duration.ofMillis(250);
+    /** Lost UDP probes in a row after which this agent is probed over gRPC for good (UDP filtered). */
+    static final int UDP_LOST_IN_A_ROW = 3;
+    private static final Logger LOG = LogManager.getLogger(GrpcAgent.class);
+
     private final String address;
     private final Channel channel;
     private final ManagedChannel owned;
+    private final Object probing = new Object();
+    private UdpClockProbe udp;
+    private int udpLost;
 
     /** Talks to an agent over a channel the caller owns (tests pass an in-process channel). */
     public GrpcAgent(String address, Channel channel) {
@@ -97,11 +109,53 @@ public final class GrpcAgent implements Agent {
 
     @Override
     public DescribeResponse describe() {
-        return call("describe", () -> stub(DESCRIBE).describe(DescribeRequest.getDefaultInstance()));
+        DescribeResponse d = call("describe", () -> stub(DESCRIBE).describe(DescribeRequest.getDefaultInstance()));
+        synchronized (probing) {
+            if (udp == null && d.getClockProbePort() > 0) {
+                try {
+                    udp = UdpClockProbe.open(address, d.getClockProbePort()).orElse(null);
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("agent {}: clock probes over gRPC, UDP port {} unusable: {}", address, d.getClockProbePort(), e.toString());
+                }
+            }
+        }
+        return d;
     }
 
+    /**
+     * Over UDP when the agent's Describe offered a clock probe port (tens of microseconds on
+     * loopback), else, or once UDP probes went unanswered {@link #UDP_LOST_IN_A_ROW} times, over
+     * the ProbeClock RPC (milliseconds).
+     */
     @Override
     public ClockSample probeClock() {
+        synchronized (probing) {
+            if (udp != null) {
+                try {
+                    ClockSample sample = udp.probe(UDP_PROBE_TIMEOUT);
+                    udpLost = 0;
+                    return sample;
+                } catch (IOException e) {
+                    if (++udpLost >= UDP_LOST_IN_A_ROW) {
+                        LOG.warn("agent {}: {} UDP clock probes in a row unanswered ({}); probing over gRPC from now on",
+                                address, udpLost, e.getMessage());
+                        udp.close();
+                        udp = null;
+                    }
+                }
+            }
+        }
+        return probeClockOverGrpc();
+    }
+
+    /** Whether clock probes go over UDP (else the ProbeClock RPC). */
+    public boolean probesClockOverUdp() {
+        synchronized (probing) {
+            return udp != null;
+        }
+    }
+
+    ClockSample probeClockOverGrpc() {
         return call("clock probe", () -> {
             var s = stub(SHORT);
             long wall = WallClock.nowNanos();
@@ -173,6 +227,12 @@ public final class GrpcAgent implements Agent {
     /** Closes the channel; no call is left that needs to finish (a lost agent's were cancelled). */
     @Override
     public void close() {
+        synchronized (probing) {
+            if (udp != null) {
+                udp.close();
+                udp = null;
+            }
+        }
         if (owned != null) {
             owned.shutdownNow();
             try {

@@ -45,17 +45,18 @@ final class AgentsCommand implements Callable<Integer> {
         List<Agent> list = addresses.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
         try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
             var rows = ensemble.call("describe", list, a -> new Row(a.describe(), ClockOffset.measure(a)), 20_000);
-            System.out.printf("%-24s %-12s %-15s %-10s %-10s %12s %10s  %s%n", "address", "node", "version", "reachable",
-                    "fs", "offset ms", "rtt ms", "root");
+            System.out.printf("%-24s %-12s %-15s %-10s %-10s %12s %10s %-5s  %s%n", "address", "node", "version", "reachable",
+                    "fs", "offset ms", "+- ms", "probe", "root");
             for (Agent a : list) {
                 Row r = rows.values().get(a);
                 if (r == null) {
                     System.out.printf("%-24s %-12s %-15s %-10s%n", a.address(), "-", "-", "no");
                     continue;
                 }
-                System.out.printf(Locale.ROOT, "%-24s %-12s %-15s %-10s %-10s %12.3f %10.3f  %s%n", a.address(),
+                System.out.printf(Locale.ROOT, "%-24s %-12s %-15s %-10s %-10s %12.3f %10.3f %-5s  %s%n", a.address(),
                         r.info().getNodeName(), r.info().getVersion(), "yes", r.info().getFsType(),
-                        r.clock().offsetNanos() / 1e6, r.clock().roundTripNanos() / 1e6, r.info().getRoot());
+                        r.clock().offsetNanos() / 1e6, r.clock().uncertaintyNanos() / 1e6,
+                        a instanceof GrpcAgent g && g.probesClockOverUdp() ? "udp" : "grpc", r.info().getRoot());
             }
             rows.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
             return rows.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;

@@ -1,9 +1,9 @@
 package lockstep.coordinator.cli;
 
+import lockstep.common.Logging;
+import lockstep.common.Version;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import lockstep.agent.Logging;
-import lockstep.agent.Version;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.report.ReportInputException;
 import lockstep.coordinator.run.RunFailedException;

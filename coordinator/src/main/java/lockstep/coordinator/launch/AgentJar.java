@@ -24,27 +24,34 @@ public record AgentJar(Path path, String remoteName) {
 
     /**
      * The jar next to the running coordinator: lockstep-agent.jar in the same directory (an
-     * installation or the container image), or agent/target/ of the source tree.
+     * installation or the container image), or agent/target/ of the source tree (the
+     * coordinator running from coordinator/target/lockstep.jar or coordinator/target/classes).
      */
     public static AgentJar locate() {
-        List<Path> tried = new ArrayList<>();
+        Path self;
         try {
-            Path self = Path.of(AgentJar.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            Path dir = Files.isDirectory(self) ? self : self.getParent();
-            // coordinator/target/lockstep.jar or coordinator/target/classes -> agent/target/lockstep-agent.jar
-            for (Path candidate : List.of(dir.resolve("lockstep-agent.jar"),
-                    dir.resolveSibling("lockstep-agent.jar"),
-                    dir.getParent().getParent().resolve("agent/target/lockstep-agent.jar"),
-                    dir.getParent().resolve("agent/target/lockstep-agent.jar"))) {
-                tried.add(candidate.normalize());
-                if (Files.isRegularFile(candidate)) {
-                    return of(candidate.normalize());
-                }
-            }
+            self = Path.of(AgentJar.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException | RuntimeException e) {
-            // fall through to the message
+            throw new ScenarioException("no agent jar found: cannot tell where the coordinator runs from (" + e.getMessage()
+                    + "); give --agent-jar");
         }
-        throw new ScenarioException("no agent jar found (looked at " + tried + "); build it with mvn -DskipTests package or give --agent-jar");
+        return locateFrom(self);
+    }
+
+    /** {@link #locate()} for a coordinator whose code is at {@code codeLocation} (a jar or a classes directory). */
+    static AgentJar locateFrom(Path codeLocation) {
+        Path dir = codeLocation.toAbsolutePath().getParent();
+        List<Path> candidates = new ArrayList<>(List.of(dir.resolve("lockstep-agent.jar")));
+        if (dir.getParent() != null && dir.getParent().getParent() != null) {
+            candidates.add(dir.getParent().getParent().resolve("agent/target/lockstep-agent.jar"));
+        }
+        for (Path candidate : candidates) {
+            if (Files.isRegularFile(candidate)) {
+                return of(candidate.normalize());
+            }
+        }
+        throw new ScenarioException("no agent jar found (looked at " + candidates.stream().map(Path::normalize).toList()
+                + "); build it with mvn -DskipTests package (agents launch also takes --agent-jar)");
     }
 
     private static String sha256(Path file) {

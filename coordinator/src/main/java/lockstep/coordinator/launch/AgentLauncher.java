@@ -1,6 +1,6 @@
 package lockstep.coordinator.launch;
 
-import lockstep.agent.ListeningLine;
+import lockstep.common.ListeningLine;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;

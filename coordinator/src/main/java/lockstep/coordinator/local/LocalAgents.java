@@ -1,6 +1,6 @@
 package lockstep.coordinator.local;
 
-import lockstep.agent.ListeningLine;
+import lockstep.common.ListeningLine;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -13,11 +13,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import lockstep.agent.AgentMain;
+import lockstep.coordinator.launch.AgentJar;
 
 /**
- * Real agent processes on loopback, each with its own root directory, started from this JVM's
- * classpath: the demo's "cluster" and the integration tests' nodes.
+ * Real agent processes on loopback, each with its own root directory, started from the agent jar
+ * ({@link AgentJar#locate()}: beside the coordinator's jar, or agent/target/ of the source tree):
+ * the demo's "cluster" and the integration tests' nodes.
  */
 public final class LocalAgents implements AutoCloseable {
     private static final long START_TIMEOUT_SECONDS = 60;
@@ -26,27 +27,35 @@ public final class LocalAgents implements AutoCloseable {
     private final List<String> addresses = new ArrayList<>();
     private final List<Path> roots = new ArrayList<>();
 
-    private LocalAgents() {
+    private final AgentJar jar;
+
+    private LocalAgents(AgentJar jar) {
+        this.jar = jar;
     }
 
     /** Starts agents node1..nodeN with roots WORK/nodeI and logs WORK/nodeI.log; ports picked by the OS. */
     public static LocalAgents start(int count, Path workDir) throws IOException {
+        AgentJar jar = AgentJar.locate(); // before any directory is made
         List<Path> roots = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
             Path root = workDir.resolve("node" + i);
             Files.createDirectories(root);
             roots.add(root);
         }
-        return start(roots, workDir);
+        return start(jar, nodes(roots, workDir));
     }
 
     /** Starts one agent per root, named node1..nodeN, logs in logDir. */
     public static LocalAgents start(List<Path> roots, Path logDir) throws IOException {
+        return start(nodes(roots, logDir));
+    }
+
+    private static List<Node> nodes(List<Path> roots, Path logDir) {
         List<Node> nodes = new ArrayList<>();
         for (int i = 0; i < roots.size(); i++) {
             nodes.add(new Node("node" + (i + 1), roots.get(i), logDir.resolve("node" + (i + 1) + ".log"), List.of()));
         }
-        return start(nodes);
+        return nodes;
     }
 
     /**
@@ -56,8 +65,13 @@ public final class LocalAgents implements AutoCloseable {
     public record Node(String name, Path root, Path log, List<String> commandPrefix) {
     }
 
+    /** Starts the nodes from the agent jar found by {@link AgentJar#locate()}; a missing jar is a one-line ScenarioException. */
     public static LocalAgents start(List<Node> nodes) throws IOException {
-        LocalAgents agents = new LocalAgents();
+        return start(AgentJar.locate(), nodes);
+    }
+
+    public static LocalAgents start(AgentJar jar, List<Node> nodes) throws IOException {
+        LocalAgents agents = new LocalAgents(jar);
         try {
             for (Node n : nodes) {
                 agents.launch(n);
@@ -77,8 +91,7 @@ public final class LocalAgents implements AutoCloseable {
         cmd.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"),
-                AgentMain.class.getName(),
+                "-jar", jar.path().toString(),
                 "--listen", "127.0.0.1:0", "--root", root.toString(), "--name", name));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         processes.add(p);

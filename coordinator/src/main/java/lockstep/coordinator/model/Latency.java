@@ -1,9 +1,9 @@
 package lockstep.coordinator.model;
 
+import lockstep.common.LatencyHistograms;
 import com.google.protobuf.ByteString;
 import java.util.Base64;
 import java.util.Collection;
-import lockstep.agent.workload.LatencyHistograms;
 import org.HdrHistogram.Histogram;
 
 /** Latency percentiles in microseconds, read off a (merged) histogram. */

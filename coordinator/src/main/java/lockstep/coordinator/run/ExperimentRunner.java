@@ -1,5 +1,6 @@
 package lockstep.coordinator.run;
 
+import lockstep.common.Version;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -8,7 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import lockstep.agent.Version;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;

@@ -1,5 +1,6 @@
 package lockstep.coordinator.run;
 
+import lockstep.common.LatencyHistograms;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -8,7 +9,6 @@ import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadResult;
-import lockstep.agent.workload.LatencyHistograms;
 import lockstep.coordinator.agent.ClockOffset;
 import lockstep.coordinator.model.ErrorRecord;
 import lockstep.coordinator.model.Latency;

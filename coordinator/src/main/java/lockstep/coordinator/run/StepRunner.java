@@ -1,5 +1,7 @@
 package lockstep.coordinator.run;
 
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -15,8 +17,6 @@ import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WatchProgressResponse;
-import lockstep.agent.workload.LatencyHistograms;
-import lockstep.agent.WallClock;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.agent.AgentEnsemble;

@@ -1,5 +1,7 @@
 package lockstep.coordinator.scenario;
 
+import lockstep.common.InvalidWorkloadException;
+import lockstep.common.WorkloadValidator;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.v1.AccessPattern;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.HotLockWorkload;
@@ -22,7 +23,6 @@ import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.ReadWorkload;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
-import lockstep.agent.workload.WorkloadValidator;
 
 /**
  * Reads scenario YAML into a validated {@link Scenario}; every error names file and field.

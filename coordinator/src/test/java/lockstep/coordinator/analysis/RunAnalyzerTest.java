@@ -9,10 +9,10 @@ import static lockstep.coordinator.analysis.TestRuns.step;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import lockstep.common.LatencyHistograms;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import lockstep.agent.workload.LatencyHistograms;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.Latency;

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.local.LocalAgents;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,6 +99,20 @@ class LockstepRunIT {
         JsonNode analysis = o.run().get("analysis");
         assertThat(analysis.get("nodes")).allSatisfy(n -> assertThat(n.get("efficiency").asDouble()).isPositive());
         assertThat(analysis.get("verdict").get(0).asText()).startsWith("Running together, each node kept");
+    }
+
+    @Test
+    void agentProcessesAreProbedOverUdpOnTheirGrpcPortsNumber() throws Exception {
+        Cli cli = Cli.run("agents", "--agents", String.join(",", agents.addresses()));
+        assertThat(cli.exitCode()).as(cli.err()).isZero();
+        List<String> rows = cli.out().lines().skip(1).toList();
+        assertThat(rows).hasSize(2).allSatisfy(r -> assertThat(r.split("\\s+")[7]).as(r).isEqualTo("udp"));
+        for (String address : agents.addresses()) {
+            int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+            try (var agent = GrpcAgent.connect(address)) {
+                assertThat(agent.describe().getClockProbePort()).isEqualTo(port);
+            }
+        }
     }
 
     @Test

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.AgentConfig;
 import lockstep.agent.AgentServer;
-import lockstep.agent.WallClock;
+import lockstep.common.WallClock;
 import lockstep.agent.security.AgentSecurity;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.WorkloadSpec;

@@ -1,6 +1,6 @@
 package lockstep.coordinator.it;
 
-import lockstep.agent.ListeningLine;
+import lockstep.common.ListeningLine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

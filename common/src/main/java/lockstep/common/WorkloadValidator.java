@@ -1,6 +1,5 @@
-package lockstep.agent.workload;
+package lockstep.common;
 
-import lockstep.agent.fs.InvalidWorkloadException;
 import lockstep.agent.v1.AccessPattern;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.HotLockWorkload;

@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.common;
 
 /** The version from the jar manifest, or "dev" when running from classes. */
 public final class Version {

@@ -1,24 +1,25 @@
-package lockstep.agent;
+package lockstep.agent.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import lockstep.common.WallClock;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-class WallClockTest {
+class WallClockWaitTest {
 
     @Test
-    void awaitInstantNeverReturnsBeforeTheInstant() {
+    void neverReturnsBeforeTheInstant() {
         for (int i = 0; i < 5; i++) {
             long at = WallClock.nowNanos() + 30_000_000L + i * 3_000_000L;
-            assertThat(WallClock.awaitInstant(at, () -> false)).isTrue();
+            assertThat(WallClockWait.until(at, () -> false)).isTrue();
             assertThat(WallClock.nowNanos()).isGreaterThanOrEqualTo(at);
         }
     }
 
     @Test
     void anInstantInThePastReturnsAtOnce() {
-        assertThat(WallClock.awaitInstant(WallClock.nowNanos() - 1_000_000_000L, () -> false)).isTrue();
+        assertThat(WallClockWait.until(WallClock.nowNanos() - 1_000_000_000L, () -> false)).isTrue();
     }
 
     @Test
@@ -34,7 +35,7 @@ class WallClockTest {
             cancelled.set(true);
         });
         canceller.start();
-        assertThat(WallClock.awaitInstant(at, cancelled::get)).isFalse();
+        assertThat(WallClockWait.until(at, cancelled::get)).isFalse();
         assertThat(WallClock.nowNanos()).isLessThan(at - 50_000_000_000L);
         canceller.join();
     }

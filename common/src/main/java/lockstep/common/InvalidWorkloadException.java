@@ -1,4 +1,4 @@
-package lockstep.agent.fs;
+package lockstep.common;
 
 /** A workload parameter the agent refuses, named by its scenario field. */
 public final class InvalidWorkloadException extends RuntimeException {

@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.common;
 
 /** Routes java.util.logging (gRPC, Netty) into Log4j 2; must run before anything logs. */
 public final class Logging {

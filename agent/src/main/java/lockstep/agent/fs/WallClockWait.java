@@ -1,40 +1,34 @@
-package lockstep.agent;
+package lockstep.agent.fs;
 
-import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import lockstep.agent.fs.Posix;
+import lockstep.common.WallClock;
 
-/** The host's wall clock in ns since the Unix epoch, and waiting for an instant of it. */
-public final class WallClock {
+/** Waiting for an instant of the host's wall clock ({@link WallClock}), as a C program would. */
+public final class WallClockWait {
     // The last stretch is one clock_nanosleep(TIMER_ABSTIME) to the instant; until then the
     // thread parks in slices so a cancellation is seen within CANCEL_CHECK_NANOS.
     private static final long FINAL_SLEEP_NANOS = 20_000_000;
     private static final long CANCEL_CHECK_NANOS = 20_000_000;
 
-    private WallClock() {
-    }
-
-    public static long nowNanos() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    private WallClockWait() {
     }
 
     /**
      * Returns once the wall clock reaches {@code unixNanos}. Parks until about 20 ms before,
      * then sleeps in the kernel until the instant itself ({@code clock_nanosleep} with
-     * {@code TIMER_ABSTIME} on CLOCK_REALTIME, as a C program would): no thread spins, so many
-     * waiting processes on few cores do not delay each other. Returns false if
-     * {@code cancelled} became true first (checked at least every 20 ms before the last stretch).
+     * {@code TIMER_ABSTIME} on CLOCK_REALTIME): no thread spins, so many waiting processes on
+     * few cores do not delay each other. Returns false if {@code cancelled} became true first
+     * (checked at least every 20 ms before the last stretch).
      */
-    public static boolean awaitInstant(long unixNanos, BooleanSupplier cancelled) {
+    public static boolean until(long unixNanos, BooleanSupplier cancelled) {
         Posix posix = Posix.get();
         posix.sleepUntil(0); // an instant long past: loads and links the native call before it matters
         while (true) {
             if (cancelled.getAsBoolean()) {
                 return false;
             }
-            long remaining = unixNanos - nowNanos();
+            long remaining = unixNanos - WallClock.nowNanos();
             if (remaining <= 0) {
                 return true;
             }

@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.common;
 
 import java.util.Optional;
 import java.util.regex.Matcher;

@@ -1,4 +1,4 @@
-package lockstep.agent.workload;
+package lockstep.common;
 
 import com.google.protobuf.ByteString;
 import java.nio.ByteBuffer;

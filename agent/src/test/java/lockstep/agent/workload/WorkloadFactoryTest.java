@@ -1,0 +1,25 @@
+package lockstep.agent.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.v1.WorkloadSpec;
+import lockstep.agent.v1.WriteWorkload;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent checks every spec with the shared WorkloadValidator before it creates anything. */
+class WorkloadFactoryTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void theAgentRefusesThroughTheValidatorBeforeTouchingAnything() {
+        WriteWorkload write = WriteWorkload.newBuilder().setFile("w").setSizeBytes(0).setBlockSizeBytes(4096).build();
+        assertThatThrownBy(() -> WorkloadFactory.create(WorkloadSpec.newBuilder().setWrite(write).build(), new RootedPaths(root, "n1")))
+                .hasMessage("workload.size: must be greater than 0");
+        assertThat(root.toFile().list()).isEmpty();
+    }
+}
