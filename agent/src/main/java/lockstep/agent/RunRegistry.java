@@ -18,6 +18,7 @@ import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.Errors;
+import lockstep.agent.workload.ResourceGuards;
 import lockstep.agent.workload.ResourceLimitException;
 import lockstep.agent.workload.Workload;
 import lockstep.agent.workload.WorkloadFactory;
@@ -38,6 +39,7 @@ final class RunRegistry implements AutoCloseable {
     private final AgentConfig config;
     private final RootedPaths paths;
     private final RunManifests manifests;
+    private final ResourceGuards guards = ResourceGuards.fromEnvironment();
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
     private String blockDevice;
     /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
@@ -136,6 +138,11 @@ final class RunRegistry implements AutoCloseable {
             workload = WorkloadFactory.create(request.getWorkload(), runPaths, Math.max(1, request.getStepNodeCount()));
         } catch (InvalidWorkloadException e) {
             throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
+        }
+        try {
+            guards.check(request.getWorkload(), paths.root());
+        } catch (ResourceLimitException e) {
+            throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
         }
         // what the run will create is on disk before it creates it: an agent killed mid-run removes it when it starts again
         try {

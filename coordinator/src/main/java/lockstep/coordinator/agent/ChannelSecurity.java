@@ -65,6 +65,7 @@ public record ChannelSecurity(Path tlsCa, Path tlsCert, Path tlsKey, String toke
                 .keepAliveTime(GrpcAgent.KEEPALIVE_TIME.toMillis(), TimeUnit.MILLISECONDS)
                 .keepAliveTimeout(GrpcAgent.KEEPALIVE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                 .keepAliveWithoutCalls(true)
+                .maxInboundMessageSize(MessageLimit.bytes())
                 .build();
     }
 

@@ -161,6 +161,17 @@ class AgentSecurityTest {
         assertThat(first.cleanup("r2").getFilesRemoved()).isEqualTo(1);
     }
 
+    @Test
+    void aRequestAboveTheAgentsMessageLimitIsRefusedInWords() throws Exception {
+        String address = start(AgentSecurity.NONE);
+        PrepareRequest huge = PrepareRequest.newBuilder().setRunId("big").setWorkload(WorkloadSpec.newBuilder()
+                .setWrite(WriteWorkload.newBuilder().setFile("x".repeat(2 << 20)).setSizeBytes(8192))).build();
+        assertRefused(() -> client(address, ChannelSecurity.NONE).prepare(huge), Status.Code.RESOURCE_EXHAUSTED,
+                "is above the receiver's limit of 1048576 bytes (1 MiB); the agent reads requests of at most 1 MiB,"
+                        + " the coordinator answers of at most 64 MiB (raise with LOCKSTEP_MAX_MESSAGE_MIB in its environment)");
+        assertThat(root.toFile().list()).isEmpty();
+    }
+
     private static PrepareRequest prepare(String runId) {
         return PrepareRequest.newBuilder().setRunId(runId).setWorkload(WorkloadSpec.newBuilder()
                 .setWrite(WriteWorkload.newBuilder().setFile("out.{node}").setSizeBytes(8192).setBlockSizeBytes(4096))).build();
