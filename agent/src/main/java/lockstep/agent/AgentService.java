@@ -70,6 +70,10 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     AgentService(RunRegistry registry) {
         this.registry = registry;
         this.owners = new RunOwners(registry.config().nodeName());
+        registry.showOwners(id -> {
+            String o = owners.ownerOf(id);
+            return o.isEmpty() ? "" : CallerIdentity.shown(o);
+        });
     }
 
     /** The UDP port of this agent's {@link ClockProbeResponder}, told to coordinators by Describe. */

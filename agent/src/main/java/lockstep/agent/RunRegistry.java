@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
@@ -171,16 +172,28 @@ final class RunRegistry implements AutoCloseable {
         manifests.remove(runId);
     }
 
+    /** Who owns a run, as others may see it (set by the service, which keeps the owners). */
+    private volatile Function<String, String> owners = id -> "";
+
+    void showOwners(Function<String, String> shownOwnerOf) {
+        this.owners = shownOwnerOf;
+    }
+
+    private String owner(String runId) {
+        String o = owners.apply(runId);
+        return o.isEmpty() ? "" : ", owner " + o;
+    }
+
     private void refuseIfBusy(String runId) {
         String busyWith = null;
         if (preparing != null) {
             busyWith = "run " + preparing.runId() + " (being prepared for " + preparing.peer() + " since "
-                    + Instant.ofEpochMilli(preparing.sinceMillis()) + ")";
+                    + Instant.ofEpochMilli(preparing.sinceMillis()) + owner(preparing.runId()) + ")";
         } else {
             for (Run r : runs.values()) {
                 if (!r.cleanupStarted()) {
                     busyWith = "run " + r.runId() + " (" + r.state().name().replace("RUN_STATE_", "") + ", prepared by " + r.preparedBy() + " at "
-                            + Instant.ofEpochMilli(r.preparedAtMillis()) + ")";
+                            + Instant.ofEpochMilli(r.preparedAtMillis()) + owner(r.runId()) + ")";
                     break;
                 }
             }

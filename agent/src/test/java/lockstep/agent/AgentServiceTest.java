@@ -249,6 +249,8 @@ class AgentServiceTest {
         call().prepare(PrepareRequest.newBuilder().setRunId("first").setWorkload(write("one", 8192)).build());
         assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build()),
                 Status.Code.FAILED_PRECONDITION, "node n1 is busy with run first (PREPARED, prepared by ");
+        assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build()),
+                Status.Code.FAILED_PRECONDITION, "Z, owner anonymous); one run at a time per agent");
         assertThat(root.resolve("two")).doesNotExist();
         call().cleanup(CleanupRequest.newBuilder().setRunId("first").build());
         call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build());

@@ -323,7 +323,7 @@ class FaultsIT {
                 "--agents", String.join(",", agents.addresses()), "--out", tmp.resolve("results-second").toString());
         assertThat(second.exitCode()).isEqualTo(1);
         assertThat(second.err()).containsPattern("node node1: prepare: node node1 is busy with run \\S+-first-\\S+\\.all"
-                + " \\((ARMED|RUNNING), prepared by 127\\.0\\.0\\.1:\\d+ at ");
+                + " \\((ARMED|RUNNING), prepared by 127\\.0\\.0\\.1:\\d+ at \\S+Z, owner owner:[0-9a-f]{12}\\)");
         assertThat(exitWithin(first, Duration.ofSeconds(60))).as(first.err()).isZero();
         assertThat(filesUnder(1)).isEmpty();
         assertThat(filesUnder(2)).isEmpty();
