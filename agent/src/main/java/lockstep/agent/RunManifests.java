@@ -43,16 +43,29 @@ final class RunManifests {
         this.node = paths.node();
     }
 
-    /** A run id usable as a file name; anything else is refused before anything is made. */
+    /** A run id that fits on a manifest line: at most 200 characters, none of them a control character. */
     static void checkRunId(String runId) {
-        if (!SAFE.matcher(runId).matches()) {
-            throw Status.INVALID_ARGUMENT.withDescription("run_id: must be 1-200 letters, digits, '.', '_' or '-', not starting with '.'")
+        if (runId.length() > 200 || runId.chars().anyMatch(Character::isISOControl)) {
+            throw Status.INVALID_ARGUMENT.withDescription("run_id: must be at most 200 characters, none of them a control character")
                     .asRuntimeException();
         }
     }
 
+    /** RUN.NODE when both are plain names, else a digest of what is not (the manifest names both in full). */
     private String fileName(String runId) {
-        return runId + "." + (SAFE.matcher(node).matches() ? node : Integer.toHexString(node.hashCode()));
+        return plain(runId) + "." + plain(node);
+    }
+
+    private static String plain(String name) {
+        if (SAFE.matcher(name).matches()) {
+            return name;
+        }
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+            return "x" + java.util.HexFormat.of().formatHex(d, 0, 8);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The top-most component of each target that does not exist yet (what the run will create). */

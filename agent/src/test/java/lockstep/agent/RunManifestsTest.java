@@ -101,9 +101,16 @@ class RunManifestsTest {
     }
 
     @Test
-    void runIdsThatAreNotFileNamesAreRefused() {
-        assertThatThrownBy(() -> RunManifests.checkRunId("../x")).isInstanceOf(StatusRuntimeException.class).hasMessageContaining("run_id");
-        assertThatThrownBy(() -> RunManifests.checkRunId(".hidden")).isInstanceOf(StatusRuntimeException.class);
+    void runIdsThatCouldForgeAManifestLineAreRefusedAndOthersNameTheirManifestSafely() throws Exception {
+        assertThatThrownBy(() -> RunManifests.checkRunId("r\npath etc")).isInstanceOf(StatusRuntimeException.class)
+                .hasMessageContaining("run_id");
         RunManifests.checkRunId("20261130-134608-demo-a2c7.solo-node1-r2");
+        RunManifests m = manifests("node one");
+        m.write("../r6.solo-node one", m.toCreate(List.of(root.resolve("f6"))));
+        try (Stream<Path> s = Files.list(root.resolve(RunManifests.DIR))) {
+            assertThat(s.map(p -> p.getFileName().toString()).toList()).singleElement().asString().matches("x[0-9a-f]{16}\\.x[0-9a-f]{16}");
+        }
+        m.remove("../r6.solo-node one");
+        assertThat(under(root)).isEmpty();
     }
 }
