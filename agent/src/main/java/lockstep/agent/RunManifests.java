@@ -87,7 +87,7 @@ final class RunManifests {
         return out;
     }
 
-    /** Writes (and fsyncs) the manifest of {@code runId} listing {@code created}, relative to the root. */
+    /** Writes the manifest of {@code runId} listing {@code created}, relative to the root. */
     void write(String runId, List<Path> created) {
         StringBuilder text = new StringBuilder(HEADER).append('\n')
                 .append("node ").append(node).append('\n')
@@ -99,8 +99,9 @@ final class RunManifests {
         try (RootDir root = paths.openDir(); Dir dir = root.makeDirs(DIR, new ArrayDeque<>())) {
             int fd = dir.create(fileName(runId), 01 /* O_WRONLY */, 0600);
             try {
+                // no fsync: the fault this serves is the agent process dying, after which the page cache still
+                // holds the manifest; a host crash loses the run's files' metadata alike
                 Files.writeString(Path.of("/proc/self/fd/" + fd), text, StandardCharsets.UTF_8);
-                posix.fsync(fd, dir.pathOf(fileName(runId)));
             } finally {
                 posix.closeQuietly(fd);
             }
