@@ -25,6 +25,9 @@ public final class AgentServer {
     private final HealthStatusManager health = new HealthStatusManager();
     private ClockProbeResponder clockProbes;
 
+    /** Largest request the agent reads; a larger one ends RESOURCE_EXHAUSTED before the service sees it. */
+    public static final int MAX_INBOUND_BYTES = 1 << 20;
+
     public AgentServer(ServerBuilder<?> builder, AgentConfig config) {
         this(builder, config, AgentSecurity.NONE);
     }
@@ -42,6 +45,8 @@ public final class AgentServer {
                         .equals(call.getMethodDescriptor().getFullMethodName()) ? Runnable::run : null;
             }
         });
+        // requests are small (the largest is a Prepare's workload): refuse anything bigger before it is read
+        builder.maxInboundMessageSize(MAX_INBOUND_BYTES);
         this.server = builder.addTransportFilter(new io.grpc.ServerTransportFilter() {
                     @Override
                     public void transportTerminated(io.grpc.Attributes transport) {

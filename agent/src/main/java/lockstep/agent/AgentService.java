@@ -31,6 +31,10 @@ import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.KeepAliveRequest;
 import lockstep.agent.v1.KeepAliveResponse;
+import lockstep.agent.v1.ListRunsRequest;
+import lockstep.agent.v1.ListRunsResponse;
+import lockstep.agent.v1.RunSummary;
+import lockstep.agent.security.CallerIdentity;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.ProbeClockRequest;
@@ -66,6 +70,10 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     AgentService(RunRegistry registry) {
         this.registry = registry;
         this.owners = new RunOwners(registry.config().nodeName());
+        registry.showOwners(id -> {
+            String o = owners.ownerOf(id);
+            return o.isEmpty() ? "" : CallerIdentity.shown(o);
+        });
     }
 
     /** The UDP port of this agent's {@link ClockProbeResponder}, told to coordinators by Describe. */
@@ -245,6 +253,28 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     public void keepAlive(KeepAliveRequest request, StreamObserver<KeepAliveResponse> response) {
         respond(response, () -> KeepAliveResponse.newBuilder()
                 .addAllExpiredRunIds(registry.keepAlive(request.getRunIdsList())).build());
+    }
+
+    @Override
+    public void listRuns(ListRunsRequest request, StreamObserver<ListRunsResponse> response) {
+        respond(response, () -> {
+            String caller = CallerIdentity.current();
+            ListRunsResponse.Builder b = ListRunsResponse.newBuilder();
+            for (Run run : registry.list()) {
+                String owner = owners.ownerOf(run.runId());
+                b.addRuns(RunSummary.newBuilder()
+                        .setRunId(run.runId())
+                        .setOwner(CallerIdentity.shown(owner))
+                        .setYours(owner.equals(caller))
+                        .setState(run.state())
+                        .setPreparedBy(run.preparedBy())
+                        .setPreparedAtUnixMillis(run.preparedAtMillis())
+                        .setCleanedAtUnixMillis(run.cleanedAtMillis())
+                        .setAbortReason(run.abortReason() == null ? "" : run.abortReason())
+                        .setWorkload(run.spec()));
+            }
+            return b.build();
+        });
     }
 
     void close() {

@@ -43,7 +43,12 @@ final class Run {
     private volatile long peerGoneAtMillis;
     private CleanupReport cleaned;
 
-    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis, String preparedBy, ResourceSampler sampler) {
+    /** Runs once the workload's files are removed (the run's manifest goes). */
+    private final Runnable afterCleanup;
+
+    Run(String runId, WorkloadSpec spec, Workload workload, long leaseMillis, String preparedBy, ResourceSampler sampler,
+        Runnable afterCleanup) {
+        this.afterCleanup = afterCleanup;
         this.runId = runId;
         this.spec = spec;
         this.workload = workload;
@@ -59,6 +64,11 @@ final class Run {
 
     long preparedAtMillis() {
         return preparedAtMillis;
+    }
+
+    /** Why the run was aborted (its lease ran out, the coordinator asked), or null. */
+    String abortReason() {
+        return abortReason;
     }
 
     /** Whether cleanup (by the coordinator or the lease) has begun: the run holds nothing any more. */
@@ -246,6 +256,8 @@ final class Run {
                 Thread.currentThread().interrupt();
             }
         }
-        return workload.cleanup();
+        CleanupReport report = workload.cleanup();
+        afterCleanup.run();
+        return report;
     }
 }

@@ -30,9 +30,15 @@ final class RunOwners {
         String caller = CallerIdentity.current();
         if (owner != null && !owner.equals(caller)) {
             throw Status.PERMISSION_DENIED.withDescription(call + " of run " + runId + " on node " + node
-                    + " refused: the run belongs to " + owner + ", who prepared it; this call comes from " + caller)
+                    + " refused: the run belongs to " + CallerIdentity.shown(owner) + ", who prepared it; this call comes from "
+                    + CallerIdentity.shown(caller))
                     .asRuntimeException();
         }
+    }
+
+    /** The identity that prepared the run, or "" when none is known. */
+    String ownerOf(String runId) {
+        return owners.getOrDefault(runId, "");
     }
 
     void forget(String runId) {

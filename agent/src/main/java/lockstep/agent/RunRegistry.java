@@ -13,12 +13,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.workload.CleanupReport;
+import lockstep.agent.workload.ResourceGuards;
 import lockstep.agent.workload.Workload;
 import lockstep.agent.workload.WorkloadFactory;
 import org.apache.logging.log4j.LogManager;
@@ -37,6 +39,8 @@ final class RunRegistry implements AutoCloseable {
 
     private final AgentConfig config;
     private final RootedPaths paths;
+    private final RunManifests manifests;
+    private final ResourceGuards guards = ResourceGuards.fromEnvironment();
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
     private String blockDevice;
     /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
@@ -53,6 +57,11 @@ final class RunRegistry implements AutoCloseable {
     RunRegistry(AgentConfig config) {
         this.config = config;
         this.paths = new RootedPaths(config.root(), config.nodeName());
+        this.manifests = new RunManifests(paths);
+        List<String> left = manifests.removeLeftovers();
+        if (!left.isEmpty()) {
+            LOG.warn("removed {} path(s) left under {} by runs of a previous instance of this agent: {}", left.size(), paths.root(), left);
+        }
         timer.scheduleAtFixedRate(this::tick, SAMPLE_MILLIS, SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -92,6 +101,7 @@ final class RunRegistry implements AutoCloseable {
         if (request.getRunId().isBlank()) {
             throw Status.INVALID_ARGUMENT.withDescription("run_id is empty").asRuntimeException();
         }
+        RunManifests.checkRunId(request.getRunId());
         long lease = Leases.effective(request.getLeaseMillis());
         synchronized (this) {
             Run existing = runs.get(request.getRunId());
@@ -110,7 +120,8 @@ final class RunRegistry implements AutoCloseable {
             Workload workload = create(request);
             ResourceSampler sampler = request.getTelemetryOff() ? null
                     : new ResourceSampler(Path.of("/"), blockDevice(), () -> pids(workload));
-            Run run = new Run(request.getRunId(), request.getWorkload(), workload, lease, peer, sampler);
+            Run run = new Run(request.getRunId(), request.getWorkload(), workload, lease, peer, sampler,
+                    () -> manifests.remove(request.getRunId()));
             runs.put(run.runId(), run);
             LOG.info("run {} prepared for {}: {}, lease {} ms", run.runId(), peer, request.getWorkload().getKindCase(), lease);
             return run;
@@ -123,36 +134,66 @@ final class RunRegistry implements AutoCloseable {
 
     private Workload create(PrepareRequest request) {
         Workload workload;
+        RootedPaths runPaths = paths.recording();
         try {
-            workload = WorkloadFactory.create(request.getWorkload(), paths, Math.max(1, request.getStepNodeCount()));
+            workload = WorkloadFactory.create(request.getWorkload(), runPaths, Math.max(1, request.getStepNodeCount()));
         } catch (InvalidWorkloadException e) {
             throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
         }
         try {
+            guards.check(request.getWorkload(), paths.root());
+        } catch (ResourceLimitException e) {
+            throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
+        }
+        // what the run will create is on disk before it creates it: an agent killed mid-run removes it when it starts again
+        try {
+            manifests.write(request.getRunId(), manifests.toCreate(runPaths.resolved()));
+        } catch (PosixException | java.io.UncheckedIOException e) {
+            throw Status.FAILED_PRECONDITION.withDescription("prepare failed: cannot write the run's manifest under "
+                    + paths.root().resolve(RunManifests.DIR) + ": " + e.getMessage()).asRuntimeException();
+        }
+        try {
             workload.prepare();
         } catch (ResourceLimitException e) {
-            workload.cleanup();
+            cleanupFailedPrepare(workload, request.getRunId());
             throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
         } catch (PosixException e) {
-            workload.cleanup();
+            cleanupFailedPrepare(workload, request.getRunId());
             throw Status.FAILED_PRECONDITION.withDescription("prepare failed: " + WorkloadErrors.of(e, paths.root(), "").getMessage()).asRuntimeException();
         } catch (RuntimeException e) {
-            workload.cleanup();
+            cleanupFailedPrepare(workload, request.getRunId());
             throw e;
         }
         return workload;
+    }
+
+    private void cleanupFailedPrepare(Workload workload, String runId) {
+        workload.cleanup();
+        manifests.remove(runId);
+    }
+
+    /** Who owns a run, as others may see it (set by the service, which keeps the owners). */
+    private volatile Function<String, String> owners = id -> "";
+
+    void showOwners(Function<String, String> shownOwnerOf) {
+        this.owners = shownOwnerOf;
+    }
+
+    private String owner(String runId) {
+        String o = owners.apply(runId);
+        return o.isEmpty() ? "" : ", owner " + o;
     }
 
     private void refuseIfBusy(String runId) {
         String busyWith = null;
         if (preparing != null) {
             busyWith = "run " + preparing.runId() + " (being prepared for " + preparing.peer() + " since "
-                    + Instant.ofEpochMilli(preparing.sinceMillis()) + ")";
+                    + Instant.ofEpochMilli(preparing.sinceMillis()) + owner(preparing.runId()) + ")";
         } else {
             for (Run r : runs.values()) {
                 if (!r.cleanupStarted()) {
                     busyWith = "run " + r.runId() + " (" + r.state().name().replace("RUN_STATE_", "") + ", prepared by " + r.preparedBy() + " at "
-                            + Instant.ofEpochMilli(r.preparedAtMillis()) + ")";
+                            + Instant.ofEpochMilli(r.preparedAtMillis()) + owner(r.runId()) + ")";
                     break;
                 }
             }
@@ -178,6 +219,11 @@ final class RunRegistry implements AutoCloseable {
         pids.add(ProcessHandle.current().pid());
         pids.addAll(workload.workerPids());
         return pids;
+    }
+
+    /** Every run this agent holds (prepared, running, or ended and kept for collect), oldest first. */
+    List<Run> list() {
+        return runs.values().stream().sorted(java.util.Comparator.comparingLong(Run::preparedAtMillis)).toList();
     }
 
     boolean isKnown(String runId) {

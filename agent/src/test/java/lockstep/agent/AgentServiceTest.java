@@ -23,6 +23,8 @@ import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.KeepAliveRequest;
+import lockstep.agent.v1.ListRunsRequest;
+import lockstep.agent.v1.RunSummary;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.RunState;
@@ -206,6 +208,25 @@ class AgentServiceTest {
     }
 
     @Test
+    void listRunsShowsARunEndedByItsLeaseWithWhyAndWhenUntilItIsCleanedUp() throws Exception {
+        assertThat(call().listRuns(ListRunsRequest.getDefaultInstance()).getRunsList()).isEmpty();
+        long before = System.currentTimeMillis();
+        call().prepare(PrepareRequest.newBuilder().setRunId("r11").setLeaseMillis(200).setWorkload(write("listed", 8192)).build());
+        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("listed")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> call().listRuns(ListRunsRequest.getDefaultInstance()).getRuns(0)
+                .getCleanedAtUnixMillis() > 0);
+        RunSummary s = call().listRuns(ListRunsRequest.getDefaultInstance()).getRuns(0);
+        assertThat(s.getRunId()).isEqualTo("r11");
+        assertThat(s.getState()).isEqualTo(RunState.RUN_STATE_ABORTED);
+        assertThat(s.getAbortReason()).contains("lease ran out");
+        assertThat(s.getYours()).isTrue();
+        assertThat(s.getPreparedAtUnixMillis()).isBetween(before, s.getCleanedAtUnixMillis());
+        assertThat(s.getWorkload()).isEqualTo(write("listed", 8192));
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r11").build());
+        assertThat(call().listRuns(ListRunsRequest.getDefaultInstance()).getRunsList()).isEmpty();
+    }
+
+    @Test
     void aFinishedRunKeepsItsResultAfterItsLeaseButNotItsFiles() throws Exception {
         call().prepare(PrepareRequest.newBuilder().setRunId("r8").setLeaseMillis(300).setWorkload(write("done", 8192)).build());
         call().start(StartRequest.newBuilder().setRunId("r8").setStartAtUnixNanos(WallClock.nowNanos() + 10_000_000).build());
@@ -233,6 +254,8 @@ class AgentServiceTest {
         call().prepare(PrepareRequest.newBuilder().setRunId("first").setWorkload(write("one", 8192)).build());
         assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build()),
                 Status.Code.FAILED_PRECONDITION, "node n1 is busy with run first (PREPARED, prepared by ");
+        assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build()),
+                Status.Code.FAILED_PRECONDITION, "Z, owner anonymous); one run at a time per agent");
         assertThat(root.resolve("two")).doesNotExist();
         call().cleanup(CleanupRequest.newBuilder().setRunId("first").build());
         call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build());

@@ -6,11 +6,18 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Resolves workload path templates inside the agent root and refuses anything that leaves it. */
 public final class RootedPaths {
+    /** The agent's own directory under the root (run manifests); no workload path may enter it. */
+    public static final String AGENT_DIR = ".lockstep";
+
     private final Path root;
     private final String node;
+    /** Every path resolved so far, when recording (one run's), else null. */
+    private final List<Path> resolved;
 
     public RootedPaths(Path root, String node) {
         try {
@@ -19,6 +26,23 @@ public final class RootedPaths {
             throw new UncheckedIOException("agent root " + root + " is not usable", e);
         }
         this.node = node;
+        this.resolved = null;
+    }
+
+    private RootedPaths(Path root, String node, List<Path> resolved) {
+        this.root = root;
+        this.node = node;
+        this.resolved = resolved;
+    }
+
+    /** The same root and node, keeping every path it resolves ({@link #resolved}): one run's. */
+    public RootedPaths recording() {
+        return new RootedPaths(root, node, new CopyOnWriteArrayList<>());
+    }
+
+    /** The paths resolved so far by a {@link #recording} instance (empty otherwise). */
+    public List<Path> resolved() {
+        return resolved == null ? List.of() : List.copyOf(resolved);
     }
 
     public Path root() {
@@ -65,6 +89,12 @@ public final class RootedPaths {
         Path resolved = root.resolve(relative).normalize();
         if (!resolved.startsWith(root) || resolved.equals(root)) {
             throw new InvalidWorkloadException(field, "'" + template + "' leaves the agent root " + root);
+        }
+        if (root.relativize(resolved).startsWith(AGENT_DIR)) {
+            throw new InvalidWorkloadException(field, "'" + template + "' is in " + AGENT_DIR + ", the agent's own directory");
+        }
+        if (this.resolved != null) {
+            this.resolved.add(resolved);
         }
         Path existing = resolved;
         while (existing != null && !Files.exists(existing)) {

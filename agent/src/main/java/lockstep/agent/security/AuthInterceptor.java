@@ -83,6 +83,6 @@ public final class AuthInterceptor implements ServerInterceptor {
         if (owner == null || owner.isEmpty()) {
             return CallerIdentity.ANONYMOUS;
         }
-        return "owner:" + (owner.length() > MAX_OWNER ? owner.substring(0, MAX_OWNER) : owner);
+        return CallerIdentity.OWNER_PREFIX + (owner.length() > MAX_OWNER ? owner.substring(0, MAX_OWNER) : owner);
     }
 }

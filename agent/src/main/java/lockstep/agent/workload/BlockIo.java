@@ -8,6 +8,12 @@ import java.util.concurrent.atomic.LongAdder;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.fs.WallClockWait;
+import lockstep.agent.fs.WorkloadErrors;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.WorkloadResult;
+import lockstep.common.WallClock;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -20,6 +26,11 @@ final class BlockIo {
     }
 
     record Outcome(Histogram latency, PosixException error) {
+    }
+
+    /** What a workload does after its blocks, inside the measured time (write: fdatasync, close); returns the first error. */
+    interface Finish {
+        PosixException after(PosixException blockError);
     }
 
     private final Posix posix = Posix.get();
@@ -101,5 +112,31 @@ final class BlockIo {
         return new PosixException(e.operation(), e.path(), e.errno(), e.errnoName(),
                 "O_DIRECT refused or misaligned: this file system may not support direct I/O, or needs an alignment"
                         + " above block-size " + blockSize + " / buffer alignment " + alignment);
+    }
+
+    /**
+     * The measured part of the write and read workloads: waits for the instant (aborted if stopped
+     * before), does every block in the seeded order, then {@code finish}, and reports ops, bytes,
+     * first-op and end instants, the merged latency and the error (O_DIRECT refusals explained).
+     */
+    WorkloadResult.Builder timed(long startAtUnixNanos, String opName, int fd, String path, long size, int blockSize,
+                                 boolean random, long seed, Call call, Finish finish, boolean direct, RootedPaths paths) {
+        WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName);
+        if (!WallClockWait.until(startAtUnixNanos, this::stopped)) {
+            return result.setState(RunState.RUN_STATE_ABORTED);
+        }
+        result.setFirstOpUnixNanos(WallClock.nowNanos());
+        BlockOrder order = new BlockOrder((size + blockSize - 1) / blockSize, random, seed);
+        Outcome o = run(fd, path, size, blockSize, order, call);
+        PosixException error = finish.after(o.error());
+        result.setEndUnixNanos(WallClock.nowNanos())
+                .setOps(ops())
+                .setBytes(bytes())
+                .setLatencyHistogram(LatencyHistograms.encode(o.latency()));
+        if (error != null) {
+            result.setError(WorkloadErrors.of(explainDirect(error, direct, blockSize, WriteFileWorkload.DIRECT_ALIGNMENT), paths));
+            return result.setState(RunState.RUN_STATE_FAILED);
+        }
+        return result.setState(stopped() ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);
     }
 }

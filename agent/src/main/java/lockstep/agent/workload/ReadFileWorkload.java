@@ -1,10 +1,5 @@
 package lockstep.agent.workload;
 
-import lockstep.agent.fs.WorkloadErrors;
-import lockstep.agent.fs.WallClockWait;
-import lockstep.common.InvalidWorkloadException;
-import lockstep.common.LatencyHistograms;
-import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.List;
 import lockstep.agent.fs.AlignedBuffer;
@@ -15,7 +10,6 @@ import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.AccessPattern;
 import lockstep.agent.v1.ReadWorkload;
-import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 
 /**
@@ -106,24 +100,9 @@ public final class ReadFileWorkload implements Workload {
 
     @Override
     public WorkloadResult.Builder run(long startAtUnixNanos) {
-        WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
-        if (!WallClockWait.until(startAtUnixNanos, io::stopped)) {
-            return result.setState(RunState.RUN_STATE_ABORTED);
-        }
-        result.setFirstOpUnixNanos(WallClock.nowNanos());
-        int block = spec.getBlockSizeBytes();
-        BlockOrder order = new BlockOrder((spec.getSizeBytes() + block - 1) / block,
-                spec.getPattern() == AccessPattern.ACCESS_PATTERN_RANDOM, spec.getSeed());
-        BlockIo.Outcome o = io.run(fd, file.toString(), spec.getSizeBytes(), block, order, Posix::preadFully);
-        result.setEndUnixNanos(WallClock.nowNanos())
-                .setOps(io.ops())
-                .setBytes(io.bytes())
-                .setLatencyHistogram(LatencyHistograms.encode(o.latency()));
-        if (o.error() != null) {
-            result.setError(WorkloadErrors.of(BlockIo.explainDirect(o.error(), spec.getODirect(), block, WriteFileWorkload.DIRECT_ALIGNMENT), paths));
-            return result.setState(RunState.RUN_STATE_FAILED);
-        }
-        return result.setState(io.stopped() ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);
+        return io.timed(startAtUnixNanos, opName(), fd, file.toString(), spec.getSizeBytes(), spec.getBlockSizeBytes(),
+                spec.getPattern() == AccessPattern.ACCESS_PATTERN_RANDOM, spec.getSeed(), Posix::preadFully, e -> e,
+                spec.getODirect(), paths);
     }
 
     @Override

@@ -1,11 +1,6 @@
 package lockstep.agent.workload;
 
-import lockstep.agent.fs.WorkloadErrors;
-import lockstep.agent.fs.WallClockWait;
-import lockstep.common.InvalidWorkloadException;
 import lockstep.common.WorkloadValidator;
-import lockstep.common.LatencyHistograms;
-import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.List;
 import lockstep.agent.fs.Dir;
@@ -14,7 +9,6 @@ import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.AccessPattern;
-import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WriteWorkload;
 
@@ -85,18 +79,14 @@ public final class WriteFileWorkload implements Workload {
 
     @Override
     public WorkloadResult.Builder run(long startAtUnixNanos) {
-        WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
-        if (!WallClockWait.until(startAtUnixNanos, io::stopped)) {
-            return result.setState(RunState.RUN_STATE_ABORTED);
-        }
-        long first = WallClock.nowNanos();
-        result.setFirstOpUnixNanos(first);
         String path = file.toString();
-        int block = spec.getBlockSizeBytes();
-        BlockOrder order = new BlockOrder((spec.getSizeBytes() + block - 1) / block,
-                spec.getPattern() == AccessPattern.ACCESS_PATTERN_RANDOM, spec.getSeed());
-        BlockIo.Outcome o = io.run(fd, path, spec.getSizeBytes(), block, order, Posix::pwriteFully);
-        PosixException error = o.error();
+        return io.timed(startAtUnixNanos, opName(), fd, path, spec.getSizeBytes(), spec.getBlockSizeBytes(),
+                spec.getPattern() == AccessPattern.ACCESS_PATTERN_RANDOM, spec.getSeed(), Posix::pwriteFully,
+                error -> syncAndClose(error, path), spec.getODirect(), paths);
+    }
+
+    /** fdatasync (when asked, and only after a complete write) and close, inside the measured time; the first error wins. */
+    private PosixException syncAndClose(PosixException error, String path) {
         try {
             if (error == null && spec.getFdatasync() && !io.stopped()) {
                 posix.fdatasync(fd, path);
@@ -105,21 +95,9 @@ public final class WriteFileWorkload implements Workload {
             fd = -1;
             posix.close(closing, path);
         } catch (PosixException e) {
-            error = error == null ? e : error;
+            return error == null ? e : error;
         }
-        if (error != null) {
-            result.setError(WorkloadErrors.of(BlockIo.explainDirect(error, spec.getODirect(), block, DIRECT_ALIGNMENT), paths));
-        }
-        result.setEndUnixNanos(WallClock.nowNanos())
-                .setOps(io.ops())
-                .setBytes(io.bytes())
-                .setLatencyHistogram(LatencyHistograms.encode(o.latency()));
-        if (io.stopped() && error == null) {
-            result.setState(RunState.RUN_STATE_ABORTED);
-        } else {
-            result.setState(result.hasError() ? RunState.RUN_STATE_FAILED : RunState.RUN_STATE_SUCCEEDED);
-        }
-        return result;
+        return error;
     }
 
     @Override

@@ -7,6 +7,7 @@ import lockstep.agent.v1.CleanupResponse;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.KeepAliveResponse;
+import lockstep.agent.v1.ListRunsResponse;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.StartResponse;
@@ -40,6 +41,9 @@ public interface Agent extends AutoCloseable {
 
     /** Renews the leases of these runs; also the coordinator's heartbeat of the agent. */
     KeepAliveResponse keepAlive(List<String> runIds, long deadlineMillis);
+
+    /** The runs the agent holds, its own and others' (for `lockstep collect`). */
+    ListRunsResponse listRuns();
 
     @Override
     void close();

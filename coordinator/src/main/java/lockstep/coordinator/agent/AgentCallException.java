@@ -25,6 +25,7 @@ public final class AgentCallException extends RuntimeException {
         return switch (status.getCode()) {
             case UNAVAILABLE -> "agent unreachable" + (status.getDescription() == null ? "" : " (" + status.getDescription() + ")");
             case DEADLINE_EXCEEDED -> "no answer within the deadline";
+            case RESOURCE_EXHAUSTED -> MessageLimit.explain(status.getDescription());
             default -> status.getDescription() != null ? status.getDescription() : status.getCode().toString();
         };
     }

@@ -18,13 +18,11 @@ import io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 
 /**
  * How the coordinator reaches agents: TLS with the CA that signed the agent certificates and,
  * for mTLS, its own certificate and key (PEM files); a shared bearer token as call credentials;
- * and always its owner id (random per coordinator process) so that, where nothing stronger
+ * and always its owner id (one per user, see {@link OwnerIds}) so that, where nothing stronger
  * identifies it, its runs are still its own. (The token goes in a client interceptor, as the
  * owner id does: call credentials would add nothing here.)
  *
@@ -32,19 +30,13 @@ import java.util.HexFormat;
  * @param owner the owner id sent as {@code lockstep-owner}
  */
 public record ChannelSecurity(Path tlsCa, Path tlsCert, Path tlsKey, String token, String owner) {
-    /** This coordinator's owner id: 128 random bits, sent with every call. */
-    public static final String OWNER_ID = newOwnerId();
+    /** This coordinator's owner id, sent with every call: the user's, kept across processes ({@link OwnerIds}). */
+    public static final String OWNER_ID = OwnerIds.forUser();
     public static final ChannelSecurity NONE = of(null, null, null, null);
 
     /** With this process's owner id. */
     public static ChannelSecurity of(Path tlsCa, Path tlsCert, Path tlsKey, String token) {
         return new ChannelSecurity(tlsCa, tlsCert, tlsKey, token, OWNER_ID);
-    }
-
-    private static String newOwnerId() {
-        byte[] b = new byte[16];
-        new SecureRandom().nextBytes(b);
-        return HexFormat.of().formatHex(b);
     }
 
     public boolean tls() {
@@ -73,6 +65,7 @@ public record ChannelSecurity(Path tlsCa, Path tlsCert, Path tlsKey, String toke
                 .keepAliveTime(GrpcAgent.KEEPALIVE_TIME.toMillis(), TimeUnit.MILLISECONDS)
                 .keepAliveTimeout(GrpcAgent.KEEPALIVE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                 .keepAliveWithoutCalls(true)
+                .maxInboundMessageSize(MessageLimit.bytes())
                 .build();
     }
 

@@ -21,6 +21,8 @@ import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.KeepAliveRequest;
 import lockstep.agent.v1.KeepAliveResponse;
+import lockstep.agent.v1.ListRunsRequest;
+import lockstep.agent.v1.ListRunsResponse;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.ProbeClockRequest;
@@ -215,6 +217,11 @@ public final class GrpcAgent implements Agent {
         return call("keep alive", () -> AgentServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
                 .keepAlive(KeepAliveRequest.newBuilder().addAllRunIds(runIds).build()));
+    }
+
+    @Override
+    public ListRunsResponse listRuns() {
+        return call("list runs", () -> stub(SHORT).listRuns(ListRunsRequest.getDefaultInstance()));
     }
 
     /** Closes the channel; no call is left that needs to finish (a lost agent's were cancelled). */

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * The status of a run, of a step, or of a node's part in a step: run.json's {@code status} fields. A run is
- * ok, failed or interrupted; a step ok or failed; a node ok, failed, aborted or incomplete.
+ * ok, failed, interrupted or collected (assembled by {@code lockstep collect} from what agents kept);
+ * a step ok or failed; a node ok, failed, aborted or incomplete.
  * Written and read as the lower-case word ({@code "ok"}), as run.json always had it.
  */
 public enum RunStatus {
@@ -13,7 +14,8 @@ public enum RunStatus {
     FAILED,
     ABORTED,
     INCOMPLETE,
-    INTERRUPTED;
+    INTERRUPTED,
+    COLLECTED;
 
     /** The word in run.json, the CSV files and the reports. */
     @JsonValue

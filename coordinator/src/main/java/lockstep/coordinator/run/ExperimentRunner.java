@@ -66,6 +66,14 @@ public final class ExperimentRunner {
                 status, List.copyOf(errors), scenario.repeat(), p.ramp(), scenario.skewWarnFraction()));
     }
 
+    /** An agent as run.json records it, from its Describe answer. */
+    public static AgentRecord agentRecord(String address, DescribeResponse d) {
+        return new AgentRecord(d.getNodeName(), address, d.getVersion(), d.getHostname(), d.getRoot(),
+                d.getFsType(), d.getMountPoint(), d.getMountOptions(), d.getMountSource(), d.getKernel(),
+                d.getCpuCount(), d.getCpuModel(), d.getMemoryBytes(), d.getBlockDevice(), d.getClusterSettingsMap())
+                .withBootId(d.getBootId());
+    }
+
     public static String newRunId(String name) {
         return RUN_ID_TIME.format(Instant.now()) + "-" + name + "-" + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
     }
@@ -90,10 +98,7 @@ public final class ExperimentRunner {
                         + "' is used by another agent too; start each agent with its own --name"));
             }
             nodes.add(new StepNode(d.getNodeName(), a));
-            agentRecords.add(new AgentRecord(d.getNodeName(), a.address(), d.getVersion(), d.getHostname(), d.getRoot(),
-                    d.getFsType(), d.getMountPoint(), d.getMountOptions(), d.getMountSource(), d.getKernel(),
-                    d.getCpuCount(), d.getCpuModel(), d.getMemoryBytes(), d.getBlockDevice(), d.getClusterSettingsMap())
-                    .withBootId(d.getBootId()));
+            agentRecords.add(agentRecord(a.address(), d));
         }
         List<PlanSchedule.Scheduled> schedule = PlanSchedule.of(scenario, nodes);
         List<StepRecord> done = new java.util.concurrent.CopyOnWriteArrayList<>();

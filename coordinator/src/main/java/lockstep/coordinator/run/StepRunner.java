@@ -142,7 +142,8 @@ public final class StepRunner {
                     : p.getPathsList().isEmpty() ? "it had created no files"
                     : "files it could not remove (under its root): " + String.join(", ", p.getPathsList());
             errors.add("node " + names.get(a) + ": lost: " + reason + "; " + files
-                    + "; the agent removes them itself within its lease of " + bounds.leaseMillis() / 1000 + " s if it runs again");
+                    + "; the agent removes them itself within its lease of " + bounds.leaseMillis() / 1000
+                    + " s if it still runs, or when it starts again (run manifest)");
         });
     }
 
@@ -263,7 +264,8 @@ public final class StepRunner {
                 List.copyOf(nodes), aggregate(nodes, merged, bytesUnit), List.copyOf(errors));
     }
 
-    static Aggregate aggregate(List<NodeResult> nodes, Histogram merged, boolean bytesUnit) {
+    /** The step's figures over its nodes: merged histogram, summed and overlap throughput, largest skew. */
+    public static Aggregate aggregate(List<NodeResult> nodes, Histogram merged, boolean bytesUnit) {
         List<NodeResult> started = nodes.stream().filter(n -> n.firstOpUnixNanos() > 0).toList();
         if (started.isEmpty()) {
             return null;

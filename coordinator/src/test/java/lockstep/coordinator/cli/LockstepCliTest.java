@@ -36,6 +36,23 @@ class LockstepCliTest {
         assertThat(o.err()).isEqualTo("lockstep: scenario " + s + ": workload.size: '-1' is negative" + System.lineSeparator());
     }
 
+    @Test
+    void collectWithoutAgentsOrWithABadRunIdIsOneLineAndExit2() throws Exception {
+        Outcome none = run("collect", "20261130-134608-demo-a2c7");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err()).isEqualTo("lockstep: give --agents HOST:PORT,... or --inventory FILE" + System.lineSeparator());
+        Outcome bad = run("collect", "--agents", "127.0.0.1:1", "../elsewhere");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).isEqualTo("lockstep: RUN: '../elsewhere' is not a run id (such as 20261130-134608-demo-a2c7)"
+                + System.lineSeparator());
+        Path saved = Files.createDirectories(tmp.resolve("results/r1"));
+        Files.writeString(saved.resolve("run.json"), "{}");
+        Outcome exists = run("collect", "--agents", "127.0.0.1:1", "--out", tmp.resolve("results").toString(), "r1");
+        assertThat(exists.code()).isEqualTo(2);
+        assertThat(exists.err()).contains(saved.resolve("run.json") + " exists already");
+        assertThat(Files.readString(saved.resolve("run.json"))).isEqualTo("{}");
+    }
+
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
         "0s   | lockstep: --lease: lease 0 ms is outside 3000..600000 ms",

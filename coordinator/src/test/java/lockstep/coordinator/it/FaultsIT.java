@@ -145,6 +145,36 @@ class FaultsIT {
     }
 
     @Test
+    void anAgentKilledMidRunAndRestartedOnItsRootRemovesTheFilesItsRunLeftAtStart() throws Exception {
+        startAgents();
+        Coordinator c = coordinator(scenario("restarted", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
+        awaitRunning(c);
+        assertThat(filesUnder(2)).extracting(p -> p.getFileName().toString()).contains("hot-lock.dat", "runs");
+
+        long killed = System.nanoTime();
+        Signals.send(agentPid(2), "KILL");
+        int code = exitWithin(c, Duration.ofSeconds(10));
+        double exited = secondsSince(killed);
+        assertThat(code).isEqualTo(1);
+        assertThat(c.err()).contains("lockstep: node node2: lost: progress stream broke").contains("hot-lock.dat");
+        assertThat(filesUnder(2)).as("the killed agent could not clean").isNotEmpty();
+
+        long restarting = System.nanoTime();
+        Path root = agents.roots().get(1);
+        try (LocalAgents again = LocalAgents.start(List.of(new LocalAgents.Node("node2", root,
+                tmp.resolve("agents").resolve("node2-again.log"), List.of())))) {
+            double started = secondsSince(restarting);
+            // the leftovers are removed before the new instance listens
+            assertThat(filesUnder(2)).isEmpty();
+            System.out.printf("agent SIGKILL mid-run, restarted on its root: coordinator exit %d after %.2f s;"
+                    + " the new instance listened %.2f s after its start with the run's files removed%n", code, exited, started);
+            assertThat(Files.readString(tmp.resolve("agents").resolve("node2-again.log")))
+                    .contains("removed hot-lock.dat (left by a previous agent instance)");
+            assertThat(Cli.run("agents", "--agents", again.addresses().get(0)).exitCode()).isZero();
+        }
+    }
+
+    @Test
     void aFrozenAgentIsNoticedTheOthersAbortedAndItCleansUpWhenResumed() throws Exception {
         startAgents();
         Coordinator c = coordinator(scenario("frozen", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
@@ -187,6 +217,52 @@ class FaultsIT {
         // the agents see the coordinator's connection close and end its runs 3 s later; the 15 s
         // lease is the bound when they cannot see it (a network cut)
         System.out.printf("coordinator SIGKILL: workers killed, locks released and files removed on both agents after %.2f s%n", gone);
+    }
+
+    @Test
+    void aKilledCoordinatorsRunIsCollectedByANewProcessFromEveryNode() throws Exception {
+        startAgents();
+        Coordinator c = coordinator(scenario("crashed", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
+        awaitRunning(c);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Run (\\S+):").matcher(c.out());
+        assertThat(m.find()).as(c.out()).isTrue();
+        String runId = m.group(1);
+        long killed = System.nanoTime();
+        c.signal("KILL");
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).until(() ->
+                filesUnder(1).isEmpty() && filesUnder(2).isEmpty());
+        double ended = secondsSince(killed);
+
+        // new coordinator processes of the same user (same LOCKSTEP_HOME, so the same owner id)
+        Coordinator list = Coordinator.start(tmp.resolve("list"), "collect", "--agents", String.join(",", agents.addresses()));
+        coordinators.add(list);
+        assertThat(exitWithin(list, Duration.ofSeconds(60))).as(list.err()).isZero();
+        assertThat(list.out()).containsPattern("node1 +" + java.util.regex.Pattern.quote(runId) + "\\.all +ABORTED +yes ")
+                .containsPattern("node2 +" + java.util.regex.Pattern.quote(runId) + "\\.all +ABORTED +yes ");
+        long collecting = System.nanoTime();
+        Coordinator collect = Coordinator.start(tmp.resolve("collect"), "collect", "--agents", String.join(",", agents.addresses()),
+                "--out", tmp.resolve("collected").toString(), runId);
+        coordinators.add(collect);
+        assertThat(exitWithin(collect, Duration.ofSeconds(60))).as(collect.err()).isZero();
+        System.out.printf("coordinator SIGKILL: runs ended and files removed on both agents after %.2f s;"
+                + " `lockstep collect` from a new process took %.2f s%n", ended, secondsSince(collecting));
+
+        Path dir = tmp.resolve("collected").resolve(runId);
+        JsonNode run = new ObjectMapper().readTree(dir.resolve("run.json").toFile());
+        assertThat(run.get("status").asText()).isEqualTo("collected");
+        assertThat(run.get("workloadType").asText()).isEqualTo("hot-lock");
+        JsonNode step = run.get("steps").get(0);
+        assertThat(step.get("id").asText()).isEqualTo("all");
+        assertThat(step.get("results")).hasSize(2).allSatisfy(n -> {
+            assertThat(n.get("status").asText()).isEqualTo("aborted");
+            assertThat(n.get("ops").asLong()).isPositive();
+        });
+        assertThat(run.get("errors").toString()).contains("collected by `lockstep collect`").contains("node node1: aborted")
+                .contains("node node2: aborted");
+        assertThat(dir.resolve("report.html")).exists();
+        assertThat(dir.resolve("steps.csv")).exists();
+        assertThat(collect.out()).contains("Results: " + dir.resolve("run.json"));
+        assertThat(collect.err()).doesNotContain("Exception");
     }
 
     @ParameterizedTest
@@ -247,7 +323,7 @@ class FaultsIT {
                 "--agents", String.join(",", agents.addresses()), "--out", tmp.resolve("results-second").toString());
         assertThat(second.exitCode()).isEqualTo(1);
         assertThat(second.err()).containsPattern("node node1: prepare: node node1 is busy with run \\S+-first-\\S+\\.all"
-                + " \\((ARMED|RUNNING), prepared by 127\\.0\\.0\\.1:\\d+ at ");
+                + " \\((ARMED|RUNNING), prepared by 127\\.0\\.0\\.1:\\d+ at \\S+Z, owner owner:[0-9a-f]{12}\\)");
         assertThat(exitWithin(first, Duration.ofSeconds(60))).as(first.err()).isZero();
         assertThat(filesUnder(1)).isEmpty();
         assertThat(filesUnder(2)).isEmpty();

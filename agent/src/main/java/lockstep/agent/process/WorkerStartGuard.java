@@ -1,0 +1,48 @@
+package lockstep.agent.process;
+
+import io.grpc.Context;
+import io.grpc.Deadline;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Whether a fleet of worker processes can be ready before the Prepare call's deadline (the
+ * coordinator's, propagated by gRPC): the start of one worker (launch to ready, measured on the
+ * first fleet this agent process starts and reused) x processes / CPUs must fit in what is left.
+ */
+final class WorkerStartGuard {
+    /** A worker's start as first measured in this agent process, ns; 0 until then. */
+    private static volatile long measuredStartNanos;
+
+    private WorkerStartGuard() {
+    }
+
+    static long measured() {
+        return measuredStartNanos;
+    }
+
+    static void record(long startNanos) {
+        if (measuredStartNanos == 0) {
+            measuredStartNanos = startNanos;
+        }
+    }
+
+    /** Checks against the current call's deadline (none: nothing to check). */
+    static void check(int processes, String field) {
+        Deadline deadline = Context.current().getDeadline();
+        if (deadline == null || measuredStartNanos == 0) {
+            return;
+        }
+        check(processes, field, measuredStartNanos, deadline.timeRemaining(TimeUnit.NANOSECONDS),
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    static void check(int processes, String field, long startNanos, long leftNanos, int cpus) {
+        long need = startNanos * processes / Math.max(1, cpus);
+        if (need > leftNanos) {
+            throw new ResourceLimitException(String.format("%s: %d worker processes x %.2f s to start one (measured on this agent)"
+                    + " / %d CPUs = %.0f s, more than the %.0f s left of the prepare call's deadline; lower %s"
+                    + " (the coordinator gives prepare 3 min)", field, processes, startNanos / 1e9, cpus, need / 1e9,
+                    leftNanos / 1e9, field));
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package lockstep.coordinator.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import lockstep.coordinator.agent.Agent;
+import lockstep.coordinator.agent.AgentEnsemble;
+import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.collect.RunCollector;
+import lockstep.coordinator.collect.RunListing;
+import lockstep.coordinator.inventory.AgentSelection;
+import lockstep.coordinator.inventory.AgentTargets;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.report.ResultsStore;
+import lockstep.coordinator.report.TextReport;
+import lockstep.coordinator.scenario.ScenarioException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code lockstep collect --agents H:P,... | --inventory FILE [RUN]}: without RUN, the runs each
+ * agent holds; with RUN, each node's result of it, written as OUT/RUN/run.json (status
+ * "collected") with the usual reports.
+ */
+@Command(name = "collect", mixinStandardHelpOptions = true,
+        description = "List the runs the agents hold, or fetch RUN's results that a coordinator that died could not save.")
+final class CollectCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "RUN", description = "Run id to fetch (as `lockstep run` printed it).")
+    String runId;
+
+    @Option(names = "--agents", split = ",", paramLabel = "HOST:PORT", description = "Agents to ask; dns:///NAME:PORT means every address of NAME.")
+    List<String> agents;
+
+    @Option(names = "--inventory", paramLabel = "FILE", description = "Ask the nodes of this inventory YAML.")
+    Path inventory;
+
+    @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @CommandLine.Mixin
+    ConnectionOptions connection = new ConnectionOptions();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (agents == null && inventory == null) {
+            throw new ScenarioException("give --agents HOST:PORT,... or --inventory FILE");
+        }
+        if (runId != null && (runId.isBlank() || runId.contains("/") || runId.startsWith("."))) {
+            throw new ScenarioException("RUN: '" + runId + "' is not a run id (such as 20261130-134608-demo-a2c7)");
+        }
+        Path saved = runId == null ? null : out.resolve(runId).resolve(ResultsStore.RUN_FILE);
+        if (saved != null && Files.exists(saved)) {
+            throw new ScenarioException(saved + " exists already (its coordinator saved the run); give another --out to collect it again");
+        }
+        List<String> addresses = AgentSelection.choose(agents, inventory, List.of(), "--agents", AgentTargets.system()).addresses();
+        var security = connection.resolve(inventory);
+        List<Agent> list = addresses.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
+        try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
+            RunCollector collector = new RunCollector(ensemble);
+            if (runId == null) {
+                var surveyed = collector.survey();
+                RunListing.print(list.stream().filter(surveyed.values()::containsKey).map(surveyed.values()::get).toList(), System.out);
+                surveyed.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
+                return surveyed.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
+            }
+            RunRecord run = collector.collect(runId);
+            Path file = new ResultsStore(out).save(run);
+            TextReport.print(run, System.out);
+            run.errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
+            spec.commandLine().getErr().flush();
+            System.out.printf("%nResults: %s%nReport:  %s%n", file, file.resolveSibling(ResultsStore.REPORT_FILE));
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package lockstep.coordinator.collect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import lockstep.coordinator.model.RunStatus;
+import lockstep.agent.AgentConfig;
+import lockstep.agent.AgentServer;
+import lockstep.common.WallClock;
+import lockstep.agent.security.AgentSecurity;
+import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.WorkloadSpec;
+import lockstep.agent.v1.WriteWorkload;
+import lockstep.coordinator.agent.Agent;
+import lockstep.coordinator.agent.AgentEnsemble;
+import lockstep.coordinator.agent.ChannelSecurity;
+import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.StepRecord;
+import lockstep.coordinator.run.RunFailedException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three real agents on 127.0.0.1 (no TLS: the owner id names the caller). A "coordinator" prepares
+ * and starts a step on two of them with a short lease and then goes silent, as a killed one would;
+ * the lease ends the runs and removes their files, and a collector with the same owner id
+ * assembles the results, naming the node that holds nothing; another owner gets nothing.
+ */
+class RunCollectorTest {
+    private static final String RUN = "20261130-120000-crashed-ab12";
+
+    @TempDir
+    Path roots;
+    private final List<AgentServer> servers = new ArrayList<>();
+    private final List<String> addresses = new ArrayList<>();
+    private final List<AgentEnsemble> ensembles = new ArrayList<>();
+
+    @BeforeEach
+    void startAgents() throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            Path root = Files.createDirectories(roots.resolve("n" + i)).toRealPath();
+            AgentServer s = new AgentServer(NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)),
+                    new AgentConfig("n" + i, root, "127.0.0.1", 0), AgentSecurity.NONE).start();
+            servers.add(s);
+            addresses.add("127.0.0.1:" + s.port());
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        ensembles.forEach(AgentEnsemble::close);
+        servers.forEach(AgentServer::stop);
+    }
+
+    private AgentEnsemble connect(ChannelSecurity security, List<String> to) {
+        AgentEnsemble e = new AgentEnsemble(to.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList());
+        ensembles.add(e);
+        return e;
+    }
+
+    private void crashedCoordinatorRanAStepOnTheFirstTwoNodes() {
+        AgentEnsemble crashed = connect(ChannelSecurity.NONE, addresses.subList(0, 2));
+        long startAt = WallClock.nowNanos() + 200_000_000L;
+        for (Agent a : crashed.agents()) {
+            a.prepare(PrepareRequest.newBuilder().setRunId(RUN + ".all").setLeaseMillis(1_000).setStepNodeCount(2)
+                    .setWorkload(WorkloadSpec.newBuilder().setWrite(WriteWorkload.newBuilder()
+                            .setFile("w.{node}").setSizeBytes(1 << 20).setBlockSizeBytes(4096))).build());
+            a.start(RUN + ".all", startAt);
+        }
+        // it says nothing more: the lease ends the runs and removes their files, keeping the results
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(roots.resolve("n1/w.n1")) && !Files.exists(roots.resolve("n2/w.n2")));
+    }
+
+    @Test
+    void theSameOwnerCollectsEveryNodesResultAndTheNodeHoldingNothingIsNamed() {
+        crashedCoordinatorRanAStepOnTheFirstTwoNodes();
+        RunRecord run = new RunCollector(connect(ChannelSecurity.NONE, addresses)).collect(RUN);
+
+        assertThat(run.status()).isEqualTo(RunCollector.STATUS);
+        assertThat(run.runId()).isEqualTo(RUN);
+        assertThat(run.name()).isEqualTo("crashed");
+        assertThat(run.workloadType()).isEqualTo("write");
+        assertThat(run.unit()).isEqualTo("MB/s");
+        assertThat(run.workload()).containsEntry("size_bytes", 1L << 20).containsEntry("file", "w.{node}");
+        assertThat(run.agents()).extracting(a -> a.node()).containsExactly("n1", "n2", "n3");
+        assertThat(run.steps()).hasSize(1);
+        StepRecord step = run.steps().get(0);
+        assertThat(step.id()).isEqualTo("all");
+        assertThat(step.kind()).isEqualTo("all");
+        assertThat(step.results()).extracting(r -> r.node()).containsExactlyInAnyOrder("n1", "n2");
+        // each node either finished its 1 MiB before the lease ran out, or the lease aborted it: both are kept
+        assertThat(step.results()).allSatisfy(r -> assertThat(r.status()).isIn(RunStatus.OK, RunStatus.ABORTED));
+        assertThat(step.intendedStartUnixNanos()).isPositive();
+        assertThat(run.errors()).anySatisfy(e -> assertThat(e).startsWith("collected by `lockstep collect`"))
+                .anySatisfy(e -> assertThat(e).isEqualTo("node n3: holds nothing of run " + RUN
+                        + " (cleaned by its coordinator, dropped 15 min after its lease ended, or its agent restarted)"));
+    }
+
+    @Test
+    void anotherOwnerCollectsNothingAndIsToldWhoseTheRunIs() {
+        crashedCoordinatorRanAStepOnTheFirstTwoNodes();
+        RunCollector other = new RunCollector(connect(new ChannelSecurity(null, null, null, null, "someone-else"), addresses));
+        assertThatThrownBy(() -> other.collect(RUN)).isInstanceOfSatisfying(RunFailedException.class, e -> {
+            assertThat(e.lines().get(0)).isEqualTo("no agent holds a result of run " + RUN + " that this identity may collect");
+            assertThat(String.join("\n", e.lines())).contains("node n1: " + RUN + ".all belongs to owner:")
+                    .contains("node n2: " + RUN + ".all belongs to owner:")
+                    .doesNotContain(ChannelSecurity.OWNER_ID);
+        });
+    }
+
+    @Test
+    void aRunNoAgentHoldsIsAnErrorNamingEachNode() {
+        assertThatThrownBy(() -> new RunCollector(connect(ChannelSecurity.NONE, addresses)).collect("20261130-000000-never-0000"))
+                .isInstanceOfSatisfying(RunFailedException.class, e -> assertThat(e.lines()).hasSize(4)
+                        .allSatisfy(l -> assertThat(l).contains("20261130-000000-never-0000")));
+    }
+
+    @Test
+    void stepIdsAndRunIdsAreReadBack() {
+        assertThat(RunCollector.partOf(RUN + ".solo-n1-r2", RUN)).isTrue();
+        assertThat(RunCollector.partOf(RUN + "x.all", RUN)).isFalse();
+        assertThat(RunCollector.stepOf(RUN + ".solo-n1-r2", RUN)).isEqualTo("solo-n1-r2");
+        assertThat(RunCollector.nameOf("20261130-134608-my-demo-a2c7")).isEqualTo("my-demo");
+        assertThat(RunCollector.nameOf("adhoc")).isEqualTo("adhoc");
+        assertThat(RunCollector.workloadType(WorkloadSpec.newBuilder().setWrite(WriteWorkload.getDefaultInstance()).build()))
+                .isEqualTo("write");
+    }
+}
