@@ -52,7 +52,7 @@ class StatusWordsTest {
 
         assertThatThrownBy(() -> RunLocator.load(file)).isInstanceOf(ReportInputException.class)
                 .hasMessageContaining(file.toString())
-                .hasMessageContaining("status 'maybe' is not one of [ok, failed, aborted, incomplete, interrupted]")
+                .hasMessageContaining("status 'maybe' is not one of [ok, failed, aborted, incomplete, interrupted, collected]")
                 .hasMessageNotContaining("\n");
     }
 
