@@ -206,8 +206,9 @@ check("k8s: one DaemonSet, one Service, one Job, one ConfigMap, namespace lockst
 if ds:
     spec = pod_spec(ds[0])
     agent = (spec.get("containers") or [{}])[0]
-    ports = [p.get("containerPort") for p in agent.get("ports") or []]
-    check(f"k8s: DaemonSet container port is {PORT}", ports == [PORT], f"ports {ports}")
+    ports = sorted((p.get("containerPort"), p.get("protocol", "TCP")) for p in agent.get("ports") or [])
+    check(f"k8s: DaemonSet container ports are {PORT}/TCP (gRPC) and {PORT}/UDP (clock probes)",
+          ports == [(PORT, "TCP"), (PORT, "UDP")], f"ports {ports}")
     hostpaths = {v["name"]: v["hostPath"]["path"] for v in spec.get("volumes") or [] if "hostPath" in v}
     mounts = {m["mountPath"]: m["name"] for m in agent.get("volumeMounts") or []}
     check("k8s: DaemonSet mounts a hostPath at /data",
@@ -234,10 +235,11 @@ else:
 if svc:
     s = svc[0]
     sports = [(p.get("port"), p.get("targetPort")) for p in s["spec"].get("ports") or []]
+    sprotocols = sorted((p.get("port"), p.get("protocol", "TCP")) for p in s["spec"].get("ports") or [])
     sel = s["spec"].get("selector") or {}
-    check(f"k8s: Service lockstep-agents is headless, port {PORT}, selects the agent pods",
+    check(f"k8s: Service lockstep-agents is headless, port {PORT} TCP and UDP, selects the agent pods",
           s["metadata"]["name"] == "lockstep-agents" and s["spec"].get("clusterIP") == "None"
-          and sports and sports[0][0] == PORT and sel and all(pod_labels.get(k) == v for k, v in sel.items()),
+          and sports and sports[0][0] == PORT and sprotocols == [(PORT, "TCP"), (PORT, "UDP")] and sel and all(pod_labels.get(k) == v for k, v in sel.items()),
           f"name {s['metadata']['name']}, clusterIP {s['spec'].get('clusterIP')}, ports {sports}, selector {sel}")
 
 if job:
