@@ -71,8 +71,15 @@ public final class LockFilesProcesses extends FleetWorkload {
         fleet.start(tasks, dir.toString());
     }
 
-    /** test-P-I with P and I within this run's processes and files. */
+    /** test-P-I with P and I within this run's processes and files, or a warm-up scratch file of it. */
     private boolean isRunFile(String name) {
+        for (int p = 0; p < spec.getProcesses() && name.startsWith(".warmup-"); p++) {
+            for (int i = 0; i < LockFilesLoop.WARM_UP_FILES; i++) {
+                if (name.equals(LockFilesLoop.warmUpName(prefix(p), i))) {
+                    return true;
+                }
+            }
+        }
         if (!name.startsWith("test-")) {
             return false;
         }
@@ -104,6 +111,17 @@ public final class LockFilesProcesses extends FleetWorkload {
                         if (dirFd.removeIfCreated(name, null)) {
                             removed++;
                         }
+                    } catch (PosixException e) {
+                        leftovers.add(paths.relative(dir.resolve(name)) + ": " + e.detail());
+                    }
+                }
+            }
+            // the workers' warm-up scratch files, not counted as the run's files
+            for (int p = 0; p < spec.getProcesses(); p++) {
+                for (int i = 0; i < LockFilesLoop.WARM_UP_FILES; i++) {
+                    String name = LockFilesLoop.warmUpName(prefix(p), i);
+                    try {
+                        dirFd.removeIfCreated(name, null);
                     } catch (PosixException e) {
                         leftovers.add(paths.relative(dir.resolve(name)) + ": " + e.detail());
                     }

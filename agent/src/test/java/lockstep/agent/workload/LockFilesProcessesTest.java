@@ -15,6 +15,7 @@ import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
+import lockstep.agent.worker.LockFilesLoop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,8 +37,11 @@ class LockFilesProcessesTest {
         try {
             w.prepare();
             assertThat(w.workerPids()).hasSize(2).doesNotHaveDuplicates().doesNotContain(ProcessHandle.current().pid());
-            // the workers warmed up on scratch files before reporting ready, and removed them
-            assertThat(root.resolve("locks.n1")).isEmptyDirectory();
+            // the workers warmed up on scratch files before reporting ready; they stay until cleanup
+            try (var files = Files.list(root.resolve("locks.n1"))) {
+                assertThat(files.map(f -> f.getFileName().toString()).toList())
+                        .hasSize(2 * LockFilesLoop.WARM_UP_FILES).allMatch(n -> n.startsWith(".warmup-"));
+            }
             WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
 
             assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
