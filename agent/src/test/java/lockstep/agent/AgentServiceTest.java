@@ -3,7 +3,6 @@ package lockstep.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import lockstep.agent.telemetry.RunTelemetry;
 import lockstep.common.WallClock;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -130,8 +129,7 @@ class AgentServiceTest {
         assertThat(r.getTelemetry().getBaselineList()).isNotEmpty();
         assertThat(r.getTelemetry().getSamplesList()).isNotEmpty();
         // the first sample (also the baseline's last) is scheduled just before the instant, the rest after it
-        assertThat(r.getTelemetry().getSamples(0).getAtUnixNanos())
-                .isGreaterThanOrEqualTo(r.getIntendedStartUnixNanos() - RunTelemetry.EDGE_BEFORE_START_NANOS);
+        assertThat(r.getTelemetry().getBaseline(r.getTelemetry().getBaselineCount() - 1)).isEqualTo(r.getTelemetry().getSamples(0));
         assertThat(r.getTelemetry().getSamplesList().subList(1, r.getTelemetry().getSamplesCount()))
                 .allMatch(s -> s.getAtUnixNanos() >= r.getIntendedStartUnixNanos());
         assertThat(r.getTelemetry().getSamples(r.getTelemetry().getSamplesCount() - 1).getAtUnixNanos())

@@ -13,8 +13,8 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * The resource samples of one run, taken on a thread of their own: one when the run is armed,
- * one just before the start instant (together the idle baseline; it is also the run's first
- * sample), then one every period from the instant on until {@link #finish}, which takes the
+ * one just before the start instant (at least 5 ms, and 4 times as long as the first sample
+ * took, before it; together the idle baseline; it is also the run's first sample), then one every period from the instant on until {@link #finish}, which takes the
  * last. The measured threads never wait for it.
  */
 public final class RunTelemetry {
@@ -25,6 +25,8 @@ public final class RunTelemetry {
      * own threads waking up (measured as start skew).
      */
     public static final long EDGE_BEFORE_START_NANOS = 5_000_000;
+    /** ... or this many times as long as the armed sample took, if that is more. */
+    static final int EDGE_SAMPLE_TIMES = 4;
 
     private final ResourceSampler sampler;
     private final long startAtUnixNanos;
@@ -47,8 +49,15 @@ public final class RunTelemetry {
         RunTelemetry t = new RunTelemetry(sampler, startAtUnixNanos, name);
         long period = TimeUnit.MILLISECONDS.toNanos(periodMillis);
         long toStart = startAtUnixNanos - WallClock.nowNanos();
-        t.thread.execute(() -> t.take(false));
-        t.thread.schedule(() -> t.take(true), Math.max(0, toStart - EDGE_BEFORE_START_NANOS), TimeUnit.NANOSECONDS);
+        t.thread.execute(() -> {
+            long began = System.nanoTime();
+            t.take(false);
+            // The edge sample must be over before the instant: a just-started agent's sample
+            // (interpreted /proc parsing) takes milliseconds, and with it running beside the
+            // waking workload threads fresh agents started 2-3 ms later (docs/performance.md).
+            long lead = Math.max(EDGE_BEFORE_START_NANOS, EDGE_SAMPLE_TIMES * (System.nanoTime() - began));
+            t.thread.schedule(() -> t.take(true), Math.max(0, startAtUnixNanos - lead - WallClock.nowNanos()), TimeUnit.NANOSECONDS);
+        });
         t.thread.scheduleAtFixedRate(() -> t.take(false), Math.max(0, toStart) + period, period, TimeUnit.NANOSECONDS);
         return t;
     }
