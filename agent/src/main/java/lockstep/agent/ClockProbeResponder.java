@@ -7,13 +7,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
+import lockstep.common.ClockProbeDatagram;
 import lockstep.common.WallClock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * Answers clock probes over UDP (the datagram format is in agent.proto, DescribeResponse
- * clock_probe_port): one thread that does nothing else reads the wall clock as soon as a probe
+ * Answers clock probes over UDP ({@link ClockProbeDatagram}): one thread that does nothing else reads the wall clock as soon as a probe
  * arrives and again just before the answer leaves. A gRPC probe crosses four thread hand-offs
  * and HTTP/2 framing, milliseconds on a busy host, and the offset estimate can be no better than
  * half of that; a datagram answered here costs tens of microseconds on loopback.
@@ -22,8 +22,6 @@ import org.apache.logging.log4j.Logger;
  * port is no amplifier and no secret is exposed; it keeps no state.
  */
 public final class ClockProbeResponder implements AutoCloseable {
-    public static final int PACKET_BYTES = 32;
-    public static final int MAGIC = 0x4C534331; // "LSC1"
     private static final Logger LOG = LogManager.getLogger(ClockProbeResponder.class);
 
     private final DatagramSocket socket;
@@ -53,7 +51,7 @@ public final class ClockProbeResponder implements AutoCloseable {
     }
 
     private void serve() {
-        byte[] buffer = new byte[PACKET_BYTES + 1];
+        byte[] buffer = new byte[ClockProbeDatagram.BYTES + 1];
         DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
         ByteBuffer bytes = ByteBuffer.wrap(buffer);
         while (!socket.isClosed()) {
@@ -61,12 +59,11 @@ public final class ClockProbeResponder implements AutoCloseable {
                 packet.setLength(buffer.length);
                 socket.receive(packet);
                 long received = WallClock.nowNanos();
-                if (packet.getLength() != PACKET_BYTES || bytes.getInt(0) != MAGIC) {
+                if (!ClockProbeDatagram.matches(bytes, packet.getLength())) {
                     continue;
                 }
-                bytes.putInt(4, 0).putLong(16, received);
-                packet.setLength(PACKET_BYTES);
-                bytes.putLong(24, WallClock.nowNanos());
+                bytes.putLong(ClockProbeDatagram.ARRIVED, received);
+                bytes.putLong(ClockProbeDatagram.LEFT, WallClock.nowNanos());
                 socket.send(packet);
             } catch (SocketException e) {
                 if (!socket.isClosed()) {

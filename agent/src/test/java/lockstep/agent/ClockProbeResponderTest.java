@@ -8,6 +8,7 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import lockstep.common.ClockProbeDatagram;
 import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
 
@@ -20,10 +21,10 @@ class ClockProbeResponderTest {
             client.connect(InetAddress.getLoopbackAddress(), responder.port());
             client.setSoTimeout(5_000);
             long before = WallClock.nowNanos();
-            ByteBuffer answer = exchange(client, probe(ClockProbeResponder.MAGIC, 0x1234_5678_9abc_def0L, 32), 33);
+            ByteBuffer answer = exchange(client, probe(ClockProbeDatagram.MAGIC, 0x1234_5678_9abc_def0L, 32), 33);
             long after = WallClock.nowNanos();
             assertThat(answer.limit()).isEqualTo(32);
-            assertThat(answer.getInt(0)).isEqualTo(ClockProbeResponder.MAGIC);
+            assertThat(answer.getInt(0)).isEqualTo(ClockProbeDatagram.MAGIC);
             assertThat(answer.getLong(8)).isEqualTo(0x1234_5678_9abc_def0L);
             long arrived = answer.getLong(16);
             long left = answer.getLong(24);
@@ -39,11 +40,11 @@ class ClockProbeResponderTest {
             client.connect(InetAddress.getLoopbackAddress(), responder.port());
             client.setSoTimeout(300);
             assertThatThrownBy(() -> exchange(client, probe(0x4C534332, 1, 32), 33)).isInstanceOf(SocketTimeoutException.class);
-            assertThatThrownBy(() -> exchange(client, probe(ClockProbeResponder.MAGIC, 2, 64), 65)).isInstanceOf(SocketTimeoutException.class);
-            assertThatThrownBy(() -> exchange(client, probe(ClockProbeResponder.MAGIC, 3, 16), 33)).isInstanceOf(SocketTimeoutException.class);
+            assertThatThrownBy(() -> exchange(client, probe(ClockProbeDatagram.MAGIC, 2, 64), 65)).isInstanceOf(SocketTimeoutException.class);
+            assertThatThrownBy(() -> exchange(client, probe(ClockProbeDatagram.MAGIC, 3, 16), 33)).isInstanceOf(SocketTimeoutException.class);
             // and still answers a good one afterwards
             client.setSoTimeout(5_000);
-            assertThat(exchange(client, probe(ClockProbeResponder.MAGIC, 4, 32), 33).getLong(8)).isEqualTo(4);
+            assertThat(exchange(client, probe(ClockProbeDatagram.MAGIC, 4, 32), 33).getLong(8)).isEqualTo(4);
         }
     }
 

@@ -28,6 +28,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class LockFilesLoop implements WorkerLoop {
     public static final int WARM_UP_FILES = 400;
+    public static final String WARM_UP_PREFIX = ".warmup-";
     // O_EXCL | O_NOFOLLOW relative to the directory descriptor: only files this run creates,
     // never a link planted at a file's name, in the same one open(2) per file as the seed.
     private static final int FLAGS = Posix.O_SYNC | Posix.O_RDWR | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW
@@ -66,7 +67,7 @@ public final class LockFilesLoop implements WorkerLoop {
      * program preceded by the same create/unlink pattern fell from ~14k to ~4.7k locks/s).
      */
     public static String warmUpName(String prefix, int index) {
-        return ".warmup-" + fileName(prefix, index);
+        return WARM_UP_PREFIX + fileName(prefix, index);
     }
 
     public static String fileName(String prefix, int index) {

@@ -45,8 +45,10 @@ public final class PingPongLoop implements WorkerLoop {
     // One instance for the whole run: the lock loop asks it on every try-lock attempt.
     private final java.util.function.BooleanSupplier isStopped = () -> stopped;
 
-    /** Opens and sizes the shared file; throws PosixException if it cannot. */
-    /** {@code instrumented}: lock and unlock times into the latency histogram, the count for progress samples. */
+    /**
+     * Opens and sizes the shared file; throws PosixException if it cannot. {@code instrumented}:
+     * lock and unlock times into the latency histogram, the count for progress samples.
+     */
     public PingPongLoop(Path file, PingPongWorkload spec, int slots, int participants, Path root, boolean instrumented) {
         this.file = file;
         this.instrumented = instrumented;

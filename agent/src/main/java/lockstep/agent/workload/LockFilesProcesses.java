@@ -71,22 +71,19 @@ public final class LockFilesProcesses extends FleetWorkload {
         fleet.start(tasks, dir.toString());
     }
 
-    /** test-P-I with P and I within this run's processes and files, or a warm-up scratch file of it. */
+    /** test-P-I with P and I within this run's processes and files, or a warm-up scratch file .warmup-test-P-I. */
     private boolean isRunFile(String name) {
-        for (int p = 0; p < spec.getProcesses() && name.startsWith(".warmup-"); p++) {
-            for (int i = 0; i < LockFilesLoop.WARM_UP_FILES; i++) {
-                if (name.equals(LockFilesLoop.warmUpName(prefix(p), i))) {
-                    return true;
-                }
-            }
-        }
-        if (!name.startsWith("test-")) {
+        boolean scratch = name.startsWith(LockFilesLoop.WARM_UP_PREFIX);
+        String file = scratch ? name.substring(LockFilesLoop.WARM_UP_PREFIX.length()) : name;
+        if (!file.startsWith("test-")) {
             return false;
         }
-        String[] parts = name.substring(5).split("-", -1);
+        String[] parts = file.substring(5).split("-", -1);
         try {
-            return parts.length == 2 && Integer.parseInt(parts[0]) < spec.getProcesses() && Integer.parseInt(parts[1]) < spec.getFiles()
-                    && name.equals(LockFilesLoop.fileName(prefix(Integer.parseInt(parts[0])), Integer.parseInt(parts[1])));
+            int p = Integer.parseInt(parts[0]);
+            int i = parts.length == 2 ? Integer.parseInt(parts[1]) : -1;
+            return i >= 0 && p < spec.getProcesses() && i < (scratch ? LockFilesLoop.WARM_UP_FILES : spec.getFiles())
+                    && file.equals(LockFilesLoop.fileName(prefix(p), i));
         } catch (NumberFormatException e) {
             return false;
         }

@@ -152,6 +152,23 @@ class RootConfinementTest {
     }
 
     @Test
+    void aLinkPlantedAtAWarmUpScratchNameIsRefusedAtPrepareToo() throws Exception {
+        Files.createDirectories(root.resolve("locks"));
+        Files.createSymbolicLink(root.resolve("locks/.warmup-test-0-399"), outside.resolve("scratch"));
+        Files.writeString(root.resolve("locks/.warmup-test-0-400"), "not a scratch name (400 and up): kept, not refused");
+        LockFilesProcesses w = new LockFilesProcesses(lockFiles(), paths());
+        try {
+            assertThatThrownBy(w::prepare).isInstanceOf(PosixException.class)
+                    .hasMessageContaining("locks/.warmup-test-0-399").hasMessageContaining("EEXIST");
+        } finally {
+            assertThat(w.cleanup().filesRemoved()).isZero();
+        }
+        assertThat(outside.resolve("scratch")).doesNotExist();
+        assertThat(root.resolve("locks/.warmup-test-0-399")).isSymbolicLink();
+        assertThat(root.resolve("locks/.warmup-test-0-400")).exists();
+    }
+
+    @Test
     void symlinksPlantedPerFileAfterPrepareAreNotFollowedByTheWorkers() throws Exception {
         LockFilesProcesses w = new LockFilesProcesses(lockFiles(), paths());
         try {

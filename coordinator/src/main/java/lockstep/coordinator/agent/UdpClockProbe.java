@@ -12,20 +12,18 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import lockstep.common.ClockProbeDatagram;
 import lockstep.common.WallClock;
 
 /**
- * Probes an agent's clock with one UDP datagram each way (format: agent.proto, DescribeResponse
- * clock_probe_port), on the calling thread: no event loop or executor between reading the clock
+ * Probes an agent's clock with one UDP datagram each way ({@link ClockProbeDatagram}), on the calling thread: no event loop or executor between reading the clock
  * and the datagram leaving or arriving. Not thread-safe; {@link GrpcAgent} probes one at a time.
  */
 final class UdpClockProbe implements AutoCloseable {
-    static final int PACKET_BYTES = 32;
-    static final int MAGIC = 0x4C534331; // "LSC1"
     private static final Pattern HOST_PORT = Pattern.compile("^(?:dns:///)?\\[?([^\\[\\]]+?)\\]?:(\\d+)$");
 
     private final DatagramSocket socket;
-    private final byte[] buffer = new byte[PACKET_BYTES + 1];
+    private final byte[] buffer = new byte[ClockProbeDatagram.BYTES + 1];
     private final ByteBuffer bytes = ByteBuffer.wrap(buffer);
 
     private UdpClockProbe(DatagramSocket socket) {
@@ -54,9 +52,8 @@ final class UdpClockProbe implements AutoCloseable {
     /** One probe; {@link SocketTimeoutException} when no answer to it came within {@code timeout}. */
     ClockSample probe(Duration timeout) throws IOException {
         long nonce = ThreadLocalRandom.current().nextLong();
-        bytes.clear();
-        bytes.putInt(0, MAGIC).putInt(4, 0).putLong(8, nonce).putLong(16, 0).putLong(24, 0);
-        DatagramPacket packet = new DatagramPacket(buffer, PACKET_BYTES);
+        ClockProbeDatagram.request(bytes, nonce);
+        DatagramPacket packet = new DatagramPacket(buffer, ClockProbeDatagram.BYTES);
         long deadline = System.nanoTime() + timeout.toNanos();
         socket.setSoTimeout(Math.max(1, (int) timeout.toMillis()));
         long sentWall = WallClock.nowNanos();
@@ -67,8 +64,9 @@ final class UdpClockProbe implements AutoCloseable {
             socket.receive(packet);
             long roundTrip = System.nanoTime() - sent;
             // A late answer to an earlier probe that timed out carries another nonce: not ours.
-            if (packet.getLength() == PACKET_BYTES && bytes.getInt(0) == MAGIC && bytes.getLong(8) == nonce) {
-                return new ClockSample(sentWall, roundTrip, bytes.getLong(16), bytes.getLong(24));
+            if (ClockProbeDatagram.matches(bytes, packet.getLength()) && bytes.getLong(ClockProbeDatagram.NONCE) == nonce) {
+                return new ClockSample(sentWall, roundTrip, bytes.getLong(ClockProbeDatagram.ARRIVED),
+                        bytes.getLong(ClockProbeDatagram.LEFT));
             }
             long left = deadline - System.nanoTime();
             if (left <= 1_000_000) {

@@ -30,12 +30,12 @@ public final class Bottlenecks {
     static final double OWN_PROCESSES_SHARE = 0.5;
     /** Waiting: workers inside lock ops at least this share of their time ... */
     static final double WAITING_LOCK_SHARE = 0.5;
-    /** ... while every node's CPU and device stay below these. */
+    /** ... while every node's device stays below this ... */
+    static final double WAITING_DEVICE_PERCENT = 50;
+    /** ... and its CPU is not saturated, or under this share of a saturated CPU is the lock workers' own. */
+    static final double WAITING_OWN_CPU_SHARE = 0.25;
     /** Above this, a waiting line says whose the CPU time is (a local file-system daemon's, say). */
     static final double WAITING_CPU_NOTED_PERCENT = 50;
-    /** Below this share of a saturated CPU, lock workers sitting in lock calls are waiting, not CPU-bound. */
-    static final double WAITING_OWN_CPU_SHARE = 0.25;
-    static final double WAITING_DEVICE_PERCENT = 50;
     /** Buffered writes: Dirty at the end at least this share of the bytes written (and 1 MiB). */
     static final double PAGE_CACHE_SHARE = 0.25;
     static final long PAGE_CACHE_MIN_BYTES = 1 << 20;
