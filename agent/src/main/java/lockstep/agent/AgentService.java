@@ -232,7 +232,12 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
         respond(response, () -> {
             owners.check(request.getRunId(), "abort");
             Run run = registry.get(request.getRunId());
-            return AbortResponse.newBuilder().setState(run.abort(request.getReason())).build();
+            if (!request.getRemoveFiles()) {
+                return AbortResponse.newBuilder().setState(run.abort(request.getReason())).build();
+            }
+            CleanupReport report = run.cleanupOnRequest(request.getReason());
+            return AbortResponse.newBuilder().setState(run.state()).setFilesRemoved(report.filesRemoved())
+                    .addAllLeftovers(report.leftovers()).build();
         });
     }
 
@@ -251,8 +256,16 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
 
     @Override
     public void keepAlive(KeepAliveRequest request, StreamObserver<KeepAliveResponse> response) {
-        respond(response, () -> KeepAliveResponse.newBuilder()
-                .addAllExpiredRunIds(registry.keepAlive(request.getRunIdsList())).build());
+        respond(response, () -> {
+            KeepAliveResponse.Builder b = KeepAliveResponse.newBuilder();
+            for (Run ended : registry.keepAlive(request.getRunIdsList())) {
+                b.addExpiredRunIds(ended.runId());
+                if (ended.cleanedOnRequest()) {
+                    b.addAbortedRunIds(ended.runId());
+                }
+            }
+            return b.build();
+        });
     }
 
     @Override

@@ -39,6 +39,7 @@ final class Run {
     private final long preparedAtMillis = System.currentTimeMillis();
     private final Object cleanupLock = new Object();
     private volatile boolean cleanupStarted;
+    private volatile boolean cleanedOnRequest;
     private volatile long cleanedAtMillis;
     private volatile long peerGoneAtMillis;
     private CleanupReport cleaned;
@@ -74,6 +75,11 @@ final class Run {
     /** Whether cleanup (by the coordinator or the lease) has begun: the run holds nothing any more. */
     boolean cleanupStarted() {
         return cleanupStarted;
+    }
+
+    /** Whether its cleanup was asked for by its owner (an Abort with remove_files), not by its lease. */
+    boolean cleanedOnRequest() {
+        return cleanedOnRequest;
     }
 
     /** When cleanup ended, 0 while it has not. */
@@ -166,10 +172,9 @@ final class Run {
             r.setTelemetry(telemetry.finish());
         }
         if (abortReason != null) {
+            // what the workload met after the abort (workers killed, files gone) follows from it: the reason is the error
             r.setState(RunState.RUN_STATE_ABORTED);
-            if (!r.hasError()) {
-                r.setError(WorkloadError.newBuilder().setOperation("abort").setMessage("aborted: " + abortReason));
-            }
+            r.setError(WorkloadError.newBuilder().setOperation("abort").setMessage(abortReason));
         }
         synchronized (this) {
             sample();
@@ -221,7 +226,7 @@ final class Run {
         if (state == RunState.RUN_STATE_PREPARED) {
             state = RunState.RUN_STATE_ABORTED;
             result = WorkloadResult.newBuilder().setState(state)
-                    .setError(WorkloadError.newBuilder().setOperation("abort").setMessage("aborted: " + abortReason))
+                    .setError(WorkloadError.newBuilder().setOperation("abort").setMessage(abortReason))
                     .build();
             finished.complete(null);
         }
@@ -233,8 +238,18 @@ final class Run {
      * the first one's report (the lease and the coordinator may both clean a run).
      */
     CleanupReport cleanup(String reason) {
+        return cleanup(reason, false);
+    }
+
+    /** As {@link #cleanup(String)}, asked for by the run's owner (Abort with remove_files) rather than its lease. */
+    CleanupReport cleanupOnRequest(String reason) {
+        return cleanup(reason, true);
+    }
+
+    private CleanupReport cleanup(String reason, boolean onRequest) {
         synchronized (cleanupLock) {
             if (cleaned == null) {
+                cleanedOnRequest = onRequest;
                 cleanupStarted = true;
                 cleaned = doCleanup(reason);
                 cleanedAtMillis = System.currentTimeMillis();

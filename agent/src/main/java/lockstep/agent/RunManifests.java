@@ -5,15 +5,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import lockstep.agent.env.BootId;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.FileId;
+import lockstep.agent.fs.PlainNames;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
@@ -23,16 +22,14 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * Per-run manifests under {@code ROOT/.lockstep/runs/}: before a run creates anything, what it
- * will create is written there (for each path its workload resolved, the top-most component
- * that did not exist yet: a file, or a directory the run makes); the manifest goes when the run
- * is cleaned. An agent that starts removes what the manifests of a previous instance of its node
+ * will create is written there (its directory {@code lockstep-RUN}, inside which every path of
+ * the run is); the manifest goes when the run is cleaned. An agent that starts removes what the manifests of a previous instance of its node
  * list (it was killed mid-run and could not clean), beneath the root, never following a link,
  * logging each path, and nothing a manifest does not list.
  */
 final class RunManifests {
     static final Path DIR = Path.of(".lockstep", "runs");
     private static final String HEADER = "lockstep-run-manifest v1";
-    private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}");
     private static final Logger LOG = LogManager.getLogger(RunManifests.class);
 
     private final RootedPaths paths;
@@ -53,38 +50,7 @@ final class RunManifests {
 
     /** RUN.NODE when both are plain names, else a digest of what is not (the manifest names both in full). */
     private String fileName(String runId) {
-        return plain(runId) + "." + plain(node);
-    }
-
-    private static String plain(String name) {
-        if (SAFE.matcher(name).matches()) {
-            return name;
-        }
-        try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
-            return "x" + java.util.HexFormat.of().formatHex(d, 0, 8);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** The top-most component of each target that does not exist yet (what the run will create). */
-    List<Path> toCreate(List<Path> targets) {
-        List<Path> out = new ArrayList<>();
-        for (Path target : targets) {
-            Path rel = paths.below(target);
-            Path sofar = Path.of("");
-            for (Path part : rel) {
-                sofar = sofar.resolve(part);
-                if (!Files.exists(paths.root().resolve(sofar), LinkOption.NOFOLLOW_LINKS)) {
-                    if (!out.contains(sofar)) {
-                        out.add(sofar);
-                    }
-                    break;
-                }
-            }
-        }
-        return out;
+        return PlainNames.of(runId) + "." + PlainNames.of(node);
     }
 
     /** Writes the manifest of {@code runId} listing {@code created}, relative to the root. */

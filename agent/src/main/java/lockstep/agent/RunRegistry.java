@@ -40,6 +40,7 @@ final class RunRegistry implements AutoCloseable {
     private final AgentConfig config;
     private final RootedPaths paths;
     private final RunManifests manifests;
+    private final RunDirs runDirs;
     private final ResourceGuards guards = ResourceGuards.fromEnvironment();
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
     private String blockDevice;
@@ -58,6 +59,7 @@ final class RunRegistry implements AutoCloseable {
         this.config = config;
         this.paths = new RootedPaths(config.root(), config.nodeName());
         this.manifests = new RunManifests(paths);
+        this.runDirs = new RunDirs(paths);
         List<String> left = manifests.removeLeftovers();
         if (!left.isEmpty()) {
             LOG.warn("removed {} path(s) left under {} by runs of a previous instance of this agent: {}", left.size(), paths.root(), left);
@@ -121,7 +123,7 @@ final class RunRegistry implements AutoCloseable {
             ResourceSampler sampler = request.getTelemetryOff() ? null
                     : new ResourceSampler(Path.of("/"), blockDevice(), () -> pids(workload));
             Run run = new Run(request.getRunId(), request.getWorkload(), workload, lease, peer, sampler,
-                    () -> manifests.remove(request.getRunId()));
+                    () -> cleanedUp(request.getRunId()));
             runs.put(run.runId(), run);
             LOG.info("run {} prepared for {}: {}, lease {} ms", run.runId(), peer, request.getWorkload().getKindCase(), lease);
             return run;
@@ -134,7 +136,7 @@ final class RunRegistry implements AutoCloseable {
 
     private Workload create(PrepareRequest request) {
         Workload workload;
-        RootedPaths runPaths = paths.recording();
+        RootedPaths runPaths = paths.forRun(request.getRunId());
         try {
             workload = WorkloadFactory.create(request.getWorkload(), runPaths, Math.max(1, request.getStepNodeCount()));
         } catch (InvalidWorkloadException e) {
@@ -147,12 +149,13 @@ final class RunRegistry implements AutoCloseable {
         }
         // what the run will create is on disk before it creates it: an agent killed mid-run removes it when it starts again
         try {
-            manifests.write(request.getRunId(), manifests.toCreate(runPaths.resolved()));
+            manifests.write(request.getRunId(), List.of(runPaths.runDir()));
         } catch (PosixException | java.io.UncheckedIOException e) {
             throw Status.FAILED_PRECONDITION.withDescription("prepare failed: cannot write the run's manifest under "
                     + paths.root().resolve(RunManifests.DIR) + ": " + e.getMessage()).asRuntimeException();
         }
         try {
+            runDirs.create(runPaths.runDir());
             workload.prepare();
         } catch (ResourceLimitException e) {
             cleanupFailedPrepare(workload, request.getRunId());
@@ -169,6 +172,12 @@ final class RunRegistry implements AutoCloseable {
 
     private void cleanupFailedPrepare(Workload workload, String runId) {
         workload.cleanup();
+        cleanedUp(runId);
+    }
+
+    /** After a run's workload removed its files: its directory (when empty) and then its manifest. */
+    private void cleanedUp(String runId) {
+        runDirs.removeIfEmpty(paths.forRun(runId).runDir());
         manifests.remove(runId);
     }
 
@@ -255,19 +264,20 @@ final class RunRegistry implements AutoCloseable {
     }
 
     /** Renews the leases of the known runs among these; returns those whose lease had already run out. */
-    List<String> keepAlive(List<String> runIds) {
-        List<String> expired = new ArrayList<>();
+    /** Renews the leases of the listed runs; returns those already ended (cleanup begun), which it cannot renew. */
+    List<Run> keepAlive(List<String> runIds) {
+        List<Run> ended = new ArrayList<>();
         for (String id : runIds) {
             Run run = runs.get(id);
             if (run != null) {
                 if (run.cleanupStarted()) {
-                    expired.add(id);
+                    ended.add(run);
                 } else {
                     run.touch();
                 }
             }
         }
-        return expired;
+        return ended;
     }
 
     /** Cleans up and forgets a run; an unknown run id is already clean. */

@@ -2,36 +2,38 @@ package lockstep.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
-import lockstep.common.WallClock;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
-import static org.awaitility.Awaitility.await;
-
 import java.nio.file.Files;
-import java.time.Duration;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.GetResultRequest;
+import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.v1.KeepAliveRequest;
+import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.ListRunsRequest;
-import lockstep.agent.v1.RunSummary;
-import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.RunSummary;
 import lockstep.agent.v1.StartRequest;
 import lockstep.agent.v1.WatchProgressRequest;
 import lockstep.agent.v1.WatchProgressResponse;
+import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
+import lockstep.common.WallClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,6 +67,11 @@ class AgentServiceTest {
         return stub.withDeadlineAfter(30, TimeUnit.SECONDS);
     }
 
+    /** Where run {@code runId}'s path {@code name} is: in the run's own directory below the root. */
+    private Path in(String runId, String name) {
+        return root.resolve("lockstep-" + runId).resolve(name);
+    }
+
     private static WorkloadSpec write(String file, long size) {
         return WorkloadSpec.newBuilder().setWrite(WriteWorkload.newBuilder()
                 .setFile(file).setSizeBytes(size).setBlockSizeBytes(4096)).build();
@@ -82,7 +89,7 @@ class AgentServiceTest {
     void runsThroughEveryPhaseAndCleansUp() {
         var prepared = call().prepare(PrepareRequest.newBuilder().setRunId("r1").setWorkload(write("w.{node}", 4 << 20)).build());
         assertThat(prepared.getState()).isEqualTo(RunState.RUN_STATE_PREPARED);
-        assertThat(prepared.getPathsList()).containsExactly("w.n1");
+        assertThat(prepared.getPathsList()).containsExactly("lockstep-r1/w.n1");
 
         long startAt = WallClock.nowNanos() + 100_000_000;
         assertThat(call().start(StartRequest.newBuilder().setRunId("r1").setStartAtUnixNanos(startAt).build()).getState())
@@ -101,11 +108,11 @@ class AgentServiceTest {
         assertThat(result.getResult().getBytes()).isEqualTo(4 << 20);
         assertThat(result.getResult().getIntendedStartUnixNanos()).isEqualTo(startAt);
         assertThat(result.getResult().getFirstOpUnixNanos()).isGreaterThanOrEqualTo(startAt);
-        assertThat(root.resolve("w.n1")).exists();
+        assertThat(in("r1", "w.n1")).exists();
 
         var cleaned = call().cleanup(CleanupRequest.newBuilder().setRunId("r1").build());
         assertThat(cleaned.getFilesRemoved()).isEqualTo(1);
-        assertThat(root.resolve("w.n1")).doesNotExist();
+        assertThat(root.resolve("lockstep-r1")).as("the run's directory goes with its files").doesNotExist();
         // cleanup is idempotent; the run is gone afterwards
         assertThat(call().cleanup(CleanupRequest.newBuilder().setRunId("r1").build()).getFilesRemoved()).isZero();
         assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r1").build()), Status.Code.NOT_FOUND, "no run r1 on node n1");
@@ -165,7 +172,7 @@ class AgentServiceTest {
         assertStatus(() -> call().prepare(req.toBuilder().setWorkload(write("b", 8192)).build()),
                 Status.Code.ALREADY_EXISTS, "another workload");
         call().cleanup(CleanupRequest.newBuilder().setRunId("r2").build());
-        assertThat(root.resolve("a")).doesNotExist();
+        assertThat(in("r2", "a")).doesNotExist();
     }
 
     @Test
@@ -177,12 +184,31 @@ class AgentServiceTest {
 
     @Test
     void aPrepareThatFailsIsReportedWithErrnoAndForgotten() throws Exception {
-        Files.createDirectories(root.resolve("taken"));
+        Files.createDirectories(in("r4", "taken"));
         // a write creates its file with O_EXCL: what is already there is refused, not opened
         assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("r4").setWorkload(write("taken", 8192)).build()),
-                Status.Code.FAILED_PRECONDITION, "open taken: EEXIST");
+                Status.Code.FAILED_PRECONDITION, "open lockstep-r4/taken: EEXIST");
         assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r4").build()), Status.Code.NOT_FOUND, "r4");
-        assertThat(root.resolve("taken")).isDirectory();
+        assertThat(in("r4", "taken")).isDirectory();
+    }
+
+    @Test
+    void anotherRunsLeftoversNeverShareAPathWithThisRun() throws Exception {
+        // what another run (another agent on this shared root, or a killed one) left at the same template
+        Files.createDirectories(in("other", "."));
+        Files.writeString(in("other", "same.n1"), "theirs");
+        runToEndWriting("mine", "same.{node}");
+        assertThat(Files.readString(in("other", "same.n1"))).isEqualTo("theirs");
+        assertThat(root.resolve("lockstep-mine")).doesNotExist();
+    }
+
+    private void runToEndWriting(String runId, String file) {
+        var prepared = call().prepare(PrepareRequest.newBuilder().setRunId(runId).setWorkload(write(file, 8192)).build());
+        assertThat(prepared.getPathsList()).containsExactly("lockstep-" + runId + "/" + file.replace("{node}", "n1"));
+        call().start(StartRequest.newBuilder().setRunId(runId).setStartAtUnixNanos(WallClock.nowNanos() + 50_000_000).build());
+        call().watchProgress(WatchProgressRequest.newBuilder().setRunId(runId).setIntervalMillis(50).build()).forEachRemaining(p -> { });
+        assertThat(call().getResult(GetResultRequest.newBuilder().setRunId(runId).build()).getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+        call().cleanup(CleanupRequest.newBuilder().setRunId(runId).build());
     }
 
     @Test
@@ -194,12 +220,14 @@ class AgentServiceTest {
     @Test
     void aRunWhoseLeaseRunsOutIsAbortedItsFilesRemovedAndItsResultKept() throws Exception {
         call().prepare(PrepareRequest.newBuilder().setRunId("r6").setLeaseMillis(200).setWorkload(write("leased", 8192)).build());
-        assertThat(root.resolve("leased")).exists();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("leased")));
+        assertThat(in("r6", "leased")).exists();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("lockstep-r6")));
         var result = call().getResult(GetResultRequest.newBuilder().setRunId("r6").build());
         assertThat(result.getState()).isEqualTo(RunState.RUN_STATE_ABORTED);
         assertThat(result.getResult().getError().getMessage()).contains("lease ran out");
-        assertThat(call().keepAlive(KeepAliveRequest.newBuilder().addRunIds("r6").build()).getExpiredRunIdsList()).containsExactly("r6");
+        var beat = call().keepAlive(KeepAliveRequest.newBuilder().addRunIds("r6").build());
+        assertThat(beat.getExpiredRunIdsList()).containsExactly("r6");
+        assertThat(beat.getAbortedRunIdsList()).as("its lease ended it, not its owner").isEmpty();
         // an expired run holds nothing: another run may be prepared
         call().prepare(PrepareRequest.newBuilder().setRunId("r7").setWorkload(write("next", 8192)).build());
         call().cleanup(CleanupRequest.newBuilder().setRunId("r7").build());
@@ -210,7 +238,7 @@ class AgentServiceTest {
         assertThat(call().listRuns(ListRunsRequest.getDefaultInstance()).getRunsList()).isEmpty();
         long before = System.currentTimeMillis();
         call().prepare(PrepareRequest.newBuilder().setRunId("r11").setLeaseMillis(200).setWorkload(write("listed", 8192)).build());
-        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("listed")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(in("r11", "listed")));
         await().atMost(Duration.ofSeconds(10)).until(() -> call().listRuns(ListRunsRequest.getDefaultInstance()).getRuns(0)
                 .getCleanedAtUnixMillis() > 0);
         RunSummary s = call().listRuns(ListRunsRequest.getDefaultInstance()).getRuns(0);
@@ -228,10 +256,33 @@ class AgentServiceTest {
     void aFinishedRunKeepsItsResultAfterItsLeaseButNotItsFiles() throws Exception {
         call().prepare(PrepareRequest.newBuilder().setRunId("r8").setLeaseMillis(300).setWorkload(write("done", 8192)).build());
         call().start(StartRequest.newBuilder().setRunId("r8").setStartAtUnixNanos(WallClock.nowNanos() + 10_000_000).build());
-        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(root.resolve("done")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(in("r8", "done")));
         var result = call().getResult(GetResultRequest.newBuilder().setRunId("r8").build());
         assertThat(result.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
         assertThat(result.getResult().getBytes()).isEqualTo(8192);
+    }
+
+    @Test
+    void anAbortThatRemovesFilesKeepsTheResultWithItsReasonAndTellsTheHeartbeatWhy() throws Exception {
+        call().prepare(PrepareRequest.newBuilder().setRunId("r12").setWorkload(WorkloadSpec.newBuilder().setHotLock(
+                HotLockWorkload.newBuilder().setFile("hot.dat").setProcesses(1).setLock(LockKind.LOCK_KIND_FCNTL).setDurationMillis(60_000))).build());
+        call().start(StartRequest.newBuilder().setRunId("r12").setStartAtUnixNanos(WallClock.nowNanos() + 50_000_000).build());
+        await().atMost(Duration.ofSeconds(20)).until(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r12").build())
+                .getResult().getOps() > 0);
+        var aborted = call().abort(AbortRequest.newBuilder().setRunId("r12").setReason("by its owner").setRemoveFiles(true).build());
+        assertThat(aborted.getState()).isEqualTo(RunState.RUN_STATE_ABORTED);
+        assertThat(aborted.getFilesRemoved()).isEqualTo(1);
+        assertThat(aborted.getLeftoversList()).isEmpty();
+        assertThat(root.resolve("lockstep-r12")).doesNotExist();
+        var beat = call().keepAlive(KeepAliveRequest.newBuilder().addRunIds("r12").build());
+        assertThat(beat.getExpiredRunIdsList()).containsExactly("r12");
+        assertThat(beat.getAbortedRunIdsList()).containsExactly("r12");
+        var result = call().getResult(GetResultRequest.newBuilder().setRunId("r12").build()).getResult();
+        assertThat(result.getState()).isEqualTo(RunState.RUN_STATE_ABORTED);
+        // the workers it killed are not the error: the abort is
+        assertThat(result.getError().getMessage()).isEqualTo("by its owner");
+        assertThat(result.getOps()).isPositive();
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r12").build());
     }
 
     @Test
@@ -243,7 +294,7 @@ class AgentServiceTest {
                     .getExpiredRunIdsList()).isEmpty();
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200)); // the coordinator's pace
         }
-        assertThat(root.resolve("kept")).exists();
+        assertThat(in("r9", "kept")).exists();
         call().cleanup(CleanupRequest.newBuilder().setRunId("r9").build());
     }
 
@@ -254,7 +305,7 @@ class AgentServiceTest {
                 Status.Code.FAILED_PRECONDITION, "node n1 is busy with run first (PREPARED, prepared by ");
         assertStatus(() -> call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build()),
                 Status.Code.FAILED_PRECONDITION, "Z, owner anonymous); one run at a time per agent");
-        assertThat(root.resolve("two")).doesNotExist();
+        assertThat(in("second", "two")).doesNotExist();
         call().cleanup(CleanupRequest.newBuilder().setRunId("first").build());
         call().prepare(PrepareRequest.newBuilder().setRunId("second").setWorkload(write("two", 8192)).build());
         call().cleanup(CleanupRequest.newBuilder().setRunId("second").build());

@@ -30,7 +30,7 @@ class RunManifestsTest {
     /** A run of a killed agent: its manifest (with a pid that is no longer alive) and the files it made. */
     private void leftBehindByADeadAgent(String node, String run, String... created) throws Exception {
         RunManifests m = manifests(node);
-        m.write(run, m.toCreate(Stream.of(created).map(c -> root.resolve(c)).toList()));
+        m.write(run, Stream.of(created).map(Path::of).toList());
         Path file = Files.list(root.resolve(RunManifests.DIR)).filter(p -> p.getFileName().toString().startsWith(run)).findFirst().orElseThrow();
         // the pid of a process that has ended
         Process p = new ProcessBuilder("true").start();
@@ -43,7 +43,7 @@ class RunManifestsTest {
         Files.writeString(root.resolve("users-file"), "keep");
         Files.createDirectories(root.resolve("existing"));
         Files.writeString(root.resolve("existing/users-too"), "keep");
-        leftBehindByADeadAgent("n1", "r1.all", "testFile.n1", "existing/new/deep/file", "locks.n1");
+        leftBehindByADeadAgent("n1", "r1.all", "testFile.n1", "existing/new", "locks.n1");
         // what the run made
         Files.writeString(root.resolve("testFile.n1"), "x".repeat(4096));
         Files.createDirectories(root.resolve("existing/new/deep"));
@@ -72,7 +72,7 @@ class RunManifestsTest {
     @Test
     void aManifestOfALiveAgentIsNotUsed() throws Exception {
         RunManifests m = manifests("n1");
-        m.write("r3", m.toCreate(List.of(root.resolve("live"))));
+        m.write("r3", List.of(Path.of("live")));
         Files.writeString(root.resolve("live"), "x");
         // this process wrote it and lives, but is another instance only if its pid differs: pretend it does
         Path file = root.resolve(RunManifests.DIR).resolve("r3.n1");
@@ -84,7 +84,7 @@ class RunManifestsTest {
     @Test
     void aCleanedRunsManifestAndTheAgentDirectoryGo() throws Exception {
         RunManifests m = manifests("n1");
-        m.write("r4", m.toCreate(List.of(root.resolve("f"))));
+        m.write("r4", List.of(Path.of("f")));
         assertThat(root.resolve(".lockstep/runs/r4.n1")).exists();
         m.remove("r4");
         assertThat(under(root)).isEmpty();
@@ -106,7 +106,7 @@ class RunManifestsTest {
                 .hasMessageContaining("run_id");
         RunManifests.checkRunId("20261130-134608-demo-a2c7.solo-node1-r2");
         RunManifests m = manifests("node one");
-        m.write("../r6.solo-node one", m.toCreate(List.of(root.resolve("f6"))));
+        m.write("../r6.solo-node one", List.of(Path.of("f6")));
         try (Stream<Path> s = Files.list(root.resolve(RunManifests.DIR))) {
             assertThat(s.map(p -> p.getFileName().toString()).toList()).singleElement().asString().matches("x[0-9a-f]{16}\\.x[0-9a-f]{16}");
         }

@@ -6,18 +6,23 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Resolves workload path templates inside the agent root and refuses anything that leaves it. */
+/**
+ * Resolves workload path templates inside the agent root and refuses anything that leaves it.
+ * A run's paths ({@link #forRun}) resolve inside its own directory {@code ROOT/lockstep-RUN}, so
+ * the run id is part of every path a run creates: runs never share, lock or delete each other's
+ * files, and what a run left is named for it.
+ */
 public final class RootedPaths {
     /** The agent's own directory under the root (run manifests); no workload path may enter it. */
     public static final String AGENT_DIR = ".lockstep";
+    /** Prefix of a run's directory below the root: {@code lockstep-RUN}. */
+    public static final String RUN_DIR_PREFIX = "lockstep-";
 
     private final Path root;
     private final String node;
-    /** Every path resolved so far, when recording (one run's), else null. */
-    private final List<Path> resolved;
+    /** Where templates resolve: the root, or a run's directory below it. */
+    private final Path base;
 
     public RootedPaths(Path root, String node) {
         try {
@@ -26,23 +31,28 @@ public final class RootedPaths {
             throw new UncheckedIOException("agent root " + root + " is not usable", e);
         }
         this.node = node;
-        this.resolved = null;
+        this.base = this.root;
     }
 
-    private RootedPaths(Path root, String node, List<Path> resolved) {
+    private RootedPaths(Path root, String node, Path base) {
         this.root = root;
         this.node = node;
-        this.resolved = resolved;
+        this.base = base;
     }
 
-    /** The same root and node, keeping every path it resolves ({@link #resolved}): one run's. */
-    public RootedPaths recording() {
-        return new RootedPaths(root, node, new CopyOnWriteArrayList<>());
+    /** The same root and node, templates resolving inside the run's directory {@link #runDirName}. */
+    public RootedPaths forRun(String runId) {
+        return new RootedPaths(root, node, root.resolve(runDirName(runId)));
     }
 
-    /** The paths resolved so far by a {@link #recording} instance (empty otherwise). */
-    public List<Path> resolved() {
-        return resolved == null ? List.of() : List.copyOf(resolved);
+    /** The directory of run {@code runId} below the root: lockstep-RUN (a digest where RUN is not a plain name). */
+    public static String runDirName(String runId) {
+        return RUN_DIR_PREFIX + PlainNames.of(runId);
+    }
+
+    /** The run's directory relative to the root ({@link #forRun} instances), or null. */
+    public Path runDir() {
+        return base.equals(root) ? null : root.relativize(base);
     }
 
     public Path root() {
@@ -68,7 +78,7 @@ public final class RootedPaths {
     }
 
     /**
-     * Expands {@code {node}} in the template and resolves it under the root.
+     * Expands {@code {node}} in the template and resolves it under the root (a run's: under its directory).
      *
      * @param field the scenario field the template came from, for error messages
      */
@@ -86,15 +96,16 @@ public final class RootedPaths {
         if (relative.isAbsolute()) {
             throw new InvalidWorkloadException(field, "'" + template + "' must be relative to the agent root " + root);
         }
-        Path resolved = root.resolve(relative).normalize();
+        Path resolved = base.resolve(relative).normalize();
         if (!resolved.startsWith(root) || resolved.equals(root)) {
             throw new InvalidWorkloadException(field, "'" + template + "' leaves the agent root " + root);
         }
+        if (!resolved.startsWith(base) || resolved.equals(base)) {
+            throw new InvalidWorkloadException(field, "'" + template + "' leaves the run's directory " + base
+                    + " (every path of a run is relative to it)");
+        }
         if (root.relativize(resolved).startsWith(AGENT_DIR)) {
             throw new InvalidWorkloadException(field, "'" + template + "' is in " + AGENT_DIR + ", the agent's own directory");
-        }
-        if (this.resolved != null) {
-            this.resolved.add(resolved);
         }
         Path existing = resolved;
         while (existing != null && !Files.exists(existing)) {

@@ -35,7 +35,12 @@ public interface Agent extends AutoCloseable {
 
     GetResultResponse getResult(String runId);
 
-    AbortResponse abort(String runId, String reason);
+    default AbortResponse abort(String runId, String reason) {
+        return abort(runId, reason, false);
+    }
+
+    /** Aborts; with {@code removeFiles} also removes the run's files now, the agent keeping its result (as its lease would). */
+    AbortResponse abort(String runId, String reason, boolean removeFiles);
 
     CleanupResponse cleanup(String runId);
 

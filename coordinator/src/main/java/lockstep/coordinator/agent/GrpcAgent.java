@@ -203,8 +203,9 @@ public final class GrpcAgent implements Agent {
     }
 
     @Override
-    public AbortResponse abort(String runId, String reason) {
-        return call("abort", () -> stub(SHORT).abort(AbortRequest.newBuilder().setRunId(runId).setReason(reason).build()));
+    public AbortResponse abort(String runId, String reason, boolean removeFiles) {
+        return call("abort", () -> stub(removeFiles ? CLEANUP : SHORT).abort(AbortRequest.newBuilder().setRunId(runId).setReason(reason)
+                .setRemoveFiles(removeFiles).build()));
     }
 
     @Override

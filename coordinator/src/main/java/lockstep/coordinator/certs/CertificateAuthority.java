@@ -71,6 +71,14 @@ public final class CertificateAuthority {
         }
     }
 
+    /** An existing CA (its certificate and private key), to issue more certificates from it. */
+    public static CertificateAuthority of(X509Certificate certificate, java.security.PrivateKey key) {
+        if (certificate.getBasicConstraints() < 0) {
+            throw new IllegalArgumentException(certificate.getSubjectX500Principal() + " is not a CA certificate");
+        }
+        return new CertificateAuthority(new KeyPair(certificate.getPublicKey(), key), certificate);
+    }
+
     public X509Certificate certificate() {
         return certificate;
     }

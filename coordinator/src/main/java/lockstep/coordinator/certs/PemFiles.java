@@ -29,6 +29,30 @@ public final class PemFiles {
         write(file, pem("PRIVATE KEY", key.getEncoded()), "rw-------");
     }
 
+    public static X509Certificate readCertificate(Path file) throws IOException {
+        try (var in = Files.newInputStream(file)) {
+            return (X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in);
+        } catch (java.security.cert.CertificateException e) {
+            throw new IOException(file + " is not a PEM certificate: " + e.getMessage(), e);
+        }
+    }
+
+    /** A PKCS#8 PEM private key as {@link #writeKey} writes it (EC, as {@code lockstep certs} makes them). */
+    public static PrivateKey readKey(Path file) throws IOException {
+        String text = Files.readString(file, StandardCharsets.US_ASCII);
+        int begin = text.indexOf("-----BEGIN PRIVATE KEY-----");
+        int end = text.indexOf("-----END PRIVATE KEY-----");
+        if (begin < 0 || end < begin) {
+            throw new IOException(file + " is not a PKCS#8 PEM private key (no BEGIN/END PRIVATE KEY lines)");
+        }
+        try {
+            byte[] der = Base64.getMimeDecoder().decode(text.substring(begin + "-----BEGIN PRIVATE KEY-----".length(), end));
+            return java.security.KeyFactory.getInstance("EC").generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(der));
+        } catch (IllegalArgumentException | java.security.GeneralSecurityException e) {
+            throw new IOException(file + " is not an EC private key: " + e.getMessage(), e);
+        }
+    }
+
     static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n"
                 + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)

@@ -11,6 +11,7 @@ import lockstep.coordinator.certs.PemFiles;
 import lockstep.coordinator.inventory.Inventory;
 import lockstep.coordinator.inventory.InventoryNode;
 import lockstep.coordinator.inventory.InventoryParser;
+import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,13 +19,20 @@ import picocli.CommandLine.Option;
 /**
  * {@code lockstep certs --inventory nodes.yaml --out DIR}: a CA, one agent certificate per node
  * (subject alternative names: the node's name and its address's host) and a coordinator client
- * certificate, all PEM. Never writes over an existing file.
+ * certificate, all PEM. {@code lockstep certs --add-coordinator NAME --out DIR}: one more
+ * coordinator certificate from the CA in DIR (one per operator: runs are owned by the
+ * certificate's subject). Never writes over an existing file.
  */
 @Command(name = "certs", mixinStandardHelpOptions = true,
-        description = "Make a CA, an agent certificate per inventory node and a coordinator certificate (PEM) for mTLS.")
+        description = {"Make a CA, an agent certificate per inventory node and a coordinator certificate (PEM) for mTLS;",
+                "or, with --add-coordinator, one more coordinator certificate from the CA already in --out."})
 final class CertsCommand implements Callable<Integer> {
-    @Option(names = "--inventory", required = true, paramLabel = "FILE", description = "Inventory YAML: one agent certificate per node.")
+    @Option(names = "--inventory", paramLabel = "FILE", description = "Inventory YAML: one agent certificate per node.")
     Path inventory;
+
+    @Option(names = "--add-coordinator", paramLabel = "NAME",
+            description = "Issue coordinator-NAME.pem (CN=NAME) from --out's ca.pem and ca-key.pem: another owner of runs.")
+    String addCoordinator;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Directory for the PEM files (made if missing).")
     Path out;
@@ -35,6 +43,13 @@ final class CertsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if ((inventory == null) == (addCoordinator == null)) {
+            throw new ScenarioException("give --inventory FILE (a new CA and every certificate) or --add-coordinator NAME"
+                    + " (one more coordinator certificate from the CA in --out), not both or neither");
+        }
+        if (addCoordinator != null) {
+            return addCoordinator();
+        }
         Inventory inv = new InventoryParser().parse(inventory);
         List<Path> targets = new ArrayList<>(List.of(out.resolve("ca.pem"), out.resolve("ca-key.pem"),
                 out.resolve("coordinator.pem"), out.resolve("coordinator-key.pem")));
@@ -68,6 +83,40 @@ final class CertsCommand implements Callable<Integer> {
         System.out.printf("%nOn node NAME:  lockstep-agent ... --tls-cert agent-NAME.pem --tls-key agent-NAME-key.pem --tls-client-ca ca.pem%n"
                 + "Coordinator:   lockstep run ... --tls-ca %s --tls-cert %s --tls-key %s%n",
                 out.resolve("ca.pem"), out.resolve("coordinator.pem"), out.resolve("coordinator-key.pem"));
+        return 0;
+    }
+
+    private int addCoordinator() throws IOException {
+        if (!addCoordinator.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+            throw new ScenarioException("--add-coordinator: '" + Echo.value(addCoordinator)
+                    + "' is not a plain name (letters, digits, '.', '_', '-'; at most 64)");
+        }
+        Path caPem = out.resolve("ca.pem");
+        Path caKey = out.resolve("ca-key.pem");
+        for (Path p : List.of(caPem, caKey)) {
+            if (!Files.isReadable(p)) {
+                throw new ScenarioException("--out: " + p + " is not a readable file; --add-coordinator issues from the CA"
+                        + " that `lockstep certs --inventory` made there");
+            }
+        }
+        Path cert = out.resolve("coordinator-" + addCoordinator + ".pem");
+        Path key = out.resolve("coordinator-" + addCoordinator + "-key.pem");
+        for (Path t : List.of(cert, key)) {
+            if (Files.exists(t, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw new ScenarioException("--out: " + t + " already exists; certs never overwrites");
+            }
+        }
+        CertificateAuthority ca;
+        try {
+            ca = CertificateAuthority.of(PemFiles.readCertificate(caPem), PemFiles.readKey(caKey));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ScenarioException("--out: " + e.getMessage());
+        }
+        CertificateAuthority.Issued issued = ca.coordinator(addCoordinator);
+        PemFiles.writeCertificate(cert, issued.certificate());
+        PemFiles.writeKey(key, issued.keys().getPrivate());
+        System.out.printf("coordinator      %s (CN=%s)%n%nCoordinator:   lockstep run ... --tls-ca %s --tls-cert %s --tls-key %s%n",
+                cert, addCoordinator, caPem, cert, key);
         return 0;
     }
 }

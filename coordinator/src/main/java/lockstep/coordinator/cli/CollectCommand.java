@@ -6,14 +6,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
-import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.collect.RunCollector;
 import lockstep.coordinator.collect.RunListing;
-import lockstep.coordinator.inventory.AgentSelection;
-import lockstep.coordinator.inventory.AgentTargets;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.ResultsStore;
 import lockstep.coordinator.report.TextReport;
+import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,36 +29,32 @@ final class CollectCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "RUN", description = "Run id to fetch (as `lockstep run` printed it).")
     String runId;
 
-    @Option(names = "--agents", split = ",", paramLabel = "HOST:PORT", description = "Agents to ask; dns:///NAME:PORT means every address of NAME.")
-    List<String> agents;
-
-    @Option(names = "--inventory", paramLabel = "FILE", description = "Ask the nodes of this inventory YAML.")
-    Path inventory;
-
     @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
     Path out;
 
     @CommandLine.Mixin
-    ConnectionOptions connection = new ConnectionOptions();
+    AgentTargetOptions targets = new AgentTargetOptions();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** RUN as a user gives it: a run id, not a path. */
+    static void checkRunId(String runId) {
+        if (runId.isBlank() || runId.contains("/") || runId.startsWith(".")) {
+            throw new ScenarioException("RUN: '" + Echo.value(runId) + "' is not a run id (such as 20261130-134608-demo-a2c7)");
+        }
+    }
+
     @Override
     public Integer call() {
-        if (agents == null && inventory == null) {
-            throw new ScenarioException("give --agents HOST:PORT,... or --inventory FILE");
-        }
-        if (runId != null && (runId.isBlank() || runId.contains("/") || runId.startsWith("."))) {
-            throw new ScenarioException("RUN: '" + runId + "' is not a run id (such as 20261130-134608-demo-a2c7)");
+        if (runId != null) {
+            checkRunId(runId);
         }
         Path saved = runId == null ? null : out.resolve(runId).resolve(ResultsStore.RUN_FILE);
         if (saved != null && Files.exists(saved)) {
             throw new ScenarioException(saved + " exists already (its coordinator saved the run); give another --out to collect it again");
         }
-        List<String> addresses = AgentSelection.choose(agents, inventory, List.of(), "--agents", AgentTargets.system()).addresses();
-        var security = connection.resolve(inventory);
-        List<Agent> list = addresses.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
+        List<Agent> list = targets.connect();
         try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
             RunCollector collector = new RunCollector(ensemble);
             if (runId == null) {

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /**
  * How to reach agents: {@code --tls-ca --tls-cert --tls-key} (PEM, from {@code lockstep certs})
  * and {@code --token-file} (or LOCKSTEP_TOKEN); each falls back to the inventory's
- * {@code security:} section. Shared by {@code run} and {@code agents}.
+ * {@code security:} section. Shared by {@code run}, {@code agents}, {@code collect} and {@code abort}.
  */
 final class ConnectionOptions {
     @Option(names = "--tls-ca", paramLabel = "PEM", description = "CA certificate that signed the agents' certificates; turns on TLS.")

@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
 @Command(name = "lockstep", mixinStandardHelpOptions = true, versionProvider = LockstepCli.VersionProvider.class,
         description = "Starts lock and I/O workloads on every cluster node at one instant and reports the scaling loss.",
         subcommands = {RunCommand.class, AgentsCommand.class, DemoCommand.class, ReportCommand.class, CompareCommand.class,
-                HistoryCommand.class, CertsCommand.class, CollectCommand.class})
+                HistoryCommand.class, CertsCommand.class, CollectCommand.class, AbortCommand.class})
 public final class LockstepCli implements Runnable {
     public static final int EXIT_RUN_FAILED = 1;
     public static final int EXIT_USAGE = 2;

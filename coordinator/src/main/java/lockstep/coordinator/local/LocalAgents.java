@@ -59,10 +59,14 @@ public final class LocalAgents implements AutoCloseable {
     }
 
     /**
-     * One local agent: its name, root, log file, and a command the agent's JVM is started under
-     * (e.g. {@code setpriv ...} or {@code prlimit ...}; empty for none).
+     * One local agent: its name, root, log file, a command the agent's JVM is started under
+     * (e.g. {@code setpriv ...} or {@code prlimit ...}; empty for none), and more agent options
+     * (e.g. {@code --tls-cert ...}).
      */
-    public record Node(String name, Path root, Path log, List<String> commandPrefix) {
+    public record Node(String name, Path root, Path log, List<String> commandPrefix, List<String> agentArgs) {
+        public Node(String name, Path root, Path log, List<String> commandPrefix) {
+            this(name, root, log, commandPrefix, List.of());
+        }
     }
 
     /** Starts the nodes from the agent jar found by {@link AgentJar#locate()}; a missing jar is a one-line ScenarioException. */
@@ -93,6 +97,7 @@ public final class LocalAgents implements AutoCloseable {
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m",
                 "-jar", jar.path().toString(),
                 "--listen", "127.0.0.1:0", "--root", root.toString(), "--name", name));
+        cmd.addAll(node.agentArgs());
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         processes.add(p);
         roots.add(root);

@@ -63,7 +63,8 @@ final class StepGuard implements AutoCloseable {
         }
         try {
             KeepAliveResponse r = a.keepAlive(List.of(runId), bounds.heartbeatDeadlineMillis());
-            if (!r.getExpiredRunIdsList().isEmpty() && !cleaning) {
+            // a run its owner aborted (`lockstep abort`) is not a lost agent: the step reads why in its result
+            if (!r.getExpiredRunIdsList().isEmpty() && r.getAbortedRunIdsList().isEmpty() && !cleaning) {
                 lose(a, "its lease of " + bounds.leaseMillis() + " ms ran out on the agent (the run was aborted there)");
             }
         } catch (AgentCallException e) {

@@ -58,4 +58,31 @@ class CertsCommandTest {
         assertThat(err.toString()).contains("already exists").contains("never overwrites");
         assertThat(Files.readAllBytes(out.resolve("ca.pem"))).isEqualTo(before);
     }
+
+    @Test
+    void addsAnotherCoordinatorCertificateFromTheSameCaAndRefusesWithoutOne() throws Exception {
+        Path inv = Files.writeString(tmp.resolve("nodes.yaml"), "nodes:\n  - {name: n1, address: '127.0.0.1:7070', root: /r}\n");
+        Path out = tmp.resolve("certs");
+        StringWriter err = new StringWriter();
+        assertThat(run(err, "certs", "--add-coordinator", "alice", "--out", out.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("ca.pem is not a readable file");
+        assertThat(run(new StringWriter(), "certs", "--inventory", inv.toString(), "--out", out.toString())).isZero();
+
+        assertThat(run(new StringWriter(), "certs", "--add-coordinator", "alice", "--out", out.toString())).isZero();
+        X509Certificate alice = load(out.resolve("coordinator-alice.pem"));
+        alice.verify(load(out.resolve("ca.pem")).getPublicKey());
+        assertThat(alice.getSubjectX500Principal().getName()).contains("CN=alice");
+        assertThat(alice.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.2");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(out.resolve("coordinator-alice-key.pem")))).isEqualTo("rw-------");
+
+        err = new StringWriter();
+        assertThat(run(err, "certs", "--add-coordinator", "alice", "--out", out.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("coordinator-alice.pem already exists");
+        err = new StringWriter();
+        assertThat(run(err, "certs", "--add-coordinator", "../x", "--out", out.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--add-coordinator: '../x' is not a plain name");
+        err = new StringWriter();
+        assertThat(run(err, "certs", "--add-coordinator", "bob", "--inventory", inv.toString(), "--out", out.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("not both or neither");
+    }
 }

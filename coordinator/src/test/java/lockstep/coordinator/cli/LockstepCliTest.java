@@ -53,6 +53,20 @@ class LockstepCliTest {
         assertThat(Files.readString(saved.resolve("run.json"))).isEqualTo("{}");
     }
 
+    @Test
+    void abortWithoutAgentsOrWithABadRunIdIsExit2AndAnUnreachableAgentIsOneLineAndExit1() {
+        Outcome none = run("abort", "20261130-134608-demo-a2c7");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err()).isEqualTo("lockstep: give --agents HOST:PORT,... or --inventory FILE" + System.lineSeparator());
+        Outcome bad = run("abort", "--agents", "127.0.0.1:1", ".hidden");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).startsWith("lockstep: RUN: '.hidden' is not a run id");
+        Outcome unreachable = run("abort", "--agents", "127.0.0.1:1", "20261130-134608-demo-a2c7");
+        assertThat(unreachable.code()).isEqualTo(1);
+        assertThat(unreachable.err().lines().toList()).singleElement().asString()
+                .startsWith("lockstep: agent 127.0.0.1:1: describe: agent unreachable");
+    }
+
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
         "0s   | lockstep: --lease: lease 0 ms is outside 3000..600000 ms",

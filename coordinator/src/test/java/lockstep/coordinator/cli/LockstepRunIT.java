@@ -1,27 +1,27 @@
 package lockstep.coordinator.cli;
 
-import lockstep.coordinator.it.Cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-
-
-
-
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.it.Cli;
+import lockstep.coordinator.it.Coordinator;
 import lockstep.coordinator.local.LocalAgents;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 
 /**
  * End to end through the CLI against two real agent processes on loopback: both workloads,
@@ -136,21 +136,38 @@ class LockstepRunIT {
     }
 
     @Test
-    void aFileInTheWayOnOneNodeIsNamedAndLeftAndTheRunFails() throws Exception {
-        Path blocker = agents.roots().get(1).resolve("lock-files.node2/test-0-40");
-        Files.createDirectories(blocker); // not the run's: refused at prepare (workers create with O_EXCL), never removed
+    void aFilePlantedInTheRunsOwnDirectoryOnOneNodeIsNamedAndLeftAndTheRunFails() throws Exception {
+        // every path of a run is in its directory lockstep-RUN.STEP, so nothing of another run or of a
+        // user's is ever in its way; one planted there once the run id is printed still is refused
+        // (workers create with O_EXCL) and never removed
+        Path scenario = Files.writeString(tmp.resolve("it-fail.yaml"),
+                "name: it-fail\nplan: [solo, all]\nstart-lead: 1s\nworkload: {type: lock-files, processes: 2, files: 2000, lock: fcntl}\n");
+        Path results = tmp.resolve("results-it-fail");
+        Coordinator c = Coordinator.start(tmp.resolve("coordinator-it-fail"), "run", scenario.toString(),
+                "--agents", String.join(",", agents.addresses()), "--out", results.toString());
+        Matcher runLine = Pattern.compile("Run (\\S+):").matcher("");
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
+                .until(() -> runLine.reset(c.out()).find() || !c.process().isAlive());
+        Path runDir = agents.roots().get(1).resolve("lockstep-" + runLine.group(1) + ".solo-node2");
+        Path blocker = runDir.resolve("lock-files.node2/test-0-40");
+        Files.createDirectories(blocker);
         try {
-            Outcome o = run("it-fail", "{type: lock-files, processes: 2, files: 2000, lock: fcntl}");
-            assertThat(o.code()).isEqualTo(1);
-            assertThat(o.err()).contains("node2").contains("lock-files.node2/test-0-40").contains("EEXIST");
-            assertThat(o.err()).doesNotContain("Exception").doesNotContain("\tat ");
-            JsonNode steps = o.run().get("steps");
-            assertThat(steps).extracting(s -> s.get("id").asText()).containsExactly("solo-node1", "solo-node2");
-            assertThat(o.run().get("status").asText()).isEqualTo("failed");
+            assertThat(c.process().waitFor(120, TimeUnit.SECONDS)).isTrue();
+            assertThat(c.process().exitValue()).as(c.err()).isEqualTo(1);
+            assertThat(c.err()).contains("node2").contains(agents.roots().get(1).relativize(blocker).toString()).contains("EEXIST");
+            assertThat(c.err()).doesNotContain("Exception").doesNotContain("\tat ");
+            JsonNode run;
+            try (Stream<Path> files = Files.walk(results)) {
+                run = new ObjectMapper().readTree(files.filter(p -> p.getFileName().toString().equals("run.json")).findFirst().orElseThrow().toFile());
+            }
+            assertThat(run.get("steps")).extracting(s -> s.get("id").asText()).containsExactly("solo-node1", "solo-node2");
+            assertThat(run.get("status").asText()).isEqualTo("failed");
             assertThat(blocker).isDirectory();
         } finally {
+            c.process().destroyForcibly();
             Files.delete(blocker);
             Files.delete(blocker.getParent());
+            Files.delete(runDir);
         }
         assertThat(filesUnderRoots()).isEmpty();
     }

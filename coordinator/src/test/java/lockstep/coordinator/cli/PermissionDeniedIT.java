@@ -1,12 +1,6 @@
 package lockstep.coordinator.cli;
 
-import lockstep.coordinator.it.Cli;
 import static org.assertj.core.api.Assertions.assertThat;
-
-
-
-
-
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +8,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import lockstep.coordinator.it.Cli;
 import lockstep.coordinator.local.LocalAgents;
 import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
@@ -24,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real EACCES on one node. Root ignores permission bits, so node2's agent runs as root
- * without CAP_DAC_OVERRIDE (setpriv drops it from the bounding set): a read-only file in its
- * way then fails open(2) with EACCES, in the agent and in its worker processes alike.
+ * without CAP_DAC_OVERRIDE (setpriv drops it from the bounding set): a root it may not write in
+ * then fails its Prepare with EACCES (the run's manifest, or the run's own directory), and the
+ * other node is aborted and cleaned.
  */
 class PermissionDeniedIT {
     @TempDir
@@ -65,11 +61,15 @@ class PermissionDeniedIT {
         return new Outcome(cli.exitCode(), cli.out(), cli.err());
     }
 
-    /** A directory of the user's that node2 (no CAP_DAC_OVERRIDE) may not create files in. */
-    private static Path readOnlyDir(Path p) throws Exception {
-        Files.createDirectories(p);
-        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("r-xr-xr-x"));
-        return p;
+    /** Takes write permission from node2's root (node2 has no CAP_DAC_OVERRIDE to ignore it); returns the root. */
+    private static Path readOnlyRoot() throws Exception {
+        Path root = tmp.resolve("node2");
+        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("r-xr-xr-x"));
+        return root;
+    }
+
+    private static void writable(Path root) throws Exception {
+        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     private static List<Path> under(Path root) throws Exception {
@@ -79,35 +79,36 @@ class PermissionDeniedIT {
     }
 
     @Test
-    void aDirectoryNode2MayNotWriteInFailsThePrepareWithEacces() throws Exception {
-        Path blocker = readOnlyDir(tmp.resolve("node2/ro"));
+    void aRootNode2MayNotWriteInFailsItsPrepareWithEaccesAtTheManifestAndNode1IsCleaned() throws Exception {
+        Path root = readOnlyRoot();
         try {
-            Outcome o = run("eacces-write", "{type: write, file: 'ro/testFile.{node}', size: 4MiB}");
+            Outcome o = run("eacces-write", "{type: write, file: 'testFile.{node}', size: 4MiB}");
             assertThat(o.code()).isEqualTo(1);
-            assertThat(o.err()).contains("lockstep: node node2: prepare: ").contains("open ro/testFile.node2: EACCES")
-                    .doesNotContain("Exception");
+            assertThat(o.err()).contains("lockstep: node node2: prepare: prepare failed: cannot write the run's manifest under "
+                    + root.toRealPath().resolve(".lockstep/runs")).contains("EACCES").doesNotContain("Exception");
             assertThat(under(tmp.resolve("node1"))).as("node1 cleaned up").isEmpty();
-            assertThat(under(tmp.resolve("node2"))).as("the user's directory is left as it was").containsExactly(blocker);
+            assertThat(under(root)).as("node2's root is left as it was").isEmpty();
         } finally {
-            Files.delete(blocker);
+            writable(root);
         }
     }
 
     @Test
-    void aLockFilesDirectoryNode2MayNotWriteInFailsNode2sWorkersAtPrepareAndNode1IsCleaned() throws Exception {
-        // prepare finds the (empty) directory and starts the workers; each worker exercises its
-        // measured path on scratch files before it reports ready, so the EACCES is met there,
-        // inside a worker process, before any node starts
-        Path blocker = readOnlyDir(tmp.resolve("node2/locked.node2"));
+    void aRunDirectoryNode2MayNotMakeFailsItsLockFilesPrepareWithEaccesAndNode1IsCleaned() throws Exception {
+        // the manifest directory may be written, the root not: the manifest is written, the run's
+        // own directory lockstep-RUN.STEP cannot be made
+        Path manifests = Files.createDirectories(tmp.resolve("node2/.lockstep/runs"));
+        Path root = readOnlyRoot();
         try {
             Outcome o = run("eacces-locks", "{type: lock-files, dir: 'locked.{node}', processes: 2, files: 3000, lock: fcntl}");
             assertThat(o.code()).isEqualTo(1);
-            assertThat(o.err()).contains("lockstep: node node2: prepare: prepare failed: open locked.node2/.warmup-test-")
-                    .contains(": EACCES (Permission denied)").doesNotContain("Exception");
+            assertThat(o.err()).containsPattern("lockstep: node node2: prepare: prepare failed: \\S+ lockstep-\\S+-eacces-locks-\\S+\\.all: EACCES")
+                    .doesNotContain("Exception");
             assertThat(under(tmp.resolve("node1"))).as("node1 aborted and cleaned up").isEmpty();
-            assertThat(under(tmp.resolve("node2"))).containsExactly(blocker);
+            assertThat(under(root)).as("node2's manifest is gone with its run").containsExactly(manifests.getParent());
         } finally {
-            Files.delete(blocker);
+            writable(root);
+            Files.delete(manifests.getParent());
         }
     }
 }

@@ -4,25 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.netty.NettyServerBuilder;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import lockstep.coordinator.model.RunStatus;
-import lockstep.agent.AgentConfig;
-import lockstep.agent.AgentServer;
 import lockstep.common.WallClock;
-import lockstep.agent.security.AgentSecurity;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.ChannelSecurity;
-import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.run.RunFailedException;
@@ -42,31 +35,22 @@ class RunCollectorTest {
 
     @TempDir
     Path roots;
-    private final List<AgentServer> servers = new ArrayList<>();
-    private final List<String> addresses = new ArrayList<>();
-    private final List<AgentEnsemble> ensembles = new ArrayList<>();
+    private LoopbackAgentServers servers;
+    private List<String> addresses;
 
     @BeforeEach
     void startAgents() throws Exception {
-        for (int i = 1; i <= 3; i++) {
-            Path root = Files.createDirectories(roots.resolve("n" + i)).toRealPath();
-            AgentServer s = new AgentServer(NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)),
-                    new AgentConfig("n" + i, root, "127.0.0.1", 0), AgentSecurity.NONE).start();
-            servers.add(s);
-            addresses.add("127.0.0.1:" + s.port());
-        }
+        servers = LoopbackAgentServers.start(roots, 3);
+        addresses = servers.addresses();
     }
 
     @AfterEach
     void stop() {
-        ensembles.forEach(AgentEnsemble::close);
-        servers.forEach(AgentServer::stop);
+        servers.close();
     }
 
     private AgentEnsemble connect(ChannelSecurity security, List<String> to) {
-        AgentEnsemble e = new AgentEnsemble(to.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList());
-        ensembles.add(e);
-        return e;
+        return servers.connect(security, to);
     }
 
     private void crashedCoordinatorRanAStepOnTheFirstTwoNodes() {
@@ -79,7 +63,8 @@ class RunCollectorTest {
             a.start(RUN + ".all", startAt);
         }
         // it says nothing more: the lease ends the runs and removes their files, keeping the results
-        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(roots.resolve("n1/w.n1")) && !Files.exists(roots.resolve("n2/w.n2")));
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(roots.resolve("n1/lockstep-" + RUN + ".all"))
+                && !Files.exists(roots.resolve("n2/lockstep-" + RUN + ".all")));
     }
 
     @Test

@@ -8,8 +8,8 @@ import java.util.List;
 import lockstep.coordinator.cli.LockstepCli;
 
 /** The coordinator as its own OS process ({@code java ... LockstepCli run ...}), for signals and kills. */
-record Coordinator(Process process, Path stdout, Path stderr) {
-    static Coordinator start(Path dir, String... args) throws IOException {
+public record Coordinator(Process process, Path stdout, Path stderr) {
+    public static Coordinator start(Path dir, String... args) throws IOException {
         Files.createDirectories(dir);
         List<String> cmd = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/perl"))) {
@@ -28,15 +28,15 @@ record Coordinator(Process process, Path stdout, Path stderr) {
     }
 
     /** Sends a signal by name (INT, TERM, KILL) with the system's kill(1). */
-    void signal(String name) throws IOException, InterruptedException {
+    public void signal(String name) throws IOException, InterruptedException {
         Signals.send(process.pid(), name);
     }
 
-    String err() throws IOException {
+    public String err() throws IOException {
         return Files.readString(stderr);
     }
 
-    String out() throws IOException {
+    public String out() throws IOException {
         return Files.readString(stdout);
     }
 }

@@ -136,11 +136,11 @@ class FaultsIT {
         assertThat(code).isEqualTo(1);
         String err = c.err();
         assertThat(err).contains("lockstep: node node2: lost: progress stream broke")
-                .contains("files it could not remove (under its root): hot-lock.dat")
+                .containsPattern("files it could not remove \\(under its root\\): lockstep-\\S+-killed-\\S+\\.all/hot-lock\\.dat")
                 .doesNotContain("Exception").doesNotContain("\tat ");
         JsonNode run = runJson();
         assertThat(run.get("status").asText()).isEqualTo("failed");
-        assertThat(run.get("errors").toString()).contains("node node2: lost").contains("hot-lock.dat");
+        assertThat(run.get("errors").toString()).contains("node node2: lost").contains(".all/hot-lock.dat");
         assertThat(filesUnder(1)).isEmpty();
     }
 
@@ -149,7 +149,8 @@ class FaultsIT {
         startAgents();
         Coordinator c = coordinator(scenario("restarted", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
         awaitRunning(c);
-        assertThat(filesUnder(2)).extracting(p -> p.getFileName().toString()).contains("hot-lock.dat", "runs");
+        assertThat(filesUnder(2)).extracting(p -> agents.roots().get(1).relativize(p).toString())
+                .contains(".lockstep/runs").anyMatch(p -> p.matches("lockstep-\\S+-restarted-\\S+\\.all/hot-lock\\.dat"));
 
         long killed = System.nanoTime();
         Signals.send(agentPid(2), "KILL");
@@ -169,7 +170,8 @@ class FaultsIT {
             System.out.printf("agent SIGKILL mid-run, restarted on its root: coordinator exit %d after %.2f s;"
                     + " the new instance listened %.2f s after its start with the run's files removed%n", code, exited, started);
             assertThat(Files.readString(tmp.resolve("agents").resolve("node2-again.log")))
-                    .contains("removed hot-lock.dat (left by a previous agent instance)");
+                    .containsPattern("removed lockstep-\\S+\\.all/hot-lock\\.dat \\(left by a previous agent instance\\)")
+                    .containsPattern("removed lockstep-\\S+\\.all \\(left by a previous agent instance\\)");
             assertThat(Cli.run("agents", "--agents", again.addresses().get(0)).exitCode()).isZero();
         }
     }

@@ -91,16 +91,17 @@ class StepRunnerTest {
     void aNodeThatCannotPrepareFailsTheStepAndTheOthersAreCleanedUp() throws Exception {
         Scenario s = scenario("{type: write, file: 'w', size: 1MiB}").withAgents(List.of("a", "b"));
         List<Agent> agents = agents(2);
-        Files.createDirectories(tmp.resolve("n2/w")); // a directory in the way on n2 only
+        // a directory in the way on n2 only, planted in the step's own directory (r.all: run r, step all)
+        Files.createDirectories(tmp.resolve("n2/lockstep-r.all/w"));
         try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
             StepRecord step = new StepRunner(s, ensemble, RunListener.SILENT)
                     .run("r", "all", "all", List.of(new StepNode("n1", agents.get(0)), new StepNode("n2", agents.get(1))));
             assertThat(step.ok()).isFalse();
             assertThat(step.errors()).singleElement().asString()
                     .startsWith("node n2: prepare: ")
-                    .contains("open w: EEXIST"); // created with O_EXCL: what is in the way is refused, not opened
+                    .contains("open lockstep-r.all/w: EEXIST"); // created with O_EXCL: what is in the way is refused, not opened
         }
-        assertThat(tmp.resolve("n1/w")).doesNotExist();
-        assertThat(tmp.resolve("n2/w")).isDirectory();
+        assertThat(tmp.resolve("n1/lockstep-r.all")).doesNotExist();
+        assertThat(tmp.resolve("n2/lockstep-r.all/w")).isDirectory();
     }
 }

@@ -123,13 +123,14 @@ class AgentSecurityTest {
         String[] why = {"run r1", "CN=alice", "CN=bob"};
         assertRefused(() -> bob.start("r1", System.currentTimeMillis() * 1_000_000L), Status.Code.PERMISSION_DENIED, why);
         assertRefused(() -> bob.abort("r1", "hostile"), Status.Code.PERMISSION_DENIED, why);
+        assertRefused(() -> bob.abort("r1", "hostile", true), Status.Code.PERMISSION_DENIED, why);
         assertRefused(() -> bob.getResult("r1"), Status.Code.PERMISSION_DENIED, why);
         assertRefused(() -> bob.cleanup("r1"), Status.Code.PERMISSION_DENIED, why);
         assertRefused(() -> bob.prepare(prepare("r1")), Status.Code.PERMISSION_DENIED, why);
         assertRefused(() -> bob.watchProgress("r1", 50, 5_000).hasNext(), Status.Code.PERMISSION_DENIED, why);
-        assertThat(root.resolve("out.n1")).exists();
+        assertThat(root.resolve("lockstep-r1/out.n1")).exists();
         assertThat(alice.cleanup("r1").getFilesRemoved()).isEqualTo(1);
-        assertThat(root.resolve("out.n1")).doesNotExist();
+        assertThat(root.resolve("lockstep-r1")).doesNotExist();
     }
 
     @Test
