@@ -43,7 +43,8 @@ import org.HdrHistogram.Histogram;
 public final class RunCollector {
     public static final RunStatus STATUS = RunStatus.COLLECTED;
     private static final long CALL_MILLIS = 30_000;
-    private static final Pattern RUN_ID = Pattern.compile("\\d{8}-\\d{6}-(.+)-[0-9a-f]{4}");
+    /** Run ids as {@code ExperimentRunner.newRunId} makes them (8 random hex digits; 4 in ids made before 2026-11-30 evening). */
+    private static final Pattern RUN_ID = Pattern.compile("\\d{8}-\\d{6}-(.+)-(?:[0-9a-f]{8}|[0-9a-f]{4})");
     private static final Pattern REPEAT = Pattern.compile("(.+)-r(\\d+)");
 
     private final AgentEnsemble ensemble;

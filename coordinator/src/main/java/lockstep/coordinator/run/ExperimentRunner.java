@@ -74,8 +74,12 @@ public final class ExperimentRunner {
                 .withBootId(d.getBootId());
     }
 
+    /**
+     * TIME-NAME-RANDOM. 32 random bits: two runs of one scenario started in the same second must
+     * not share an id (on agents they share, the second would join the first's run).
+     */
     public static String newRunId(String name) {
-        return RUN_ID_TIME.format(Instant.now()) + "-" + name + "-" + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+        return RUN_ID_TIME.format(Instant.now()) + "-" + name + "-" + String.format("%08x", ThreadLocalRandom.current().nextInt());
     }
 
     /**

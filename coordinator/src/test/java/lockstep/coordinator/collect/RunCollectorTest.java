@@ -117,6 +117,10 @@ class RunCollectorTest {
         assertThat(RunCollector.partOf(RUN + "x.all", RUN)).isFalse();
         assertThat(RunCollector.stepOf(RUN + ".solo-n1-r2", RUN)).isEqualTo("solo-n1-r2");
         assertThat(RunCollector.nameOf("20261130-134608-my-demo-a2c7")).isEqualTo("my-demo");
+        assertThat(RunCollector.nameOf("20261130-134608-my-demo-0a1b2c3d")).isEqualTo("my-demo");
+        String made = lockstep.coordinator.run.ExperimentRunner.newRunId("x-abcd");
+        assertThat(made).matches("\\d{8}-\\d{6}-x-abcd-[0-9a-f]{8}");
+        assertThat(RunCollector.nameOf(made)).isEqualTo("x-abcd");
         assertThat(RunCollector.nameOf("adhoc")).isEqualTo("adhoc");
         assertThat(RunCollector.workloadType(WorkloadSpec.newBuilder().setWrite(WriteWorkload.getDefaultInstance()).build()))
                 .isEqualTo("write");
