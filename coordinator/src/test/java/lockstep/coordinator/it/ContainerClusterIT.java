@@ -1,30 +1,35 @@
 package lockstep.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import lockstep.coordinator.model.RunStatus;
+import com.github.dockerjava.api.DockerClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.report.ResultsStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.testcontainers.DockerClientFactory;
 
 /**
  * Three agent containers (own root file system, own process table, host networking, distinct
  * loopback ports) sharing one file system (the GlusterFS volume in CI); the coordinator, in
- * this JVM through its command line, runs experiments on them.
+ * this JVM through its command line (or as its own process, for a fault), runs experiments on them.
  *
  * <p>New workload types get their cluster test here: write the scenario, {@link #run} it and
  * check it with {@link #assertRanTogetherAndCleaned}.
@@ -138,6 +143,46 @@ class ContainerClusterIT {
         }
         assertThat(shared.leftovers()).as("files left on the shared file system").isEmpty();
         System.out.println(figures(run));
+    }
+
+    @Test
+    void aPausedAgentContainerIsNoticedTheOthersAbortedAndItCleansUpWhenUnpaused() throws Exception {
+        Path scenario = Files.writeString(work.resolve("paused.yaml"),
+                "name: it-paused\nplan: [all]\ntimeout: 10m\nworkload: {type: hot-lock, file: paused.dat, processes: 1, duration: 60s}\n");
+        Coordinator c = Coordinator.start(work.resolve("coordinator"), "run", scenario.toString(),
+                "--agents", String.join(",", cluster.addresses()), "--out", work.resolve("results").toString());
+        try {
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> c.out().contains("armed, starting together") || !c.process().isAlive());
+            assertThat(c.process().isAlive()).as(c.err()).isTrue();
+            await().pollDelay(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+            DockerClient docker = DockerClientFactory.instance().client();
+            String node3 = cluster.containers().get(2).getContainerId();
+            long paused = System.nanoTime();
+            docker.pauseContainerCmd(node3).exec();
+            double exited;
+            try {
+                assertThat(c.process().waitFor(20, TimeUnit.SECONDS)).as("the coordinator exits within 20 s of the pause").isTrue();
+                exited = (System.nanoTime() - paused) / 1e9;
+            } finally {
+                docker.unpauseContainerCmd(node3).exec();
+            }
+            long unpaused = System.nanoTime();
+            assertThat(c.process().exitValue()).isEqualTo(1);
+            assertThat(c.err()).contains("lockstep: node node3: lost: no heartbeat").doesNotContain("Exception");
+            try (var files = Files.walk(work.resolve("results"))) {
+                RunRecord run = ResultsStore.load(files.filter(p -> p.getFileName().toString().equals(ResultsStore.RUN_FILE))
+                        .findFirst().orElseThrow());
+                assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+                assertThat(run.steps().get(0).results()).filteredOn(r -> !r.node().equals("node3")).hasSize(2)
+                        .allSatisfy(r -> assertThat(r.status()).isEqualTo(RunStatus.ABORTED));
+            }
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).until(() -> shared.leftovers().isEmpty());
+            System.out.printf("agent container paused mid-run: coordinator exit 1 after %.2f s; unpaused, its run ended and the"
+                    + " shared file system was clean %.2f s later%n", exited, (System.nanoTime() - unpaused) / 1e9);
+        } finally {
+            c.process().destroyForcibly();
+        }
     }
 
     /** Runs a scenario with {@code lockstep run}; the run must succeed. */
