@@ -23,9 +23,9 @@ import org.apache.logging.log4j.Logger;
 /**
  * Per-run manifests under {@code ROOT/.lockstep/runs/}: before a run creates anything, what it
  * will create is written there (its directory {@code lockstep-RUN}, inside which every path of
- * the run is); the manifest goes when the run is cleaned. An agent that starts removes what the manifests of a previous instance of its node
- * list (it was killed mid-run and could not clean), beneath the root, never following a link,
- * logging each path, and nothing a manifest does not list.
+ * the run is); the manifest goes when the run is cleaned. An agent that starts removes what the
+ * manifests of a previous instance of its node list (it was killed mid-run and could not clean),
+ * beneath the root, never following a link, logging each path, and nothing a manifest does not list.
  */
 final class RunManifests {
     static final Path DIR = Path.of(".lockstep", "runs");
