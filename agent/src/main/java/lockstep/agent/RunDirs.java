@@ -2,6 +2,7 @@ package lockstep.agent;
 
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import jnr.constants.platform.Errno;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
@@ -16,8 +17,6 @@ import org.apache.logging.log4j.Logger;
  * removed and everything in it is the run's.
  */
 final class RunDirs {
-    private static final int ENOENT = 2;
-    private static final int ENOTEMPTY = 39;
     private static final Logger LOG = LogManager.getLogger(RunDirs.class);
 
     private final RootedPaths paths;
@@ -38,7 +37,7 @@ final class RunDirs {
         try (RootDir root = paths.openDir(); Dir top = root.dir(null)) {
             top.removeDir(runDir.toString());
         } catch (PosixException e) {
-            if (e.errno() != ENOENT && e.errno() != ENOTEMPTY) {
+            if (!e.is(Errno.ENOENT) && !e.is(Errno.ENOTEMPTY)) {
                 LOG.warn("run directory {} not removed: {}", paths.root().resolve(runDir), e.getMessage());
             }
         }

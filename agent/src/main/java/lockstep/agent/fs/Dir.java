@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import jnr.constants.platform.Errno;
 
 /**
  * A directory opened beneath the agent root ({@link RootDir}), and the files a run makes in it,
@@ -18,9 +19,7 @@ public final class Dir implements AutoCloseable {
      * A network or FUSE file system (GlusterFS here) answers ESTALE for a name whose object was
      * just deleted, by this node or another: for "what is at this name now" that means nothing.
      */
-    private static final int ESTALE = 116;
 
-    private static final int EEXIST = 17;
     private final Posix posix = Posix.get();
     private final int fd;
     private final Path path;
@@ -53,7 +52,7 @@ public final class Dir implements AutoCloseable {
         try {
             f = posix.openat(fd, name, flags | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, mode, p);
         } catch (PosixException e) {
-            if (e.errno() == EEXIST) {
+            if (e.is(Errno.EEXIST)) {
                 throw PosixException.withDetail("open", p, e.errno(), e.errnoName(), e.detail()
                         + ": something the run did not create is at this path; it is left untouched (remove it or choose another path)");
             }
@@ -79,7 +78,7 @@ public final class Dir implements AutoCloseable {
             int f = posix.openat(fd, name, flags | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, mode, p);
             return new Opened(checked(f, p, null), true);
         } catch (PosixException e) {
-            if (e.errno() != EEXIST) {
+            if (!e.is(Errno.EEXIST)) {
                 throw e;
             }
         }
@@ -116,7 +115,7 @@ public final class Dir implements AutoCloseable {
         try {
             f = posix.openat(fd, name, Posix.O_PATH | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0, p);
         } catch (PosixException e) {
-            if (RootDir.isMissing(e) || e.errno() == ESTALE) {
+            if (e.is(Errno.ENOENT) || e.is(Errno.ESTALE)) {
                 return null;
             }
             throw e;
@@ -124,7 +123,7 @@ public final class Dir implements AutoCloseable {
         try {
             return posix.fstat(f, p);
         } catch (PosixException e) {
-            if (e.errno() == ESTALE) {
+            if (e.is(Errno.ESTALE)) {
                 return null;
             }
             throw e;
@@ -158,7 +157,7 @@ public final class Dir implements AutoCloseable {
     public void refuseExisting(java.util.function.Predicate<String> isRunName) {
         for (String name : list()) {
             if (isRunName.test(name)) {
-                throw new PosixException("open", pathOf(name), EEXIST, "EEXIST",
+                throw new PosixException("open", pathOf(name), Errno.EEXIST.intValue(), "EEXIST",
                         "File exists: the run creates its own files and leaves this one untouched (remove it or choose another dir)");
             }
         }

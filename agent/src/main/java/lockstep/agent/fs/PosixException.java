@@ -1,5 +1,7 @@
 package lockstep.agent.fs;
 
+import jnr.constants.platform.Errno;
+
 /** A failed system call: which call, on which path, and errno with its name. */
 public final class PosixException extends RuntimeException {
     private final String operation;
@@ -57,5 +59,10 @@ public final class PosixException extends RuntimeException {
 
     public String errnoName() {
         return errnoName;
+    }
+
+    /** Whether the call failed with {@code e}. */
+    public boolean is(Errno e) {
+        return errno == e.intValue();
     }
 }

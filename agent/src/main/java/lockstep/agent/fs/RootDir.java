@@ -2,6 +2,7 @@ package lockstep.agent.fs;
 
 import java.nio.file.Path;
 import java.util.Deque;
+import jnr.constants.platform.Errno;
 
 /**
  * The agent root as a directory descriptor, and every path a workload touches resolved beneath
@@ -15,10 +16,6 @@ public final class RootDir implements AutoCloseable {
     static final long RESOLVE_NO_MAGICLINKS = 0x02;
     static final long RESOLVE_NO_SYMLINKS = 0x04;
     static final long RESOLVE_BENEATH = 0x08;
-    private static final int ENOSYS = 38;
-    private static final int ENOENT = 2;
-    private static final int ELOOP = 40;
-    private static final int EXDEV = 18;
 
     private final Posix posix = Posix.get();
     private final Path root;
@@ -71,7 +68,7 @@ public final class RootDir implements AutoCloseable {
             if (r >= 0) {
                 return r;
             }
-            if (-r != ENOSYS) {
+            if (-r != Errno.ENOSYS.intValue()) {
                 throw refusal(abs, -r);
             }
         }
@@ -165,18 +162,14 @@ public final class RootDir implements AutoCloseable {
     /** The errno of a refused resolution, explained: a link on the way, or a path leaving the root. */
     static PosixException refusal(String path, int errno) {
         PosixException e = Posix.error("open", path, errno);
-        if (errno == ELOOP || errno == 20 /* ENOTDIR: O_DIRECTORY|O_NOFOLLOW met a link */) {
+        if (errno == Errno.ELOOP.intValue() || errno == Errno.ENOTDIR.intValue() /* O_DIRECTORY|O_NOFOLLOW met a link */) {
             return PosixException.withDetail("open", path, errno, e.errnoName(),
                     e.detail() + ": a symbolic link or non-directory is on the path; links are never followed beneath the agent root");
         }
-        if (errno == EXDEV) {
+        if (errno == Errno.EXDEV.intValue()) {
             return PosixException.withDetail("open", path, errno, e.errnoName(), e.detail() + ": the path leaves the agent root");
         }
         return e;
-    }
-
-    static boolean isMissing(PosixException e) {
-        return e.errno() == ENOENT;
     }
 
     @Override

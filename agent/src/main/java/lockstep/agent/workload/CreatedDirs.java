@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import jnr.constants.platform.Errno;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
@@ -15,8 +16,6 @@ import lockstep.agent.fs.RootedPaths;
  * exactly those, innermost first.
  */
 final class CreatedDirs {
-    private static final int ENOENT = 2;
-    private static final int ENOTEMPTY = 39;
     private final RootedPaths paths;
     private final Deque<Path> created = new ArrayDeque<>();
 
@@ -44,9 +43,9 @@ final class CreatedDirs {
             try (RootDir rootDir = paths.openDir(); Dir parent = rootDir.dir(p.getParent())) {
                 parent.removeDir(p.getFileName().toString());
             } catch (PosixException e) {
-                if (e.errno() == ENOTEMPTY) {
+                if (e.is(Errno.ENOTEMPTY)) {
                     leftovers.add(p + ": directory not empty");
-                } else if (e.errno() != ENOENT) {
+                } else if (!e.is(Errno.ENOENT)) {
                     leftovers.add(p + ": " + e.detail());
                 }
             }

@@ -3,6 +3,7 @@ package lockstep.agent.workload;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import jnr.constants.platform.Errno;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.FileId;
 import lockstep.agent.fs.PosixException;
@@ -11,8 +12,6 @@ import lockstep.agent.fs.RootedPaths;
 
 /** Cleanup of one file a run made: removed only while it is still that file (same device and inode). */
 final class CreatedFile {
-    private static final int ENOENT = 2;
-
     private CreatedFile() {
     }
 
@@ -32,7 +31,7 @@ final class CreatedFile {
                     leftovers.add(paths.relative(file) + ": no longer the file the run created; left untouched");
                 }
             } catch (PosixException e) {
-                if (e.errno() != ENOENT) {
+                if (!e.is(Errno.ENOENT)) {
                     leftovers.add(paths.relative(file) + ": " + e.detail());
                 }
             }

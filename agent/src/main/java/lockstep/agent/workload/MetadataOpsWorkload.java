@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import jnr.constants.platform.Errno;
 import lockstep.agent.fs.RootDir;
 import lockstep.agent.v1.MetadataWorkload;
 import lockstep.agent.worker.Threads;
@@ -274,7 +275,7 @@ public final class MetadataOpsWorkload implements Workload {
             try (RootDir rootDir = paths.openDir(); Dir d = rootDir.dir(paths.below(leaf))) {
                 removed = removeRunFiles(d, leftovers);
             } catch (PosixException e) {
-                if (e.errno() != 2) { // ENOENT: the directory and its files are gone already
+                if (!e.is(Errno.ENOENT)) { // the directory and its files are gone already
                     leftovers.add(paths.relative(leaf) + ": " + e.detail());
                 }
             }
