@@ -7,8 +7,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import lockstep.common.Version;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.agent.v1.GetResultResponse;
@@ -28,6 +26,7 @@ import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.NodeResults;
+import lockstep.coordinator.run.PlanSchedule;
 import lockstep.coordinator.run.RunFailedException;
 import lockstep.coordinator.run.StepRunner;
 import lockstep.coordinator.scenario.Scenario;
@@ -43,9 +42,6 @@ import org.HdrHistogram.Histogram;
 public final class RunCollector {
     public static final RunStatus STATUS = RunStatus.COLLECTED;
     private static final long CALL_MILLIS = 30_000;
-    /** Run ids as {@code ExperimentRunner.newRunId} makes them (8 random hex digits; 4 in ids made before 2026-11-30 evening). */
-    private static final Pattern RUN_ID = Pattern.compile("\\d{8}-\\d{6}-(.+)-(?:[0-9a-f]{8}|[0-9a-f]{4})");
-    private static final Pattern REPEAT = Pattern.compile("(.+)-r(\\d+)");
 
     private final AgentEnsemble ensemble;
 
@@ -159,13 +155,10 @@ public final class RunCollector {
         }
         errors.addAll(stepErrors);
         results = NodeResults.withShares(results);
-        Matcher m = REPEAT.matcher(id);
-        String group = m.matches() ? m.group(1) : id;
-        int repeat = m.matches() ? Integer.parseInt(m.group(2)) : 1;
-        String kind = group.startsWith("solo-") ? "solo" : group.startsWith("ramp-") ? "ramp" : group;
-        return new StepRecord(id, kind, results.stream().map(NodeResult::node).toList(), intended == Long.MAX_VALUE ? 0 : intended,
+        PlanSchedule.StepId parsed = PlanSchedule.parse(id);
+        return new StepRecord(id, parsed.kind(), results.stream().map(NodeResult::node).toList(), intended == Long.MAX_VALUE ? 0 : intended,
                 stepErrors.isEmpty() ? RunStatus.OK : RunStatus.FAILED, List.copyOf(results), StepRunner.aggregate(results, merged, bytesUnit),
-                List.copyOf(stepErrors), group, repeat);
+                List.copyOf(stepErrors), parsed.group(), parsed.repeat());
     }
 
     static String stepOf(String agentRunId, String runId) {
@@ -174,8 +167,8 @@ public final class RunCollector {
 
     /** The scenario name inside a run id (DATE-TIME-NAME-XXXX), or the id itself. */
     static String nameOf(String runId) {
-        Matcher m = RUN_ID.matcher(runId);
-        return m.matches() ? m.group(1) : runId;
+        String name = ExperimentRunner.scenarioNameIn(runId);
+        return name != null ? name : runId;
     }
 
     /** The scenario's name for the workload: write, read, lock-files, ping-pong, hot-lock, metadata. */

@@ -10,6 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
@@ -24,6 +26,7 @@ import lockstep.coordinator.scenario.Scenario;
 
 /** Runs a scenario's plan ({@link PlanSchedule}: solo, all, ramp, repeated) into a RunRecord. */
 public final class ExperimentRunner {
+    private static final Pattern RUN_ID = Pattern.compile("\\d{8}-\\d{6}-(.+)-(?:[0-9a-f]{8}|[0-9a-f]{4})");
     private static final DateTimeFormatter RUN_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private static final long DESCRIBE_TIMEOUT_MILLIS = 15_000;
 
@@ -80,6 +83,12 @@ public final class ExperimentRunner {
      */
     public static String newRunId(String name) {
         return RUN_ID_TIME.format(Instant.now()) + "-" + name + "-" + String.format("%08x", ThreadLocalRandom.current().nextInt());
+    }
+
+    /** The scenario name inside a run id from {@link #newRunId} (ids made before 2026-11-30 evening end in 4 hex digits), or null. */
+    public static String scenarioNameIn(String runId) {
+        Matcher m = RUN_ID.matcher(runId);
+        return m.matches() ? m.group(1) : null;
     }
 
     /**

@@ -46,6 +46,12 @@ class PlanParsingTest {
                 "solo-node1-r1", "solo-node2-r1", "solo-node3-r1", "ramp-1-r1", "ramp-3-r1",
                 "solo-node1-r2", "solo-node2-r2", "solo-node3-r2", "ramp-1-r2", "ramp-3-r2");
         assertThat(PlanSchedule.of(s, nodes(3)).get(4).group()).isEqualTo("ramp-3");
+        // read back from an id, as `lockstep collect` does
+        for (PlanSchedule.Scheduled step : PlanSchedule.of(s, nodes(3))) {
+            assertThat(PlanSchedule.parse(step.id())).isEqualTo(new PlanSchedule.StepId(step.group(), step.kind(), step.repeat()));
+        }
+        assertThat(PlanSchedule.parse("all")).isEqualTo(new PlanSchedule.StepId("all", "all", 1));
+        assertThat(PlanSchedule.parse("solo-node2")).isEqualTo(new PlanSchedule.StepId("solo-node2", "solo", 1));
     }
 
     @Test
