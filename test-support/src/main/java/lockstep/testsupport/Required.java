@@ -28,6 +28,38 @@ public final class Required {
         Assumptions.abort("skipped: " + what);
     }
 
+    /** Checks that may skip, run once for a whole class. */
+    public interface Check {
+        void run() throws Exception;
+    }
+
+    /**
+     * For a class that checks the machine once ({@code @BeforeAll}): a skip there would make the
+     * report count a class with no tests, so {@link #checkOnce} keeps the reason and
+     * {@link #eachTest} (from {@code @BeforeEach}) skips every test with it: each one counted as
+     * skipped. Under {@code CI=true} a missing need still fails in {@code @BeforeAll}.
+     */
+    public static final class Gate {
+        private String missing;
+
+        /** Runs {@code check}; returns whether everything it needs is there (false: the class is skipped). */
+        public boolean checkOnce(Check check) throws Exception {
+            try {
+                check.run();
+                return true;
+            } catch (org.opentest4j.TestAbortedException e) {
+                missing = e.getMessage();
+                return false;
+            }
+        }
+
+        public void eachTest() {
+            if (missing != null) {
+                Assumptions.abort(missing);
+            }
+        }
+    }
+
     /** {@link #missing(String)} unless {@code present}. */
     public static void that(boolean present, String what) {
         if (!present) {

@@ -21,7 +21,9 @@ import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.report.ResultsStore;
 import org.junit.jupiter.api.AfterAll;
+import lockstep.testsupport.Required;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testcontainers.DockerClientFactory;
@@ -43,12 +45,24 @@ class ContainerClusterIT {
     @TempDir
     Path work;
 
+    private static final Required.Gate MACHINE = new Required.Gate();
+
     @BeforeAll
-    static void startCluster() throws IOException {
-        Requirements.docker();
-        String image = AgentImage.get();
+    static void startCluster() throws Exception {
+        String[] image = new String[1];
+        if (!MACHINE.checkOnce(() -> {
+            Requirements.docker();
+            image[0] = AgentImage.get();
+        })) {
+            return;
+        }
         shared = SharedDir.create("lockstep-it");
-        cluster = AgentContainerCluster.start(image, NODES, shared);
+        cluster = AgentContainerCluster.start(image[0], NODES, shared);
+    }
+
+    @BeforeEach
+    void machineHasWhatTheClusterNeeds() {
+        MACHINE.eachTest();
     }
 
     @AfterAll

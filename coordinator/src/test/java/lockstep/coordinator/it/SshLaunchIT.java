@@ -17,9 +17,11 @@ import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.ResultsStore;
+import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,13 +43,19 @@ class SshLaunchIT {
     @TempDir
     Path work;
 
+    private static final Required.Gate MACHINE = new Required.Gate();
+
     @BeforeAll
     static void startNodes() throws Exception {
-        Requirements.docker();
-        for (String p : List.of("ssh", "scp", "ssh-keygen")) {
-            Requirements.program(p);
+        if (!MACHINE.checkOnce(() -> {
+            Requirements.docker();
+            for (String p : List.of("ssh", "scp", "ssh-keygen")) {
+                Requirements.program(p);
+            }
+            Requirements.image(SshdNode.image(), "scripts/ci/sshd-image.sh builds it");
+        })) {
+            return;
         }
-        Requirements.image(SshdNode.image(), "scripts/ci/sshd-image.sh builds it");
         dir = Files.createTempDirectory("lockstep-ssh-it");
         Process keygen = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "lockstep-it",
                 "-f", dir.resolve("id_ed25519").toString()).inheritIO().start();
@@ -67,6 +75,11 @@ class SshLaunchIT {
                 .append("\n  IdentitiesOnly yes\n  UserKnownHostsFile ").append(dir.resolve("known_hosts"))
                 .append("\n  StrictHostKeyChecking accept-new\n  LogLevel ERROR\n");
         sshConfig = Files.writeString(dir.resolve("ssh_config"), cfg);
+    }
+
+    @BeforeEach
+    void machineHasWhatTheNodesNeed() {
+        MACHINE.eachTest();
     }
 
     @AfterAll
