@@ -64,7 +64,7 @@ class BottleneckIT {
         Path shared = Files.createDirectory(work.resolve("shared"));
         try (LocalAgents agents = twoAgentsOn(shared, work)) {
             var o = ScenarioRuns.run(agents, work, "odirect",
-                    "type: write\nfile: \"od.{node}\"\nblock-size: 1MiB\nsize: 768MiB\no-direct: true\nthreads: 8", "[solo, all]");
+                    "type: write\nfile: \"od.{node}\"\nblock-size: 1MiB\nsize: 2GiB\no-direct: true\nthreads: 8", "[solo, all]");
             requireBlockDevice(o, shared);
             assertThat(o.exitCode()).isZero();
             JsonNode f = finding(o, "all");
