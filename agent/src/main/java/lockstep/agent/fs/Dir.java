@@ -15,11 +15,6 @@ import jnr.constants.platform.Errno;
  * when it is still the file the run created.
  */
 public final class Dir implements AutoCloseable {
-    /**
-     * A network or FUSE file system (GlusterFS here) answers ESTALE for a name whose object was
-     * just deleted, by this node or another: for "what is at this name now" that means nothing.
-     */
-
     private final Posix posix = Posix.get();
     private final int fd;
     private final Path path;
@@ -108,7 +103,11 @@ public final class Dir implements AutoCloseable {
         }
     }
 
-    /** fstat identity of {@code name} without following a link, or null when it does not exist. */
+    /**
+     * fstat identity of {@code name} without following a link, or null when it does not exist. A
+     * network or FUSE file system (GlusterFS here) answers ESTALE for a name whose object was just
+     * deleted, by this node or another: for "what is at this name now" that means nothing.
+     */
     public FileId idOf(String name) {
         String p = pathOf(name);
         int f;

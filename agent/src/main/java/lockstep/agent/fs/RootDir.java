@@ -18,6 +18,7 @@ public final class RootDir implements AutoCloseable {
     static final long RESOLVE_BENEATH = 0x08;
 
     private final Posix posix = Posix.get();
+    private final SharedNamespaceRetry retry = SharedNamespaceRetry.parking();
     private final Path root;
     private final int fd;
     private final boolean openat2;
@@ -99,12 +100,14 @@ public final class RootDir implements AutoCloseable {
     /**
      * The directory {@code relative}, creating the missing ones (mkdirat beneath the root, one
      * component at a time, none followed through a link); pushes each one made on {@code created}
-     * (relative paths), so they can be removed innermost first.
+     * (relative paths), so they can be removed innermost first. Another node making the same
+     * directories on a shared file system can make a step fail for a moment; the walk is then made
+     * again from the root ({@link SharedNamespaceRetry}).
      */
     public Dir makeDirs(Path relative, Deque<Path> created) {
         String abs = root.resolve(relative).toString();
         checkRelative(relative, abs);
-        return new Dir(descend(relative, created, null), root.resolve(relative));
+        return new Dir(retry.get("make " + abs, () -> descend(relative, created, null)), root.resolve(relative));
     }
 
     /** O_PATH descriptor of the directory {@code relative} (the root when null), opened a component at a time. */
@@ -116,7 +119,11 @@ public final class RootDir implements AutoCloseable {
      * Opens {@code relative} one component at a time (O_PATH | O_DIRECTORY | O_NOFOLLOW), each
      * relative to the one before; with {@code created} non-null, makes missing ones first (mkdirat)
      * and pushes those it made. A refusal names {@code reportAs} (the path asked for), or when null
-     * the component where it happened.
+     * the component where it happened. When making, each directory is opened for reading, not
+     * O_PATH: that open reaches the file server, so a directory this client just made but another
+     * client's mkdir won (GlusterFS: the name now has the other's file id) answers ESTALE, and the
+     * kernel then looks the name up again and opens the directory that is really there; an O_PATH
+     * descriptor kept the dead one, and the next create in it failed with ESTALE.
      */
     private int descend(Path relative, Deque<Path> created, String reportAs) {
         int cur = posix.openat(fd, ".", Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0, root.toString());
@@ -133,7 +140,8 @@ public final class RootDir implements AutoCloseable {
                 }
                 int next;
                 try {
-                    next = posix.openat(cur, part.toString(), Posix.O_PATH | Posix.O_DIRECTORY | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0, here);
+                    next = posix.openat(cur, part.toString(), (created != null ? Posix.O_RDONLY : Posix.O_PATH)
+                            | Posix.O_DIRECTORY | Posix.O_NOFOLLOW | Posix.O_CLOEXEC, 0, here);
                 } catch (PosixException e) {
                     throw refusal(reportAs != null ? reportAs : here, e.errno());
                 }
