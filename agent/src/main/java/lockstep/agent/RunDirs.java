@@ -37,7 +37,8 @@ final class RunDirs {
         try (RootDir root = paths.openDir(); Dir top = root.dir(null)) {
             top.removeDir(runDir.toString());
         } catch (PosixException e) {
-            if (!e.is(Errno.ENOENT) && !e.is(Errno.ENOTEMPTY)) {
+            // ESTALE: another node of a shared root removed it first (GlusterFS answers so for a name just removed)
+            if (!e.is(Errno.ENOENT) && !e.is(Errno.ESTALE) && !e.is(Errno.ENOTEMPTY)) {
                 LOG.warn("run directory {} not removed: {}", paths.root().resolve(runDir), e.getMessage());
             }
         }
