@@ -13,8 +13,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * Answers clock probes over UDP ({@link ClockProbeDatagram}): one thread that does nothing else reads the wall clock as soon as a probe
- * arrives and again just before the answer leaves. A gRPC probe crosses four thread hand-offs
+ * Answers clock probes over UDP ({@link ClockProbeDatagram}): one thread that does nothing else
+ * reads the wall clock as soon as a probe arrives and again just before the answer leaves. A gRPC probe crosses four thread hand-offs
  * and HTTP/2 framing, milliseconds on a busy host, and the offset estimate can be no better than
  * half of that; a datagram answered here costs tens of microseconds on loopback.
  *

@@ -263,7 +263,6 @@ final class RunRegistry implements AutoCloseable {
         }
     }
 
-    /** Renews the leases of the known runs among these; returns those whose lease had already run out. */
     /** Renews the leases of the listed runs; returns those already ended (cleanup begun), which it cannot renew. */
     List<Run> keepAlive(List<String> runIds) {
         List<Run> ended = new ArrayList<>();

@@ -16,9 +16,9 @@ public final class RootDir implements AutoCloseable {
     static final long RESOLVE_NO_MAGICLINKS = 0x02;
     static final long RESOLVE_NO_SYMLINKS = 0x04;
     static final long RESOLVE_BENEATH = 0x08;
+    private static final SharedNamespaceRetry RETRY = SharedNamespaceRetry.parking();
 
     private final Posix posix = Posix.get();
-    private final SharedNamespaceRetry retry = SharedNamespaceRetry.parking();
     private final Path root;
     private final int fd;
     private final boolean openat2;
@@ -107,7 +107,7 @@ public final class RootDir implements AutoCloseable {
     public Dir makeDirs(Path relative, Deque<Path> created) {
         String abs = root.resolve(relative).toString();
         checkRelative(relative, abs);
-        return new Dir(retry.get("make " + abs, () -> descend(relative, created, null)), root.resolve(relative));
+        return new Dir(RETRY.get("make " + abs, () -> descend(relative, created, null)), root.resolve(relative));
     }
 
     /** O_PATH descriptor of the directory {@code relative} (the root when null), opened a component at a time. */

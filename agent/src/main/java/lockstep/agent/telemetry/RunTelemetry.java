@@ -14,8 +14,9 @@ import org.apache.logging.log4j.Logger;
 /**
  * The resource samples of one run, taken on a thread of their own: one when the run is armed,
  * one just before the start instant (at least 5 ms, and 4 times as long as the first sample
- * took, before it; together the idle baseline; it is also the run's first sample), then one every period from the instant on until {@link #finish}, which takes the
- * last. The measured threads never wait for it.
+ * took, before it; together the idle baseline; it is also the run's first sample), then one
+ * every period from the instant on until {@link #finish}, which takes the last. The measured
+ * threads never wait for it.
  */
 public final class RunTelemetry {
     private static final Logger LOG = LogManager.getLogger(RunTelemetry.class);

@@ -16,8 +16,9 @@ import lockstep.common.ClockProbeDatagram;
 import lockstep.common.WallClock;
 
 /**
- * Probes an agent's clock with one UDP datagram each way ({@link ClockProbeDatagram}), on the calling thread: no event loop or executor between reading the clock
- * and the datagram leaving or arriving. Not thread-safe; {@link GrpcAgent} probes one at a time.
+ * Probes an agent's clock with one UDP datagram each way ({@link ClockProbeDatagram}), on the
+ * calling thread: no event loop or executor between reading the clock and the datagram leaving
+ * or arriving. Not thread-safe; {@link GrpcAgent} probes one at a time.
  */
 final class UdpClockProbe implements AutoCloseable {
     private static final Pattern HOST_PORT = Pattern.compile("^(?:dns:///)?\\[?([^\\[\\]]+?)\\]?:(\\d+)$");
