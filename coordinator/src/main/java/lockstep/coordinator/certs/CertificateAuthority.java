@@ -76,6 +76,9 @@ public final class CertificateAuthority {
         if (certificate.getBasicConstraints() < 0) {
             throw new IllegalArgumentException(certificate.getSubjectX500Principal() + " is not a CA certificate");
         }
+        if (!"EC".equals(key.getAlgorithm())) {
+            throw new IllegalArgumentException("the CA key is " + key.getAlgorithm() + ", not EC as `lockstep certs` makes it (it signs with SHA256withECDSA)");
+        }
         return new CertificateAuthority(new KeyPair(certificate.getPublicKey(), key), certificate);
     }
 

@@ -10,6 +10,12 @@ import java.security.PrivateKey;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMException;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.util.encoders.DecoderException;
 
 /** Writes certificates and PKCS#8 private keys as PEM; keys readable by their owner only; never over an existing file. */
 public final class PemFiles {
@@ -37,20 +43,22 @@ public final class PemFiles {
         }
     }
 
-    /** A PKCS#8 PEM private key as {@link #writeKey} writes it (EC, as {@code lockstep certs} makes them). */
+    /** A PEM private key: PKCS#8 as {@link #writeKey} writes it, or OpenSSL's traditional form (BouncyCastle's PEMParser reads both). */
     public static PrivateKey readKey(Path file) throws IOException {
-        String text = Files.readString(file, StandardCharsets.US_ASCII);
-        int begin = text.indexOf("-----BEGIN PRIVATE KEY-----");
-        int end = text.indexOf("-----END PRIVATE KEY-----");
-        if (begin < 0 || end < begin) {
-            throw new IOException(file + " is not a PKCS#8 PEM private key (no BEGIN/END PRIVATE KEY lines)");
+        Object read;
+        try (PEMParser parser = new PEMParser(Files.newBufferedReader(file, StandardCharsets.US_ASCII))) {
+            read = parser.readObject();
+            JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+            if (read instanceof PrivateKeyInfo info) {
+                return converter.getPrivateKey(info);
+            }
+            if (read instanceof PEMKeyPair pair) {
+                return converter.getKeyPair(pair).getPrivate();
+            }
+        } catch (PEMException | DecoderException e) { // not a key's DER, or not base64, between BEGIN and END
+            throw new IOException(file + " is not a PEM private key: " + e.getMessage(), e);
         }
-        try {
-            byte[] der = Base64.getMimeDecoder().decode(text.substring(begin + "-----BEGIN PRIVATE KEY-----".length(), end));
-            return java.security.KeyFactory.getInstance("EC").generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(der));
-        } catch (IllegalArgumentException | java.security.GeneralSecurityException e) {
-            throw new IOException(file + " is not an EC private key: " + e.getMessage(), e);
-        }
+        throw new IOException(file + " is not a PEM private key (" + (read == null ? "no PEM object" : "a " + read.getClass().getSimpleName()) + ")");
     }
 
     static String pem(String type, byte[] der) {

@@ -8,8 +8,11 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPairGenerator;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.util.List;
+import lockstep.coordinator.certs.PemFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -84,5 +87,29 @@ class CertsCommandTest {
         err = new StringWriter();
         assertThat(run(err, "certs", "--add-coordinator", "bob", "--inventory", inv.toString(), "--out", out.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("not both or neither");
+    }
+
+    @Test
+    void aCaKeyThatIsNotAPemKeyIsOneLineAndIssuesNothing() throws Exception {
+        Path inv = Files.writeString(tmp.resolve("nodes.yaml"), "nodes:\n  - {name: n1, address: '127.0.0.1:7070', root: /r}\n");
+        Path out = tmp.resolve("certs");
+        assertThat(run(new StringWriter(), "certs", "--inventory", inv.toString(), "--out", out.toString())).isZero();
+        Path key = out.resolve("ca-key.pem");
+        for (String broken : List.of("-----BEGIN PRIVATE KEY-----\n%%%% not base64 %%%%\n-----END PRIVATE KEY-----\n",
+                "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", "no PEM here\n",
+                Files.readString(out.resolve("ca.pem")), rsaKeyPem())) {
+            Files.writeString(key, broken);
+            StringWriter err = new StringWriter();
+            assertThat(run(err, "certs", "--add-coordinator", "bob", "--out", out.toString())).as(broken).isEqualTo(2);
+            assertThat(err.toString()).as(broken).containsAnyOf("ca-key.pem", "not EC").doesNotContain("\tat ").hasLineCount(1);
+            assertThat(out.resolve("coordinator-bob.pem")).doesNotExist();
+            assertThat(out.resolve("coordinator-bob-key.pem")).doesNotExist();
+        }
+    }
+
+    private String rsaKeyPem() throws Exception {
+        Path rsa = tmp.resolve("rsa-key.pem");
+        PemFiles.writeKey(rsa, KeyPairGenerator.getInstance("RSA").generateKeyPair().getPrivate());
+        return Files.readString(rsa);
     }
 }
