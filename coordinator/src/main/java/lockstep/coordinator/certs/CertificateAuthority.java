@@ -79,7 +79,28 @@ public final class CertificateAuthority {
         if (!"EC".equals(key.getAlgorithm())) {
             throw new IllegalArgumentException("the CA key is " + key.getAlgorithm() + ", not EC as `lockstep certs` makes it (it signs with SHA256withECDSA)");
         }
+        if (!signsFor(key, certificate)) {
+            throw new IllegalArgumentException("the CA key is not the key of " + certificate.getSubjectX500Principal()
+                    + ": what it signed would not verify");
+        }
         return new CertificateAuthority(new KeyPair(certificate.getPublicKey(), key), certificate);
+    }
+
+    /** Whether {@code key} is the private half of {@code certificate}'s public key: a signature by one verifies with the other. */
+    private static boolean signsFor(java.security.PrivateKey key, X509Certificate certificate) {
+        try {
+            byte[] challenge = new byte[32];
+            new SecureRandom().nextBytes(challenge);
+            java.security.Signature sign = java.security.Signature.getInstance("SHA256withECDSA");
+            sign.initSign(key);
+            sign.update(challenge);
+            java.security.Signature verify = java.security.Signature.getInstance("SHA256withECDSA");
+            verify.initVerify(certificate.getPublicKey());
+            verify.update(challenge);
+            return verify.verify(sign.sign());
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
     }
 
     public X509Certificate certificate() {

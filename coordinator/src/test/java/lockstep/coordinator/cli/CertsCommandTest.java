@@ -97,19 +97,20 @@ class CertsCommandTest {
         Path key = out.resolve("ca-key.pem");
         for (String broken : List.of("-----BEGIN PRIVATE KEY-----\n%%%% not base64 %%%%\n-----END PRIVATE KEY-----\n",
                 "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", "no PEM here\n",
-                Files.readString(out.resolve("ca.pem")), rsaKeyPem())) {
+                Files.readString(out.resolve("ca.pem")), keyPem("RSA"), keyPem("EC"))) {
             Files.writeString(key, broken);
             StringWriter err = new StringWriter();
             assertThat(run(err, "certs", "--add-coordinator", "bob", "--out", out.toString())).as(broken).isEqualTo(2);
-            assertThat(err.toString()).as(broken).containsAnyOf("ca-key.pem", "not EC").doesNotContain("\tat ").hasLineCount(1);
+            assertThat(err.toString()).as(broken).containsAnyOf("ca-key.pem", "not EC", "is not the key of").doesNotContain("\tat ").hasLineCount(1);
             assertThat(out.resolve("coordinator-bob.pem")).doesNotExist();
             assertThat(out.resolve("coordinator-bob-key.pem")).doesNotExist();
         }
     }
 
-    private String rsaKeyPem() throws Exception {
-        Path rsa = tmp.resolve("rsa-key.pem");
-        PemFiles.writeKey(rsa, KeyPairGenerator.getInstance("RSA").generateKeyPair().getPrivate());
-        return Files.readString(rsa);
+    /** A key of {@code algorithm} that is not the CA's, as PEM. */
+    private String keyPem(String algorithm) throws Exception {
+        Path k = tmp.resolve(algorithm + "-key.pem");
+        PemFiles.writeKey(k, KeyPairGenerator.getInstance(algorithm).generateKeyPair().getPrivate());
+        return Files.readString(k);
     }
 }
