@@ -245,8 +245,12 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     public void cleanup(CleanupRequest request, StreamObserver<CleanupResponse> response) {
         respond(response, () -> {
             owners.check(request.getRunId(), "cleanup");
-            CleanupReport report = registry.cleanup(request.getRunId());
-            owners.forget(request.getRunId());
+            if (request.getRunDirOnly()) {
+                registry.removeRunDir(request.getRunId());
+                owners.forget(request.getRunId());
+                return CleanupResponse.getDefaultInstance();
+            }
+            CleanupReport report = registry.cleanup(request.getRunId(), true);
             return CleanupResponse.newBuilder()
                     .setFilesRemoved(report.filesRemoved())
                     .addAllLeftovers(report.leftovers())

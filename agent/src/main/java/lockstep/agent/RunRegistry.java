@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,6 +44,8 @@ final class RunRegistry implements AutoCloseable {
     private final RunDirs runDirs;
     private final ResourceGuards guards = ResourceGuards.fromEnvironment();
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
+    /** Runs cleaned by a Cleanup call whose directory (and manifest) wait for a Cleanup with run_dir_only. */
+    private final Set<String> keptRunDirs = ConcurrentHashMap.newKeySet();
     private String blockDevice;
     /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
     private Claim preparing;
@@ -118,6 +121,11 @@ final class RunRegistry implements AutoCloseable {
             refuseIfBusy(request.getRunId());
             preparing = new Claim(request.getRunId(), peer, System.currentTimeMillis());
         }
+        // a coordinator that died between a step's Cleanup and its run_dir_only left these; every node of that
+        // step had cleaned (its Cleanup phase had ended), so nothing of another node is in them
+        for (String kept : List.copyOf(keptRunDirs)) {
+            removeRunDir(kept);
+        }
         try {
             Workload workload = create(request);
             ResourceSampler sampler = request.getTelemetryOff() ? null
@@ -175,10 +183,28 @@ final class RunRegistry implements AutoCloseable {
         cleanedUp(runId);
     }
 
-    /** After a run's workload removed its files: its directory (when empty) and then its manifest. */
+    /**
+     * After a run's workload removed its files: its directory (when empty) and then its manifest,
+     * unless a Cleanup call keeps them for its run_dir_only ({@link #removeRunDir}).
+     */
     private void cleanedUp(String runId) {
+        if (!keptRunDirs.contains(runId)) {
+            runDirs.removeIfEmpty(paths.forRun(runId).runDir());
+            manifests.remove(runId);
+        }
+    }
+
+    /**
+     * The run's directory, if empty, and its manifest, for a run a Cleanup call cleaned; returns
+     * whether the run was one (an unknown run id, or one cleaned otherwise, has nothing left).
+     */
+    boolean removeRunDir(String runId) {
+        if (!keptRunDirs.remove(runId)) {
+            return false;
+        }
         runDirs.removeIfEmpty(paths.forRun(runId).runDir());
         manifests.remove(runId);
+        return true;
     }
 
     /** Who owns a run, as others may see it (set by the service, which keeps the owners). */
@@ -279,11 +305,17 @@ final class RunRegistry implements AutoCloseable {
         return ended;
     }
 
-    /** Cleans up and forgets a run; an unknown run id is already clean. */
-    CleanupReport cleanup(String runId) {
+    /**
+     * Cleans up and forgets a run; an unknown run id is already clean. With {@code keepRunDir}
+     * (a Cleanup call) the run's directory and manifest stay for {@link #removeRunDir}.
+     */
+    CleanupReport cleanup(String runId, boolean keepRunDir) {
         Run run = runs.get(runId);
         if (run == null) {
             return new CleanupReport(0, List.of());
+        }
+        if (keepRunDir) {
+            keptRunDirs.add(runId);
         }
         CleanupReport report = run.cleanup("cleanup");
         runs.remove(runId);
@@ -295,7 +327,10 @@ final class RunRegistry implements AutoCloseable {
     public void close() {
         timer.shutdownNow();
         for (String id : runs.keySet()) {
-            cleanup(id);
+            cleanup(id, false);
+        }
+        for (String id : List.copyOf(keptRunDirs)) {
+            removeRunDir(id);
         }
     }
 }

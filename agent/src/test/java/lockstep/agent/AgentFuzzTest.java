@@ -156,6 +156,7 @@ class AgentFuzzTest {
                 expectOkOrClean(() -> call().abort(AbortRequest.newBuilder().setRunId(runId).build()));
             }
             expectOkOrClean(() -> call().cleanup(CleanupRequest.newBuilder().setRunId(runId).build()));
+            expectOkOrClean(() -> call().cleanup(CleanupRequest.newBuilder().setRunId(runId).setRunDirOnly(true).build()));
         }
         assertThat(snapshot(outside)).as("outside the root after %s", workload).isEqualTo(outsideBefore);
         assertThat(snapshot(root)).as("the root after %s and its cleanup", workload).isEqualTo(rootBefore);

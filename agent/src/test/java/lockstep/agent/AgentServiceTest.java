@@ -112,7 +112,11 @@ class AgentServiceTest {
 
         var cleaned = call().cleanup(CleanupRequest.newBuilder().setRunId("r1").build());
         assertThat(cleaned.getFilesRemoved()).isEqualTo(1);
-        assertThat(root.resolve("lockstep-r1")).as("the run's directory goes with its files").doesNotExist();
+        assertThat(in("r1", "w.n1")).doesNotExist();
+        assertThat(root.resolve("lockstep-r1")).as("kept for the step's other nodes until run_dir_only").isDirectory();
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r1").setRunDirOnly(true).build());
+        assertThat(root.resolve("lockstep-r1")).as("the run's directory goes after its files").doesNotExist();
+        assertThat(root.resolve(".lockstep")).as("and its manifest").doesNotExist();
         // cleanup is idempotent; the run is gone afterwards
         assertThat(call().cleanup(CleanupRequest.newBuilder().setRunId("r1").build()).getFilesRemoved()).isZero();
         assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r1").build()), Status.Code.NOT_FOUND, "no run r1 on node n1");
@@ -202,6 +206,20 @@ class AgentServiceTest {
         assertThat(root.resolve("lockstep-mine")).doesNotExist();
     }
 
+    @Test
+    void aDirectoryKeptForRunDirOnlyIsRemovedAtTheNextPrepareWhenThatCallNeverCame() {
+        var prepared = call().prepare(PrepareRequest.newBuilder().setRunId("r7").setWorkload(write("w.{node}", 8192)).build());
+        assertThat(prepared.getPathsList()).hasSize(1);
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r7").build());
+        assertThat(root.resolve("lockstep-r7")).isEmptyDirectory();
+        // its coordinator died before run_dir_only; every node of its step had cleaned by then
+        call().prepare(PrepareRequest.newBuilder().setRunId("r8").setWorkload(write("w.{node}", 8192)).build());
+        assertThat(root.resolve("lockstep-r7")).doesNotExist();
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r8").build());
+        call().cleanup(CleanupRequest.newBuilder().setRunId("r8").setRunDirOnly(true).build());
+        assertThat(root).isEmptyDirectory();
+    }
+
     private void runToEndWriting(String runId, String file) {
         var prepared = call().prepare(PrepareRequest.newBuilder().setRunId(runId).setWorkload(write(file, 8192)).build());
         assertThat(prepared.getPathsList()).containsExactly("lockstep-" + runId + "/" + file.replace("{node}", "n1"));
@@ -209,6 +227,7 @@ class AgentServiceTest {
         call().watchProgress(WatchProgressRequest.newBuilder().setRunId(runId).setIntervalMillis(50).build()).forEachRemaining(p -> { });
         assertThat(call().getResult(GetResultRequest.newBuilder().setRunId(runId).build()).getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
         call().cleanup(CleanupRequest.newBuilder().setRunId(runId).build());
+        call().cleanup(CleanupRequest.newBuilder().setRunId(runId).setRunDirOnly(true).build());
     }
 
     @Test

@@ -42,7 +42,14 @@ public interface Agent extends AutoCloseable {
     /** Aborts; with {@code removeFiles} also removes the run's files now, the agent keeping its result (as its lease would). */
     AbortResponse abort(String runId, String reason, boolean removeFiles);
 
+    /** Removes the run's files and ends it; its directory stays until {@link #removeRunDir}. */
     CleanupResponse cleanup(String runId);
+
+    /**
+     * Removes the run's directory if empty: called once every node of the step has cleaned, since
+     * on a shared root the directory is every node's (Cleanup with run_dir_only).
+     */
+    CleanupResponse removeRunDir(String runId);
 
     /** Renews the leases of these runs; also the coordinator's heartbeat of the agent. */
     KeepAliveResponse keepAlive(List<String> runIds, long deadlineMillis);

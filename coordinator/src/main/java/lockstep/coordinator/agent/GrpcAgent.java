@@ -214,6 +214,11 @@ public final class GrpcAgent implements Agent {
     }
 
     @Override
+    public CleanupResponse removeRunDir(String runId) {
+        return call("cleanup", () -> stub(SHORT).cleanup(CleanupRequest.newBuilder().setRunId(runId).setRunDirOnly(true).build()));
+    }
+
+    @Override
     public KeepAliveResponse keepAlive(List<String> runIds, long deadlineMillis) {
         return call("keep alive", () -> AgentServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)

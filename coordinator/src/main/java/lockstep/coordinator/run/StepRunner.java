@@ -121,6 +121,9 @@ public final class StepRunner {
             FanOut<CleanupResponse> cleaned = phase(guard, "cleanup", live(guard, agents), a -> a.cleanup(agentRunId),
                     CLEANUP_PHASE_MILLIS, names, errors);
             cleanups = cleaned.values();
+            // only now, every node having cleaned: the step's directory may be shared by all of them
+            phase(guard, "remove run directory", List.copyOf(cleanups.keySet()), a -> a.removeRunDir(agentRunId),
+                    SHORT_PHASE_MILLIS, names, errors);
             cleanups.forEach((a, c) -> c.getLeftoversList().forEach(l ->
                     errors.add("node " + names.get(a) + ": cleanup left " + l)));
             guard.close();

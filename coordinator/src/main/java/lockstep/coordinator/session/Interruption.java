@@ -116,6 +116,7 @@ public final class Interruption implements AutoCloseable {
                         ABORT_MILLIS);
                 FanOut<CleanupResponse> c = ensemble.call("cleanup", step.agents(), a -> a.cleanup(step.agentRunId()),
                         CLEANUP_MILLIS);
+                ensemble.call("cleanup", List.copyOf(c.values().keySet()), a -> a.removeRunDir(step.agentRunId()), ABORT_MILLIS);
                 long files = c.values().values().stream().mapToLong(CleanupResponse::getFilesRemoved).sum();
                 cleaned = String.format("; aborted and cleaned on %d of %d agent(s), %d file(s) removed%s",
                         c.values().size(), step.agents().size(), files,

@@ -130,6 +130,9 @@ class AgentSecurityTest {
         assertRefused(() -> bob.watchProgress("r1", 50, 5_000).hasNext(), Status.Code.PERMISSION_DENIED, why);
         assertThat(root.resolve("lockstep-r1/out.n1")).exists();
         assertThat(alice.cleanup("r1").getFilesRemoved()).isEqualTo(1);
+        assertRefused(() -> bob.removeRunDir("r1"), Status.Code.PERMISSION_DENIED, why);
+        assertThat(root.resolve("lockstep-r1")).isEmptyDirectory();
+        alice.removeRunDir("r1");
         assertThat(root.resolve("lockstep-r1")).doesNotExist();
     }
 
