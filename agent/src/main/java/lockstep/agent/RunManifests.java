@@ -21,23 +21,36 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * Per-run manifests under {@code ROOT/.lockstep/runs/}: before a run creates anything, what it
+ * Per-run manifests under {@code ROOT/.lockstep-runs.NODE/}, a directory of this node's own (on a
+ * shared root no other node makes or removes it: one GlusterFS client's rmdir of a directory
+ * succeeded with another client's files in it): before a run creates anything, what it
  * will create is written there (its directory {@code lockstep-RUN}, inside which every path of
  * the run is); the manifest goes when the run is cleaned. An agent that starts removes what the
  * manifests of a previous instance of its node list (it was killed mid-run and could not clean),
  * beneath the root, never following a link, logging each path, and nothing a manifest does not list.
  */
 final class RunManifests {
-    static final Path DIR = Path.of(".lockstep", "runs");
+    static final String DIR_PREFIX = ".lockstep-runs.";
     private static final String HEADER = "lockstep-run-manifest v1";
     private static final Logger LOG = LogManager.getLogger(RunManifests.class);
 
     private final RootedPaths paths;
     private final String node;
+    private final Path dir;
 
     RunManifests(RootedPaths paths) {
         this.paths = paths;
         this.node = paths.node();
+        this.dir = dirOf(node);
+    }
+
+    /** The manifests' directory of {@code node}, relative to the root. */
+    static Path dirOf(String node) {
+        return Path.of(DIR_PREFIX + PlainNames.of(node));
+    }
+
+    Path dir() {
+        return dir;
     }
 
     /** A run id that fits on a manifest line: at most 200 characters, none of them a control character. */
@@ -62,8 +75,8 @@ final class RunManifests {
                 .append("boot ").append(BootId.current()).append('\n');
         created.forEach(p -> text.append("path ").append(p).append('\n'));
         Posix posix = Posix.get();
-        try (RootDir root = paths.openDir(); Dir dir = root.makeDirs(DIR, new ArrayDeque<>())) {
-            int fd = dir.create(fileName(runId), 01 /* O_WRONLY */, 0600);
+        try (RootDir root = paths.openDir(); Dir in = root.makeDirs(dir, new ArrayDeque<>())) {
+            int fd = in.create(fileName(runId), 01 /* O_WRONLY */, 0600);
             try {
                 // no fsync: the fault this serves is the agent process dying, after which the page cache still
                 // holds the manifest; a host crash loses the run's files' metadata alike
@@ -72,30 +85,26 @@ final class RunManifests {
                 posix.closeQuietly(fd);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("run manifest " + DIR.resolve(fileName(runId)) + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("run manifest " + dir.resolve(fileName(runId)) + ": " + e.getMessage(), e);
         }
     }
 
     /** Removes the manifest of {@code runId} (the run was cleaned), and the manifest directories when empty. */
     void remove(String runId) {
-        try (RootDir root = paths.openDir(); Dir dir = root.dir(DIR)) {
-            dir.removeIfCreated(fileName(runId), null);
+        try (RootDir root = paths.openDir(); Dir in = root.dir(dir)) {
+            in.removeIfCreated(fileName(runId), null);
         } catch (PosixException e) {
             LOG.warn("run {}: its manifest could not be removed: {}", runId, e.getMessage());
             return;
         }
-        removeEmptyDirs();
+        removeDirIfEmpty();
     }
 
-    private void removeEmptyDirs() {
-        try (RootDir root = paths.openDir()) {
-            for (Path d = DIR; d != null; d = d.getParent()) {
-                try (Dir parent = root.dir(d.getParent())) {
-                    parent.removeDir(d.getFileName().toString());
-                }
-            }
+    private void removeDirIfEmpty() {
+        try (RootDir root = paths.openDir(); Dir top = root.dir(null)) {
+            top.removeDir(dir.toString());
         } catch (PosixException e) {
-            LOG.debug("manifest directory kept: {}", e.getMessage()); // not empty: another node's manifests share the root
+            LOG.debug("manifest directory kept: {}", e.getMessage()); // another run of this node still has a manifest
         }
     }
 
@@ -106,8 +115,8 @@ final class RunManifests {
     List<String> removeLeftovers() {
         List<String> removed = new ArrayList<>();
         List<String> names;
-        try (RootDir root = paths.openDir(); Dir dir = root.dir(DIR)) {
-            names = dir.list();
+        try (RootDir root = paths.openDir(); Dir in = root.dir(dir)) {
+            names = in.list();
         } catch (PosixException e) {
             return removed; // no manifests
         }
@@ -115,17 +124,17 @@ final class RunManifests {
             try {
                 removed.addAll(removeLeftoversOf(name));
             } catch (RuntimeException e) {
-                LOG.warn("run manifest {}: not used: {}", DIR.resolve(name), e.getMessage());
+                LOG.warn("run manifest {}: not used: {}", dir.resolve(name), e.getMessage());
             }
         }
-        removeEmptyDirs();
+        removeDirIfEmpty();
         return removed;
     }
 
     private List<String> removeLeftoversOf(String name) throws PosixException {
         List<String> lines;
-        try (RootDir root = paths.openDir(); Dir dir = root.dir(DIR)) {
-            int fd = dir.openRegular(name, 0 /* O_RDONLY */, null);
+        try (RootDir root = paths.openDir(); Dir in = root.dir(dir)) {
+            int fd = in.openRegular(name, 0 /* O_RDONLY */, null);
             try {
                 lines = Files.readAllLines(Path.of("/proc/self/fd/" + fd), StandardCharsets.UTF_8);
             } catch (IOException e) {
@@ -152,14 +161,14 @@ final class RunManifests {
             for (String line : lines) {
                 if (line.startsWith("path ")) {
                     Path rel = Path.of(line.substring(5)).normalize();
-                    if (rel.isAbsolute() || rel.startsWith("..") || rel.startsWith(".lockstep")) {
+                    if (rel.isAbsolute() || rel.startsWith("..") || rel.getName(0).toString().startsWith(".lockstep")) {
                         throw new IllegalStateException("path '" + rel + "' is not a path the run could create below the root");
                     }
                     removeTree(root, rel, removed);
                 }
             }
-            try (Dir dir = root.dir(DIR)) {
-                dir.removeIfCreated(name, null);
+            try (Dir in = root.dir(dir)) {
+                in.removeIfCreated(name, null);
             }
         }
         LOG.info("run {} of a previous agent instance (pid {}): removed {} path(s) it left: {}", run, pid, removed.size(), removed);

@@ -160,7 +160,7 @@ final class RunRegistry implements AutoCloseable {
             manifests.write(request.getRunId(), List.of(runPaths.runDir()));
         } catch (PosixException | java.io.UncheckedIOException e) {
             throw Status.FAILED_PRECONDITION.withDescription("prepare failed: cannot write the run's manifest under "
-                    + paths.root().resolve(RunManifests.DIR) + ": " + e.getMessage()).asRuntimeException();
+                    + paths.root().resolve(manifests.dir()) + ": " + e.getMessage()).asRuntimeException();
         }
         try {
             runDirs.create(runPaths.runDir());

@@ -116,7 +116,7 @@ class AgentServiceTest {
         assertThat(root.resolve("lockstep-r1")).as("kept for the step's other nodes until run_dir_only").isDirectory();
         call().cleanup(CleanupRequest.newBuilder().setRunId("r1").setRunDirOnly(true).build());
         assertThat(root.resolve("lockstep-r1")).as("the run's directory goes after its files").doesNotExist();
-        assertThat(root.resolve(".lockstep")).as("and its manifest").doesNotExist();
+        assertThat(root.resolve(".lockstep-runs.n1")).as("and its manifest").doesNotExist();
         // cleanup is idempotent; the run is gone afterwards
         assertThat(call().cleanup(CleanupRequest.newBuilder().setRunId("r1").build()).getFilesRemoved()).isZero();
         assertStatus(() -> call().getResult(GetResultRequest.newBuilder().setRunId("r1").build()), Status.Code.NOT_FOUND, "no run r1 on node n1");

@@ -31,7 +31,7 @@ class RunManifestsTest {
     private void leftBehindByADeadAgent(String node, String run, String... created) throws Exception {
         RunManifests m = manifests(node);
         m.write(run, Stream.of(created).map(Path::of).toList());
-        Path file = Files.list(root.resolve(RunManifests.DIR)).filter(p -> p.getFileName().toString().startsWith(run)).findFirst().orElseThrow();
+        Path file = Files.list(root.resolve(RunManifests.dirOf(node))).filter(p -> p.getFileName().toString().startsWith(run)).findFirst().orElseThrow();
         // the pid of a process that has ended
         Process p = new ProcessBuilder("true").start();
         p.waitFor();
@@ -75,7 +75,7 @@ class RunManifestsTest {
         m.write("r3", List.of(Path.of("live")));
         Files.writeString(root.resolve("live"), "x");
         // this process wrote it and lives, but is another instance only if its pid differs: pretend it does
-        Path file = root.resolve(RunManifests.DIR).resolve("r3.n1");
+        Path file = root.resolve(RunManifests.dirOf("n1")).resolve("r3.n1");
         Files.writeString(file, Files.readString(file).replaceAll("pid \\d+", "pid " + ProcessHandle.current().parent().orElseThrow().pid()));
         assertThat(manifests("n1").removeLeftovers()).isEmpty();
         assertThat(root.resolve("live")).exists();
@@ -85,7 +85,7 @@ class RunManifestsTest {
     void aCleanedRunsManifestAndTheAgentDirectoryGo() throws Exception {
         RunManifests m = manifests("n1");
         m.write("r4", List.of(Path.of("f")));
-        assertThat(root.resolve(".lockstep/runs/r4.n1")).exists();
+        assertThat(root.resolve(".lockstep-runs.n1/r4.n1")).exists();
         m.remove("r4");
         assertThat(under(root)).isEmpty();
     }
@@ -93,7 +93,7 @@ class RunManifestsTest {
     @Test
     void aManifestPathLeavingTheRootIsRefusedAndNothingRemoved() throws Exception {
         leftBehindByADeadAgent("n1", "r5", "x");
-        Path file = root.resolve(RunManifests.DIR).resolve("r5.n1");
+        Path file = root.resolve(RunManifests.dirOf("n1")).resolve("r5.n1");
         Files.writeString(file, Files.readString(file).replace("path x", "path ../outside"));
         Files.writeString(root.resolve("x"), "x");
         assertThat(manifests("n1").removeLeftovers()).isEmpty();
@@ -107,7 +107,8 @@ class RunManifestsTest {
         RunManifests.checkRunId("20261130-134608-demo-a2c7.solo-node1-r2");
         RunManifests m = manifests("node one");
         m.write("../r6.solo-node one", List.of(Path.of("f6")));
-        try (Stream<Path> s = Files.list(root.resolve(RunManifests.DIR))) {
+        assertThat(RunManifests.dirOf("node one").toString()).matches("\\.lockstep-runs\\.x[0-9a-f]{16}");
+        try (Stream<Path> s = Files.list(root.resolve(RunManifests.dirOf("node one")))) {
             assertThat(s.map(p -> p.getFileName().toString()).toList()).singleElement().asString().matches("x[0-9a-f]{16}\\.x[0-9a-f]{16}");
         }
         m.remove("../r6.solo-node one");

@@ -97,7 +97,7 @@ class PermissionDeniedIT {
             Outcome o = run("eacces-write", "{type: write, file: 'testFile.{node}', size: 4MiB}");
             assertThat(o.code()).isEqualTo(1);
             assertThat(o.err()).contains("lockstep: node node2: prepare: prepare failed: cannot write the run's manifest under "
-                    + root.toRealPath().resolve(".lockstep/runs")).contains("EACCES").doesNotContain("Exception");
+                    + root.toRealPath().resolve(".lockstep-runs.node2")).contains("EACCES").doesNotContain("Exception");
             assertThat(under(tmp.resolve("node1"))).as("node1 cleaned up").isEmpty();
             assertThat(under(root)).as("node2's root is left as it was").isEmpty();
         } finally {
@@ -109,7 +109,7 @@ class PermissionDeniedIT {
     void aRunDirectoryNode2MayNotMakeFailsItsLockFilesPrepareWithEaccesAndNode1IsCleaned() throws Exception {
         // the manifest directory may be written, the root not: the manifest is written, the run's
         // own directory lockstep-RUN.STEP cannot be made
-        Path manifests = Files.createDirectories(tmp.resolve("node2/.lockstep/runs"));
+        Path manifests = Files.createDirectories(tmp.resolve("node2/.lockstep-runs.node2"));
         Path root = readOnlyRoot();
         try {
             Outcome o = run("eacces-locks", "{type: lock-files, dir: 'locked.{node}', processes: 2, files: 3000, lock: fcntl}");
@@ -117,10 +117,11 @@ class PermissionDeniedIT {
             assertThat(o.err()).containsPattern("lockstep: node node2: prepare: prepare failed: \\S+ lockstep-\\S+-eacces-locks-\\S+\\.all: EACCES")
                     .doesNotContain("Exception");
             assertThat(under(tmp.resolve("node1"))).as("node1 aborted and cleaned up").isEmpty();
-            assertThat(under(root)).as("node2's manifest is gone with its run").containsExactly(manifests.getParent());
+            // the manifest is gone with its run; its (empty) directory stays, as the root is read-only
+            assertThat(under(root)).as("node2's manifest is gone with its run").containsExactly(manifests);
         } finally {
             writable(root);
-            Files.delete(manifests.getParent());
+            Files.delete(manifests);
         }
     }
 }

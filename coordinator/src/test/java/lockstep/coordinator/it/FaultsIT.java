@@ -150,7 +150,7 @@ class FaultsIT {
         Coordinator c = coordinator(scenario("restarted", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
         awaitRunning(c);
         assertThat(filesUnder(2)).extracting(p -> agents.roots().get(1).relativize(p).toString())
-                .contains(".lockstep/runs").anyMatch(p -> p.matches("lockstep-\\S+-restarted-\\S+\\.all/hot-lock\\.dat"));
+                .contains(".lockstep-runs.node2").anyMatch(p -> p.matches("lockstep-\\S+-restarted-\\S+\\.all/hot-lock\\.dat"));
 
         long killed = System.nanoTime();
         Signals.send(agentPid(2), "KILL");

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The directories every node of a step makes at prepare on a shared root (the step's
- * {@code lockstep-RUN.STEP}, the manifests' {@code .lockstep/runs}), made by both GlusterFS
+ * {@code lockstep-RUN.STEP}, and directories below it), made by both GlusterFS
  * clients at about the same instant, round after round, each then creating its own file in it.
  * Before {@code RootDir.makeDirs} walked again and opened what it made for reading, the first
  * round failed with ESTALE or ENOENT, and later a create in a directory the client had just made
