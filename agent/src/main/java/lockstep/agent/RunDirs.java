@@ -17,30 +17,39 @@ import org.apache.logging.log4j.Logger;
  * removed and everything in it is the run's.
  */
 final class RunDirs {
-    private static final Logger LOG = LogManager.getLogger(RunDirs.class);
+  private static final Logger LOG = LogManager.getLogger(RunDirs.class);
 
-    private final RootedPaths paths;
+  private final RootedPaths paths;
 
-    RunDirs(RootedPaths paths) {
-        this.paths = paths;
+  RunDirs(RootedPaths paths) {
+    this.paths = paths;
+  }
+
+  /**
+   * Makes {@code runDir} (relative to the root) beneath the root, or finds it made by another node
+   * of the run; never through a link.
+   */
+  void create(Path runDir) {
+    try (RootDir root = paths.openDir();
+        Dir made = root.makeDirs(runDir, new ArrayDeque<>())) {
+      LOG.debug("run directory {}", made.path());
     }
+  }
 
-    /** Makes {@code runDir} (relative to the root) beneath the root, or finds it made by another node of the run; never through a link. */
-    void create(Path runDir) {
-        try (RootDir root = paths.openDir(); Dir made = root.makeDirs(runDir, new ArrayDeque<>())) {
-            LOG.debug("run directory {}", made.path());
-        }
+  /**
+   * Removes {@code runDir} if it is empty; another node's files still in it (a shared root) or none
+   * at all are not errors.
+   */
+  void removeIfEmpty(Path runDir) {
+    try (RootDir root = paths.openDir();
+        Dir top = root.dir(null)) {
+      top.removeDir(runDir.toString());
+    } catch (PosixException e) {
+      // ESTALE: another node of a shared root removed it first (GlusterFS answers so for a name
+      // just removed)
+      if (!e.is(Errno.ENOENT) && !e.is(Errno.ESTALE) && !e.is(Errno.ENOTEMPTY)) {
+        LOG.warn("run directory {} not removed: {}", paths.root().resolve(runDir), e.getMessage());
+      }
     }
-
-    /** Removes {@code runDir} if it is empty; another node's files still in it (a shared root) or none at all are not errors. */
-    void removeIfEmpty(Path runDir) {
-        try (RootDir root = paths.openDir(); Dir top = root.dir(null)) {
-            top.removeDir(runDir.toString());
-        } catch (PosixException e) {
-            // ESTALE: another node of a shared root removed it first (GlusterFS answers so for a name just removed)
-            if (!e.is(Errno.ENOENT) && !e.is(Errno.ESTALE) && !e.is(Errno.ENOTEMPTY)) {
-                LOG.warn("run directory {} not removed: {}", paths.root().resolve(runDir), e.getMessage());
-            }
-        }
-    }
+  }
 }

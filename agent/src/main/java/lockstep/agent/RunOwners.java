@@ -6,42 +6,53 @@ import java.util.concurrent.ConcurrentHashMap;
 import lockstep.agent.security.CallerIdentity;
 
 /**
- * Who prepared each run. Only that identity may prepare it again, start, watch, collect, abort
- * or clean it; anyone else gets PERMISSION_DENIED naming the reason. (Identities: see
- * {@link CallerIdentity}.)
+ * Who prepared each run. Only that identity may prepare it again, start, watch, collect, abort or
+ * clean it; anyone else gets PERMISSION_DENIED naming the reason. (Identities: see {@link
+ * CallerIdentity}.)
  */
 final class RunOwners {
-    private final Map<String, String> owners = new ConcurrentHashMap<>();
-    private final String node;
+  private final Map<String, String> owners = new ConcurrentHashMap<>();
+  private final String node;
 
-    RunOwners(String node) {
-        this.node = node;
-    }
+  RunOwners(String node) {
+    this.node = node;
+  }
 
-    /** Before a Prepare: the run id is free (it becomes the caller's), or already the caller's (a repeated prepare). */
-    void claim(String runId) {
-        owners.putIfAbsent(runId, CallerIdentity.current());
-        check(runId, "prepare");
-    }
+  /**
+   * Before a Prepare: the run id is free (it becomes the caller's), or already the caller's (a
+   * repeated prepare).
+   */
+  void claim(String runId) {
+    owners.putIfAbsent(runId, CallerIdentity.current());
+    check(runId, "prepare");
+  }
 
-    /** Before any other call about a run: refused unless the caller prepared it. */
-    void check(String runId, String call) {
-        String owner = owners.get(runId);
-        String caller = CallerIdentity.current();
-        if (owner != null && !owner.equals(caller)) {
-            throw Status.PERMISSION_DENIED.withDescription(call + " of run " + runId + " on node " + node
-                    + " refused: the run belongs to " + CallerIdentity.shown(owner) + ", who prepared it; this call comes from "
-                    + CallerIdentity.shown(caller))
-                    .asRuntimeException();
-        }
+  /** Before any other call about a run: refused unless the caller prepared it. */
+  void check(String runId, String call) {
+    String owner = owners.get(runId);
+    String caller = CallerIdentity.current();
+    if (owner != null && !owner.equals(caller)) {
+      throw Status.PERMISSION_DENIED
+          .withDescription(
+              call
+                  + " of run "
+                  + runId
+                  + " on node "
+                  + node
+                  + " refused: the run belongs to "
+                  + CallerIdentity.shown(owner)
+                  + ", who prepared it; this call comes from "
+                  + CallerIdentity.shown(caller))
+          .asRuntimeException();
     }
+  }
 
-    /** The identity that prepared the run, or "" when none is known. */
-    String ownerOf(String runId) {
-        return owners.getOrDefault(runId, "");
-    }
+  /** The identity that prepared the run, or "" when none is known. */
+  String ownerOf(String runId) {
+    return owners.getOrDefault(runId, "");
+  }
 
-    void forget(String runId) {
-        owners.remove(runId);
-    }
+  void forget(String runId) {
+    owners.remove(runId);
+  }
 }

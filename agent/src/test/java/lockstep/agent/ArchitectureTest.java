@@ -12,42 +12,60 @@ import org.junit.jupiter.api.Test;
 /**
  * The agent's layers, top-down: the service (lockstep.agent: server, runs, leases) -> security,
  * telemetry, env and workload (what a run does) -> process (the agent's side of worker processes)
- * -> worker (what runs inside a worker process) -> fs (the syscalls); lockstep.common below all.
- * No package loops.
+ * -> worker (what runs inside a worker process) -> fs (the syscalls); lockstep.common below all. No
+ * package loops.
  */
 class ArchitectureTest {
-    private static JavaClasses classes;
+  private static JavaClasses classes;
 
-    @BeforeAll
-    static void importClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                .importPackages("lockstep.agent", "lockstep.worker");
-    }
+  @BeforeAll
+  static void importClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+            .importPackages("lockstep.agent", "lockstep.worker");
+  }
 
-    @Test
-    void noPackageDependsOnItselfInALoop() {
-        slices().matching("lockstep.(**)").should().beFreeOfCycles().check(classes);
-    }
+  @Test
+  void noPackageDependsOnItselfInALoop() {
+    slices().matching("lockstep.(**)").should().beFreeOfCycles().check(classes);
+  }
 
-    @Test
-    void layersOnlyLookDown() {
-        layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("service").definedBy("lockstep.agent")
-                .layer("security").definedBy("lockstep.agent.security..")
-                .layer("telemetry").definedBy("lockstep.agent.telemetry..")
-                .layer("env").definedBy("lockstep.agent.env..")
-                .layer("workload").definedBy("lockstep.agent.workload..")
-                .layer("process").definedBy("lockstep.agent.process..")
-                .layer("worker").definedBy("lockstep.agent.worker..")
-                .layer("fs").definedBy("lockstep.agent.fs..")
-                .whereLayer("service").mayNotBeAccessedByAnyLayer()
-                .whereLayer("security").mayOnlyBeAccessedByLayers("service")
-                .whereLayer("telemetry").mayOnlyBeAccessedByLayers("service")
-                .whereLayer("env").mayOnlyBeAccessedByLayers("service", "telemetry")
-                .whereLayer("workload").mayOnlyBeAccessedByLayers("service")
-                .whereLayer("process").mayOnlyBeAccessedByLayers("service", "workload")
-                .whereLayer("worker").mayOnlyBeAccessedByLayers("workload", "process")
-                .check(classes);
-    }
+  @Test
+  void layersOnlyLookDown() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .layer("service")
+        .definedBy("lockstep.agent")
+        .layer("security")
+        .definedBy("lockstep.agent.security..")
+        .layer("telemetry")
+        .definedBy("lockstep.agent.telemetry..")
+        .layer("env")
+        .definedBy("lockstep.agent.env..")
+        .layer("workload")
+        .definedBy("lockstep.agent.workload..")
+        .layer("process")
+        .definedBy("lockstep.agent.process..")
+        .layer("worker")
+        .definedBy("lockstep.agent.worker..")
+        .layer("fs")
+        .definedBy("lockstep.agent.fs..")
+        .whereLayer("service")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("security")
+        .mayOnlyBeAccessedByLayers("service")
+        .whereLayer("telemetry")
+        .mayOnlyBeAccessedByLayers("service")
+        .whereLayer("env")
+        .mayOnlyBeAccessedByLayers("service", "telemetry")
+        .whereLayer("workload")
+        .mayOnlyBeAccessedByLayers("service")
+        .whereLayer("process")
+        .mayOnlyBeAccessedByLayers("service", "workload")
+        .whereLayer("worker")
+        .mayOnlyBeAccessedByLayers("workload", "process")
+        .check(classes);
+  }
 }

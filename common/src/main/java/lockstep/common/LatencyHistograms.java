@@ -7,31 +7,30 @@ import org.HdrHistogram.Histogram;
 
 /** Latency histograms (ns, 3 significant digits) and their wire form. */
 public final class LatencyHistograms {
-    private LatencyHistograms() {
-    }
+  private LatencyHistograms() {}
 
-    public static Histogram create() {
-        Histogram h = new Histogram(3);
-        h.setAutoResize(true);
-        return h;
-    }
+  public static Histogram create() {
+    Histogram h = new Histogram(3);
+    h.setAutoResize(true);
+    return h;
+  }
 
-    public static ByteString encode(Histogram h) {
-        ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-        int n = h.encodeIntoCompressedByteBuffer(buf);
-        return ByteString.copyFrom(buf.array(), 0, n);
-    }
+  public static ByteString encode(Histogram h) {
+    ByteBuffer buf = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+    int n = h.encodeIntoCompressedByteBuffer(buf);
+    return ByteString.copyFrom(buf.array(), 0, n);
+  }
 
-    public static Histogram decode(ByteString bytes) {
-        if (bytes.isEmpty()) {
-            return create();
-        }
-        try {
-            Histogram h = Histogram.decodeFromCompressedByteBuffer(bytes.asReadOnlyByteBuffer(), 0);
-            h.setAutoResize(true);
-            return h;
-        } catch (DataFormatException e) {
-            throw new IllegalArgumentException("corrupt latency histogram", e);
-        }
+  public static Histogram decode(ByteString bytes) {
+    if (bytes.isEmpty()) {
+      return create();
     }
+    try {
+      Histogram h = Histogram.decodeFromCompressedByteBuffer(bytes.asReadOnlyByteBuffer(), 0);
+      h.setAutoResize(true);
+      return h;
+    } catch (DataFormatException e) {
+      throw new IllegalArgumentException("corrupt latency histogram", e);
+    }
+  }
 }

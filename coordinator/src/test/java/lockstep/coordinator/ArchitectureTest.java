@@ -12,60 +12,95 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The coordinator's layers, top-down: cli -> session (one `lockstep run`: run, save, print)
- * and local/launch/inventory -> run (phases against agents) -> agent (the client) and
- * report -> analysis -> model; scenario beside model at the bottom. No package loops.
+ * The coordinator's layers, top-down: cli -> session (one `lockstep run`: run, save, print) and
+ * local/launch/inventory -> run (phases against agents) -> agent (the client) and report ->
+ * analysis -> model; scenario beside model at the bottom. No package loops.
  */
 class ArchitectureTest {
-    private static JavaClasses classes;
+  private static JavaClasses classes;
 
-    @BeforeAll
-    static void importClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("lockstep.coordinator");
-    }
+  @BeforeAll
+  static void importClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("lockstep.coordinator");
+  }
 
-    @Test
-    void noPackageDependsOnItselfInALoop() {
-        slices().matching("lockstep.coordinator.(*)..").should().beFreeOfCycles().check(classes);
-    }
+  @Test
+  void noPackageDependsOnItselfInALoop() {
+    slices().matching("lockstep.coordinator.(*)..").should().beFreeOfCycles().check(classes);
+  }
 
-    @Test
-    void theCoordinatorUsesTheAgentOnlyThroughItsApiAndTheCommonModule() {
-        // the agent module (jnr-posix, worker plumbing) is not on the coordinator's runtime
-        // classpath: its wire API is lockstep.agent.v1 (lockstep-proto), shared code is lockstep.common
-        noClasses().should().dependOnClassesThat(resideInAPackage("lockstep.agent..").and(not(resideInAPackage("lockstep.agent.v1.."))))
-                .check(classes);
-    }
+  @Test
+  void theCoordinatorUsesTheAgentOnlyThroughItsApiAndTheCommonModule() {
+    // the agent module (jnr-posix, worker plumbing) is not on the coordinator's runtime
+    // classpath: its wire API is lockstep.agent.v1 (lockstep-proto), shared code is lockstep.common
+    noClasses()
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("lockstep.agent..").and(not(resideInAPackage("lockstep.agent.v1.."))))
+        .check(classes);
+  }
 
-    @Test
-    void onlyTheCommandLineSeesTheCommandLine() {
-        noClasses().that().resideOutsideOfPackage("..coordinator.cli..")
-                .should().dependOnClassesThat().resideInAPackage("..coordinator.cli..").check(classes);
-    }
+  @Test
+  void onlyTheCommandLineSeesTheCommandLine() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("..coordinator.cli..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("..coordinator.cli..")
+        .check(classes);
+  }
 
-    @Test
-    void runningDoesNotKnowHowItIsShownOrStarted() {
-        noClasses().that().resideInAnyPackage("..coordinator.run..", "..coordinator.agent..")
-                .should().dependOnClassesThat().resideInAnyPackage("..coordinator.session..", "..coordinator.report..",
-                        "..coordinator.inventory..", "..coordinator.local..", "..coordinator.launch..")
-                .check(classes);
-    }
+  @Test
+  void runningDoesNotKnowHowItIsShownOrStarted() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("..coordinator.run..", "..coordinator.agent..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "..coordinator.session..",
+            "..coordinator.report..",
+            "..coordinator.inventory..",
+            "..coordinator.local..",
+            "..coordinator.launch..")
+        .check(classes);
+  }
 
-    @Test
-    void reportsAreBuiltFromResultsNotFromRuns() {
-        noClasses().that().resideInAnyPackage("..coordinator.report..", "..coordinator.analysis..")
-                .should().dependOnClassesThat().resideInAnyPackage("..coordinator.run..", "..coordinator.agent..",
-                        "..coordinator.session..", "..coordinator.inventory..")
-                .check(classes);
-    }
+  @Test
+  void reportsAreBuiltFromResultsNotFromRuns() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("..coordinator.report..", "..coordinator.analysis..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "..coordinator.run..",
+            "..coordinator.agent..",
+            "..coordinator.session..",
+            "..coordinator.inventory..")
+        .check(classes);
+  }
 
-    @Test
-    void theModelAndScenariosDependOnNothingAbove() {
-        noClasses().that().resideInAnyPackage("..coordinator.model..", "..coordinator.scenario..")
-                .should().dependOnClassesThat().resideInAnyPackage("..coordinator.run..", "..coordinator.agent..",
-                        "..coordinator.session..", "..coordinator.report..", "..coordinator.analysis..",
-                        "..coordinator.inventory..", "..coordinator.local..", "..coordinator.launch..")
-                .check(classes);
-    }
+  @Test
+  void theModelAndScenariosDependOnNothingAbove() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("..coordinator.model..", "..coordinator.scenario..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "..coordinator.run..",
+            "..coordinator.agent..",
+            "..coordinator.session..",
+            "..coordinator.report..",
+            "..coordinator.analysis..",
+            "..coordinator.inventory..",
+            "..coordinator.local..",
+            "..coordinator.launch..")
+        .check(classes);
+  }
 }

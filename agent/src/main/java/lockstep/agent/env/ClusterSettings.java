@@ -1,6 +1,5 @@
 package lockstep.agent.env;
 
-import lockstep.agent.fs.MountInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -9,71 +8,83 @@ import java.util.Set;
 import java.util.TreeMap;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
+import lockstep.agent.fs.MountInfo;
 import org.w3c.dom.Element;
 import org.w3c.dom.NamedNodeMap;
 import org.w3c.dom.NodeList;
 
 /**
- * Cluster settings that change lock and I/O figures, read from where they live:
- * the attributes of {@code <gfs_controld>} and {@code <dlm>} in /etc/cluster/cluster.conf
- * (e.g. plock_rate_limit), and the mount options of cluster file systems (OCFS2 localalloc,
- * data mode; GFS2 localflocks; ...).
+ * Cluster settings that change lock and I/O figures, read from where they live: the attributes of
+ * {@code <gfs_controld>} and {@code <dlm>} in /etc/cluster/cluster.conf (e.g. plock_rate_limit),
+ * and the mount options of cluster file systems (OCFS2 localalloc, data mode; GFS2 localflocks;
+ * ...).
  */
 final class ClusterSettings {
-    static final List<String> CLUSTER_CONF_ELEMENTS = List.of("gfs_controld", "dlm");
-    static final Set<String> CLUSTER_FS = Set.of("ocfs2", "gfs2", "gfs", "fuse.glusterfs", "glusterfs", "nfs", "nfs4",
-            "cephfs", "ceph", "lustre");
+  static final List<String> CLUSTER_CONF_ELEMENTS = List.of("gfs_controld", "dlm");
+  static final Set<String> CLUSTER_FS =
+      Set.of(
+          "ocfs2",
+          "gfs2",
+          "gfs",
+          "fuse.glusterfs",
+          "glusterfs",
+          "nfs",
+          "nfs4",
+          "cephfs",
+          "ceph",
+          "lustre");
 
-    private ClusterSettings() {
-    }
+  private ClusterSettings() {}
 
-    static Map<String, String> fromClusterConf(Path file) {
-        Map<String, String> out = new TreeMap<>();
-        if (!Files.isRegularFile(file)) {
-            return out;
-        }
-        try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            f.setExpandEntityReferences(false);
-            var doc = f.newDocumentBuilder().parse(file.toFile());
-            for (String name : CLUSTER_CONF_ELEMENTS) {
-                NodeList nodes = doc.getElementsByTagName(name);
-                for (int i = 0; i < nodes.getLength(); i++) {
-                    NamedNodeMap attrs = ((Element) nodes.item(i)).getAttributes();
-                    for (int a = 0; a < attrs.getLength(); a++) {
-                        out.put("cluster.conf:" + name + "." + attrs.item(a).getNodeName(), attrs.item(a).getNodeValue());
-                    }
-                }
-            }
-            if (out.isEmpty()) {
-                out.put("cluster.conf:present", "yes (no gfs_controld/dlm settings: defaults apply)");
-            }
-        } catch (Exception e) {
-            out.put("cluster.conf:error", "unreadable: " + e.getMessage());
-        }
-        return out;
+  static Map<String, String> fromClusterConf(Path file) {
+    Map<String, String> out = new TreeMap<>();
+    if (!Files.isRegularFile(file)) {
+      return out;
     }
+    try {
+      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+      f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+      f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+      f.setExpandEntityReferences(false);
+      var doc = f.newDocumentBuilder().parse(file.toFile());
+      for (String name : CLUSTER_CONF_ELEMENTS) {
+        NodeList nodes = doc.getElementsByTagName(name);
+        for (int i = 0; i < nodes.getLength(); i++) {
+          NamedNodeMap attrs = ((Element) nodes.item(i)).getAttributes();
+          for (int a = 0; a < attrs.getLength(); a++) {
+            out.put(
+                "cluster.conf:" + name + "." + attrs.item(a).getNodeName(),
+                attrs.item(a).getNodeValue());
+          }
+        }
+      }
+      if (out.isEmpty()) {
+        out.put("cluster.conf:present", "yes (no gfs_controld/dlm settings: defaults apply)");
+      }
+    } catch (Exception e) {
+      out.put("cluster.conf:error", "unreadable: " + e.getMessage());
+    }
+    return out;
+  }
 
-    /** name=value mount options of a cluster file system, e.g. "ocfs2:localalloc" -> "16". */
-    static Map<String, String> fromMount(MountInfo m) {
-        Map<String, String> out = new TreeMap<>();
-        if (!CLUSTER_FS.contains(m.fsType())) {
-            return out;
-        }
-        String prefix = m.fsType().replace("fuse.", "") + ":";
-        for (String opt : m.options().split(",")) {
-            if (opt.isBlank()) {
-                continue;
-            }
-            int eq = opt.indexOf('=');
-            String key = eq < 0 ? opt : opt.substring(0, eq);
-            if (Set.of("rw", "ro", "relatime", "noatime", "nodev", "nosuid", "noexec").contains(key)) {
-                continue;
-            }
-            out.put(prefix + key, eq < 0 ? "on" : opt.substring(eq + 1));
-        }
-        return out;
+  /** name=value mount options of a cluster file system, e.g. "ocfs2:localalloc" -> "16". */
+  static Map<String, String> fromMount(MountInfo m) {
+    Map<String, String> out = new TreeMap<>();
+    if (!CLUSTER_FS.contains(m.fsType())) {
+      return out;
     }
+    String prefix = m.fsType().replace("fuse.", "") + ":";
+    for (String opt : m.options().split(",")) {
+      if (opt.isBlank()) {
+        continue;
+      }
+      int eq = opt.indexOf('=');
+      String key = eq < 0 ? opt : opt.substring(0, eq);
+      if (Set.of("rw", "ro", "relatime", "noatime", "nodev", "nosuid", "noexec").contains(key)) {
+        continue;
+      }
+      out.put(prefix + key, eq < 0 ? "on" : opt.substring(eq + 1));
+    }
+    return out;
+  }
 }

@@ -10,67 +10,73 @@ import java.util.TreeMap;
 import lockstep.agent.fs.MountInfo;
 
 /**
- * What a node is: kernel, CPUs, memory, the block device under the root and cluster settings
- * found in their usual files. Every file is read under {@code base} ("/" on a node; a temporary
- * tree in tests); a file that is missing or unreadable leaves its field empty.
+ * What a node is: kernel, CPUs, memory, the block device under the root and cluster settings found
+ * in their usual files. Every file is read under {@code base} ("/" on a node; a temporary tree in
+ * tests); a file that is missing or unreadable leaves its field empty.
  */
-public record NodeEnvironment(String kernel, int cpuCount, String cpuModel, long memoryBytes, String blockDevice,
-                              Map<String, String> clusterSettings) {
+public record NodeEnvironment(
+    String kernel,
+    int cpuCount,
+    String cpuModel,
+    long memoryBytes,
+    String blockDevice,
+    Map<String, String> clusterSettings) {
 
-    public static NodeEnvironment capture(Path root) {
-        return capture(Path.of("/"), MountInfo.of(root), Runtime.getRuntime().availableProcessors());
+  public static NodeEnvironment capture(Path root) {
+    return capture(Path.of("/"), MountInfo.of(root), Runtime.getRuntime().availableProcessors());
+  }
+
+  /** The block device under the root's file system ("" for network and FUSE file systems). */
+  public static String blockDeviceOf(Path root) {
+    return MountInfo.of(root).map(m -> BlockDevice.of(Path.of("/"), m)).orElse("");
+  }
+
+  public static NodeEnvironment capture(Path base, Optional<MountInfo> mount, int cpus) {
+    Map<String, String> settings =
+        new TreeMap<>(ClusterSettings.fromClusterConf(base.resolve("etc/cluster/cluster.conf")));
+    mount.ifPresent(m -> settings.putAll(ClusterSettings.fromMount(m)));
+    return new NodeEnvironment(
+        firstLine(base.resolve("proc/sys/kernel/osrelease")).orElse(""),
+        cpus,
+        cpuModel(base.resolve("proc/cpuinfo")),
+        memTotal(base.resolve("proc/meminfo")),
+        mount.map(m -> BlockDevice.of(base, m)).orElse(""),
+        Map.copyOf(settings));
+  }
+
+  static Optional<String> firstLine(Path file) {
+    return lines(file).stream().findFirst().map(String::trim);
+  }
+
+  static List<String> lines(Path file) {
+    try {
+      return Files.readAllLines(file);
+    } catch (IOException | RuntimeException e) {
+      return List.of();
     }
+  }
 
-    /** The block device under the root's file system ("" for network and FUSE file systems). */
-    public static String blockDeviceOf(Path root) {
-        return MountInfo.of(root).map(m -> BlockDevice.of(Path.of("/"), m)).orElse("");
+  static String cpuModel(Path cpuinfo) {
+    for (String l : lines(cpuinfo)) {
+      if (l.startsWith("model name") && l.contains(":")) {
+        return l.substring(l.indexOf(':') + 1).trim().replaceAll("\\s+", " ");
+      }
     }
+    return "";
+  }
 
-    public static NodeEnvironment capture(Path base, Optional<MountInfo> mount, int cpus) {
-        Map<String, String> settings = new TreeMap<>(ClusterSettings.fromClusterConf(base.resolve("etc/cluster/cluster.conf")));
-        mount.ifPresent(m -> settings.putAll(ClusterSettings.fromMount(m)));
-        return new NodeEnvironment(
-                firstLine(base.resolve("proc/sys/kernel/osrelease")).orElse(""),
-                cpus,
-                cpuModel(base.resolve("proc/cpuinfo")),
-                memTotal(base.resolve("proc/meminfo")),
-                mount.map(m -> BlockDevice.of(base, m)).orElse(""),
-                Map.copyOf(settings));
-    }
-
-    static Optional<String> firstLine(Path file) {
-        return lines(file).stream().findFirst().map(String::trim);
-    }
-
-    static List<String> lines(Path file) {
+  static long memTotal(Path meminfo) {
+    for (String l : lines(meminfo)) {
+      if (l.startsWith("MemTotal:")) {
+        String[] f = l.substring(9).trim().split("\\s+");
         try {
-            return Files.readAllLines(file);
-        } catch (IOException | RuntimeException e) {
-            return List.of();
+          long v = Long.parseLong(f[0]);
+          return f.length > 1 && f[1].equalsIgnoreCase("kB") ? v * 1024 : v;
+        } catch (NumberFormatException e) {
+          return 0;
         }
+      }
     }
-
-    static String cpuModel(Path cpuinfo) {
-        for (String l : lines(cpuinfo)) {
-            if (l.startsWith("model name") && l.contains(":")) {
-                return l.substring(l.indexOf(':') + 1).trim().replaceAll("\\s+", " ");
-            }
-        }
-        return "";
-    }
-
-    static long memTotal(Path meminfo) {
-        for (String l : lines(meminfo)) {
-            if (l.startsWith("MemTotal:")) {
-                String[] f = l.substring(9).trim().split("\\s+");
-                try {
-                    long v = Long.parseLong(f[0]);
-                    return f.length > 1 && f[1].equalsIgnoreCase("kB") ? v * 1024 : v;
-                } catch (NumberFormatException e) {
-                    return 0;
-                }
-            }
-        }
-        return 0;
-    }
+    return 0;
+  }
 }

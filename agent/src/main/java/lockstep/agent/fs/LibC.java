@@ -9,38 +9,38 @@ import jnr.ffi.annotations.SaveError;
  * {@code clock_nanosleep} to an absolute instant.
  */
 public interface LibC {
-    @SaveError
-    long pwrite(int fd, Pointer buf, long count, long offset);
+  @SaveError
+  long pwrite(int fd, Pointer buf, long count, long offset);
 
-    @SaveError
-    long pread(int fd, Pointer buf, long count, long offset);
+  @SaveError
+  long pread(int fd, Pointer buf, long count, long offset);
 
-    @SaveError
-    int fcntl(int fd, int cmd, Pointer flock);
+  @SaveError
+  int fcntl(int fd, int cmd, Pointer flock);
 
-    @SaveError
-    int posix_fadvise(int fd, long offset, long len, int advice);
+  @SaveError
+  int posix_fadvise(int fd, long offset, long len, int advice);
 
-    /** Returns 0 or an error number (it does not set errno). */
-    int clock_nanosleep(int clockId, int flags, Pointer request, Pointer remain);
+  /** Returns 0 or an error number (it does not set errno). */
+  int clock_nanosleep(int clockId, int flags, Pointer request, Pointer remain);
 
-    // Calls relative to a directory descriptor, for resolving beneath the agent root (RootDir).
-    @SaveError
-    int openat(int dirfd, String path, int flags, int mode);
+  // Calls relative to a directory descriptor, for resolving beneath the agent root (RootDir).
+  @SaveError
+  int openat(int dirfd, String path, int flags, int mode);
 
-    @SaveError
-    int mkdirat(int dirfd, String path, int mode);
+  @SaveError
+  int mkdirat(int dirfd, String path, int mode);
 
-    @SaveError
-    int unlinkat(int dirfd, String path, int flags);
+  @SaveError
+  int unlinkat(int dirfd, String path, int flags);
 
-    @SaveError
-    int renameat(int olddirfd, String oldpath, int newdirfd, String newpath);
+  @SaveError
+  int renameat(int olddirfd, String oldpath, int newdirfd, String newpath);
 
-    @SaveError
-    int fstatat(int dirfd, String path, Pointer statbuf, int flags);
+  @SaveError
+  int fstatat(int dirfd, String path, Pointer statbuf, int flags);
 
-    /** openat2(2) has no libc wrapper in older glibc: called through syscall(2). */
-    @SaveError
-    long syscall(long number, int dirfd, String path, Pointer how, long size);
+  /** openat2(2) has no libc wrapper in older glibc: called through syscall(2). */
+  @SaveError
+  long syscall(long number, int dirfd, String path, Pointer how, long size);
 }

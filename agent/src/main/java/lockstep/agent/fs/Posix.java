@@ -12,441 +12,464 @@ import jnr.posix.POSIXHandler;
 import jnr.posix.util.DefaultPOSIXHandler;
 
 /**
- * Real system calls for workloads: jnr-posix for open/close/flock/fsync/rlimits and a
- * small jnr-ffi {@link LibC} for aligned I/O and {@code struct flock}. Every call either
- * succeeds or throws {@link PosixException} carrying errno, the call and the path.
+ * Real system calls for workloads: jnr-posix for open/close/flock/fsync/rlimits and a small jnr-ffi
+ * {@link LibC} for aligned I/O and {@code struct flock}. Every call either succeeds or throws
+ * {@link PosixException} carrying errno, the call and the path.
  */
 public final class Posix {
-    // Linux values (same on x86_64 and aarch64 unless noted); jnr-constants lacks O_DIRECT.
-    public static final int O_RDONLY = 0;
-    public static final int O_WRONLY = 1;
-    public static final int O_RDWR = 2;
-    public static final int O_CREAT = OpenFlags.O_CREAT.intValue();
-    public static final int O_SYNC = OpenFlags.O_SYNC.intValue();
-    public static final int O_DIRECT = isArm() ? 0200000 : 040000;
-    public static final int O_EXCL = OpenFlags.O_EXCL.intValue();
-    public static final int O_NOFOLLOW = isArm() ? 0100000 : 0400000;
-    public static final int O_DIRECTORY = isArm() ? 040000 : 0200000;
-    public static final int O_CLOEXEC = 02000000;
-    public static final int O_PATH = 010000000;
-    static final int AT_SYMLINK_NOFOLLOW = 0x100;
-    static final int AT_REMOVEDIR = 0x200;
-    private static final long SYS_OPENAT2 = 437; // the same number on every architecture
-    private static final int STRUCT_STAT_SIZE = 256; // >= sizeof(struct stat) on x86_64 (144) and aarch64 (128)
+  // Linux values (same on x86_64 and aarch64 unless noted); jnr-constants lacks O_DIRECT.
+  public static final int O_RDONLY = 0;
+  public static final int O_WRONLY = 1;
+  public static final int O_RDWR = 2;
+  public static final int O_CREAT = OpenFlags.O_CREAT.intValue();
+  public static final int O_SYNC = OpenFlags.O_SYNC.intValue();
+  public static final int O_DIRECT = isArm() ? 0200000 : 040000;
+  public static final int O_EXCL = OpenFlags.O_EXCL.intValue();
+  public static final int O_NOFOLLOW = isArm() ? 0100000 : 0400000;
+  public static final int O_DIRECTORY = isArm() ? 040000 : 0200000;
+  public static final int O_CLOEXEC = 02000000;
+  public static final int O_PATH = 010000000;
+  static final int AT_SYMLINK_NOFOLLOW = 0x100;
+  static final int AT_REMOVEDIR = 0x200;
+  private static final long SYS_OPENAT2 = 437; // the same number on every architecture
+  private static final int STRUCT_STAT_SIZE =
+      256; // >= sizeof(struct stat) on x86_64 (144) and aarch64 (128)
 
-    static final int F_SETLK = 6;
-    static final int F_SETLKW = 7;
-    static final int F_OFD_SETLK = 37;
-    static final int F_OFD_SETLKW = 38;
-    static final short F_RDLCK = 0;
-    static final short F_WRLCK = 1;
-    static final short F_UNLCK = 2;
-    static final int LOCK_SH = 1;
-    static final int LOCK_EX = 2;
-    static final int LOCK_NB = 4;
-    static final int LOCK_UN = 8;
-    private static final int RLIMIT_NOFILE = 7;
-    private static final int STRUCT_FLOCK_SIZE = 32;
-    private static final int POSIX_FADV_DONTNEED = 4;
-    private static final int CLOCK_REALTIME = 0;
-    private static final int TIMER_ABSTIME = 1;
-    private static final int EINTR = 4;
+  static final int F_SETLK = 6;
+  static final int F_SETLKW = 7;
+  static final int F_OFD_SETLK = 37;
+  static final int F_OFD_SETLKW = 38;
+  static final short F_RDLCK = 0;
+  static final short F_WRLCK = 1;
+  static final short F_UNLCK = 2;
+  static final int LOCK_SH = 1;
+  static final int LOCK_EX = 2;
+  static final int LOCK_NB = 4;
+  static final int LOCK_UN = 8;
+  private static final int RLIMIT_NOFILE = 7;
+  private static final int STRUCT_FLOCK_SIZE = 32;
+  private static final int POSIX_FADV_DONTNEED = 4;
+  private static final int CLOCK_REALTIME = 0;
+  private static final int TIMER_ABSTIME = 1;
+  private static final int EINTR = 4;
 
-    private static final Posix INSTANCE = new Posix();
+  private static final Posix INSTANCE = new Posix();
 
-    private final POSIX posix;
-    private final LibC libc;
-    private final Runtime runtime;
-    private final ThreadLocal<FlockStruct> flockStruct;
-    private final ThreadLocal<jnr.posix.FileStat> statBuffer;
-    private final ThreadLocal<Pointer> timespec;
-    private final ThreadLocal<Pointer> rawStat;
+  private final POSIX posix;
+  private final LibC libc;
+  private final Runtime runtime;
+  private final ThreadLocal<FlockStruct> flockStruct;
+  private final ThreadLocal<jnr.posix.FileStat> statBuffer;
+  private final ThreadLocal<Pointer> timespec;
+  private final ThreadLocal<Pointer> rawStat;
 
-    private Posix() {
-        POSIXHandler handler = new DefaultPOSIXHandler();
-        this.posix = POSIXFactory.getNativePOSIX(handler);
-        this.libc = LibraryLoader.create(LibC.class).load("c");
-        this.runtime = Runtime.getRuntime(libc);
-        this.flockStruct = ThreadLocal.withInitial(() -> new FlockStruct(runtime));
-        this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
-        this.timespec = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, 16, true));
-        this.rawStat = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, STRUCT_STAT_SIZE, true));
+  private Posix() {
+    POSIXHandler handler = new DefaultPOSIXHandler();
+    this.posix = POSIXFactory.getNativePOSIX(handler);
+    this.libc = LibraryLoader.create(LibC.class).load("c");
+    this.runtime = Runtime.getRuntime(libc);
+    this.flockStruct = ThreadLocal.withInitial(() -> new FlockStruct(runtime));
+    this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
+    this.timespec = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, 16, true));
+    this.rawStat =
+        ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, STRUCT_STAT_SIZE, true));
+  }
+
+  public static Posix get() {
+    return INSTANCE;
+  }
+
+  private static boolean isArm() {
+    String arch = System.getProperty("os.arch", "");
+    return arch.startsWith("aarch64") || arch.startsWith("arm");
+  }
+
+  /**
+   * Sleeps until the wall clock (CLOCK_REALTIME) reads {@code unixNanos}, as {@code
+   * clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME)}: the kernel wakes the thread at the instant
+   * itself, so many waiting processes need no CPU until then.
+   */
+  public void sleepUntil(long unixNanos) {
+    Pointer ts = timespec.get();
+    ts.putLong(0, Math.floorDiv(unixNanos, 1_000_000_000L));
+    ts.putLong(8, Math.floorMod(unixNanos, 1_000_000_000L));
+    int rc;
+    do {
+      rc = libc.clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, ts, null);
+    } while (rc == EINTR);
+    if (rc != 0) {
+      throw new PosixException(
+          "clock_nanosleep", "", rc, "", "clock_nanosleep failed with error " + rc);
     }
+  }
 
-    public static Posix get() {
-        return INSTANCE;
+  public int open(String path, int flags, int mode) {
+    int fd = posix.open(path, flags, mode);
+    if (fd < 0) {
+      throw error("open", path, posix.errno());
     }
+    return fd;
+  }
 
-    private static boolean isArm() {
-        String arch = System.getProperty("os.arch", "");
-        return arch.startsWith("aarch64") || arch.startsWith("arm");
-    }
-
-    /**
-     * Sleeps until the wall clock (CLOCK_REALTIME) reads {@code unixNanos}, as
-     * {@code clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME)}: the kernel wakes the thread at the
-     * instant itself, so many waiting processes need no CPU until then.
-     */
-    public void sleepUntil(long unixNanos) {
-        Pointer ts = timespec.get();
-        ts.putLong(0, Math.floorDiv(unixNanos, 1_000_000_000L));
-        ts.putLong(8, Math.floorMod(unixNanos, 1_000_000_000L));
-        int rc;
-        do {
-            rc = libc.clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, ts, null);
-        } while (rc == EINTR);
-        if (rc != 0) {
-            throw new PosixException("clock_nanosleep", "", rc, "", "clock_nanosleep failed with error " + rc);
-        }
-    }
-
-    public int open(String path, int flags, int mode) {
-        int fd = posix.open(path, flags, mode);
-        if (fd < 0) {
-            throw error("open", path, posix.errno());
-        }
+  /** openat(2); {@code path} names the file in errors (the directory's path plus the name). */
+  public int openat(int dirfd, String name, int flags, int mode, String path) {
+    while (true) {
+      int fd = libc.openat(dirfd, name, flags, mode);
+      if (fd >= 0) {
         return fd;
+      }
+      int errno = runtime.getLastError();
+      if (errno != Errno.EINTR.intValue()) {
+        throw error("open", path, errno);
+      }
     }
+  }
 
-    /** openat(2); {@code path} names the file in errors (the directory's path plus the name). */
-    public int openat(int dirfd, String name, int flags, int mode, String path) {
-        while (true) {
-            int fd = libc.openat(dirfd, name, flags, mode);
-            if (fd >= 0) {
-                return fd;
-            }
-            int errno = runtime.getLastError();
-            if (errno != Errno.EINTR.intValue()) {
-                throw error("open", path, errno);
-            }
-        }
+  /**
+   * openat2(2) with {@code resolve} flags (RESOLVE_BENEATH, RESOLVE_NO_SYMLINKS...). Returns the
+   * descriptor, or minus errno (ENOSYS where the kernel lacks it) without throwing.
+   */
+  int openat2(int dirfd, String relative, long flags, long mode, long resolve) {
+    Pointer how =
+        Memory.allocateDirect(runtime, 24, true); // struct open_how { u64 flags, mode, resolve; }
+    how.putLong(0, flags);
+    how.putLong(8, mode);
+    how.putLong(16, resolve);
+    while (true) {
+      long fd = libc.syscall(SYS_OPENAT2, dirfd, relative, how, 24);
+      if (fd >= 0) {
+        return (int) fd;
+      }
+      int errno = runtime.getLastError();
+      if (errno != Errno.EINTR.intValue() && errno != Errno.EAGAIN.intValue()) {
+        return -errno;
+      }
     }
+  }
 
-    /**
-     * openat2(2) with {@code resolve} flags (RESOLVE_BENEATH, RESOLVE_NO_SYMLINKS...). Returns the
-     * descriptor, or minus errno (ENOSYS where the kernel lacks it) without throwing.
-     */
-    int openat2(int dirfd, String relative, long flags, long mode, long resolve) {
-        Pointer how = Memory.allocateDirect(runtime, 24, true); // struct open_how { u64 flags, mode, resolve; }
-        how.putLong(0, flags);
-        how.putLong(8, mode);
-        how.putLong(16, resolve);
-        while (true) {
-            long fd = libc.syscall(SYS_OPENAT2, dirfd, relative, how, 24);
-            if (fd >= 0) {
-                return (int) fd;
-            }
-            int errno = runtime.getLastError();
-            if (errno != Errno.EINTR.intValue() && errno != Errno.EAGAIN.intValue()) {
-                return -errno;
-            }
-        }
+  /** mkdirat(2); false if the name already exists (EEXIST), throws on anything else. */
+  public boolean mkdirat(int dirfd, String name, int mode, String path) {
+    if (libc.mkdirat(dirfd, name, mode) == 0) {
+      return true;
     }
+    int errno = runtime.getLastError();
+    if (errno == Errno.EEXIST.intValue()) {
+      return false;
+    }
+    throw error("mkdir", path, errno);
+  }
 
-    /** mkdirat(2); false if the name already exists (EEXIST), throws on anything else. */
-    public boolean mkdirat(int dirfd, String name, int mode, String path) {
-        if (libc.mkdirat(dirfd, name, mode) == 0) {
-            return true;
-        }
+  /** unlinkat(2) of a file, or of an empty directory with {@code directory}. */
+  public void unlinkat(int dirfd, String name, boolean directory, String path) {
+    if (libc.unlinkat(dirfd, name, directory ? AT_REMOVEDIR : 0) < 0) {
+      throw error(directory ? "rmdir" : "unlink", path, runtime.getLastError());
+    }
+  }
+
+  /** renameat(2) within one directory. */
+  public void renameat(int dirfd, String from, String to, String path) {
+    if (libc.renameat(dirfd, from, dirfd, to) < 0) {
+      throw error("rename", path, runtime.getLastError());
+    }
+  }
+
+  /** fstatat(2) without following a link at the name; throws on failure (ENOENT, ESTALE, ...). */
+  public void statat(int dirfd, String name, String path) {
+    if (libc.fstatat(dirfd, name, rawStat.get(), AT_SYMLINK_NOFOLLOW) < 0) {
+      throw error("stat", path, runtime.getLastError());
+    }
+  }
+
+  /** fstat(2) of an open descriptor: what it is, its identity and its link count. */
+  public FileId fstat(int fd, String path) {
+    jnr.posix.FileStat st = statBuffer.get();
+    if (posix.fstat(fd, st) < 0) {
+      throw error("fstat", path, posix.errno());
+    }
+    return new FileId(st.dev(), st.ino(), st.nlink(), st.isFile(), st.isDirectory(), st.st_size());
+  }
+
+  public void close(int fd, String path) {
+    if (posix.close(fd) < 0) {
+      throw error("close", path, posix.errno());
+    }
+  }
+
+  /** Closes without throwing; used on cleanup paths where the first error is what matters. */
+  public void closeQuietly(int fd) {
+    if (fd >= 0) {
+      posix.close(fd);
+    }
+  }
+
+  public void fdatasync(int fd, String path) {
+    if (posix.fdatasync(fd) < 0) {
+      throw error("fdatasync", path, posix.errno());
+    }
+  }
+
+  public void fsync(int fd, String path) {
+    if (posix.fsync(fd) < 0) {
+      throw error("fsync", path, posix.errno());
+    }
+  }
+
+  /** Writes count bytes of the buffer at offset, retrying short writes. */
+  public long pwriteFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
+    long done = 0;
+    while (done < count) {
+      long n = libc.pwrite(fd, at(buf, done), count - done, offset + done);
+      if (n < 0) {
         int errno = runtime.getLastError();
-        if (errno == Errno.EEXIST.intValue()) {
-            return false;
+        if (errno == Errno.EINTR.intValue()) {
+          continue;
         }
-        throw error("mkdir", path, errno);
+        throw error("pwrite", path, errno);
+      }
+      if (n == 0) {
+        throw new PosixException("pwrite", path, 0, "", "pwrite returned 0 bytes");
+      }
+      done += n;
     }
+    return done;
+  }
 
-    /** unlinkat(2) of a file, or of an empty directory with {@code directory}. */
-    public void unlinkat(int dirfd, String name, boolean directory, String path) {
-        if (libc.unlinkat(dirfd, name, directory ? AT_REMOVEDIR : 0) < 0) {
-            throw error(directory ? "rmdir" : "unlink", path, runtime.getLastError());
+  // The measured loops call the *Fully methods once per block: slice only after a short transfer.
+  private static Pointer at(AlignedBuffer buf, long done) {
+    return done == 0 ? buf.pointer() : buf.pointer().slice(done);
+  }
+
+  /** Reads exactly count bytes at offset (short reads retried); a read past the end throws. */
+  public long preadFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
+    long done = 0;
+    while (done < count) {
+      long n = libc.pread(fd, at(buf, done), count - done, offset + done);
+      if (n < 0) {
+        int errno = runtime.getLastError();
+        if (errno == Errno.EINTR.intValue()) {
+          continue;
         }
+        throw error("pread", path, errno);
+      }
+      if (n == 0) {
+        throw new PosixException("pread", path, 0, "", "end of file at offset " + (offset + done));
+      }
+      done += n;
     }
+    return done;
+  }
 
-    /** renameat(2) within one directory. */
-    public void renameat(int dirfd, String from, String to, String path) {
-        if (libc.renameat(dirfd, from, dirfd, to) < 0) {
-            throw error("rename", path, runtime.getLastError());
-        }
+  /**
+   * Drops the file's cached pages (fio's invalidate=1), so buffered reads come from the file
+   * system.
+   */
+  public void dropCache(int fd, String path) {
+    int rc = libc.posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    if (rc != 0) {
+      throw error("posix_fadvise(DONTNEED)", path, rc);
     }
+  }
 
-    /** fstatat(2) without following a link at the name; throws on failure (ENOENT, ESTALE, ...). */
-    public void statat(int dirfd, String name, String path) {
-        if (libc.fstatat(dirfd, name, rawStat.get(), AT_SYMLINK_NOFOLLOW) < 0) {
-            throw error("stat", path, runtime.getLastError());
-        }
+  public void ftruncate(int fd, long length, String path) {
+    if (posix.ftruncate(fd, length) < 0) {
+      throw error("ftruncate", path, posix.errno());
     }
+  }
 
-    /** fstat(2) of an open descriptor: what it is, its identity and its link count. */
-    public FileId fstat(int fd, String path) {
-        jnr.posix.FileStat st = statBuffer.get();
-        if (posix.fstat(fd, st) < 0) {
-            throw error("fstat", path, posix.errno());
-        }
-        return new FileId(st.dev(), st.ino(), st.nlink(), st.isFile(), st.isDirectory(), st.st_size());
+  /** This process's id. */
+  public int getpid() {
+    return posix.getpid();
+  }
+
+  /**
+   * Takes a lock, whole file when {@code len} is 0 (flock always whole file), byte range otherwise.
+   * Blocking modes wait in the kernel; try-lock modes repeat the non-blocking call until it
+   * succeeds (or {@code stop} says to give up) and return how many attempts found the lock held.
+   * Returns {@code -1 - retries} when stopped before the lock was taken (see {@link
+   * #retriesOfStopped}): a waiter starved for the whole run still reports its attempts.
+   */
+  public long acquire(
+      int fd,
+      LockMode mode,
+      long start,
+      long len,
+      String path,
+      java.util.function.BooleanSupplier stop) {
+    long retries = 0;
+    while (true) {
+      boolean got =
+          mode.kind() == LockCall.FLOCK
+              ? flock(fd, mode, path)
+              : lockRange(fd, mode, start, len, path);
+      if (got) {
+        return retries;
+      }
+      if (stop.getAsBoolean()) {
+        return -1 - retries;
+      }
+      retries++;
+      Thread.onSpinWait();
     }
+  }
 
-    public void close(int fd, String path) {
-        if (posix.close(fd) < 0) {
-            throw error("close", path, posix.errno());
-        }
+  /**
+   * The attempts that found the lock held, from what {@link #acquire} returned when stopped
+   * (negative).
+   */
+  public static long retriesOfStopped(long acquired) {
+    return -1 - acquired;
+  }
+
+  /** Gives back what {@link #acquire} took. */
+  public void release(int fd, LockMode mode, long start, long len, String path) {
+    if (mode.kind() != LockCall.FLOCK) {
+      unlockRange(fd, mode, start, len, path);
+    } else if (posix.flock(fd, LOCK_UN) < 0) {
+      throw error("flock(LOCK_UN)", path, posix.errno());
     }
+  }
 
-    /** Closes without throwing; used on cleanup paths where the first error is what matters. */
-    public void closeQuietly(int fd) {
-        if (fd >= 0) {
-            posix.close(fd);
-        }
-    }
-
-    public void fdatasync(int fd, String path) {
-        if (posix.fdatasync(fd) < 0) {
-            throw error("fdatasync", path, posix.errno());
-        }
-    }
-
-    public void fsync(int fd, String path) {
-        if (posix.fsync(fd) < 0) {
-            throw error("fsync", path, posix.errno());
-        }
-    }
-
-    /** Writes count bytes of the buffer at offset, retrying short writes. */
-    public long pwriteFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
-        long done = 0;
-        while (done < count) {
-            long n = libc.pwrite(fd, at(buf, done), count - done, offset + done);
-            if (n < 0) {
-                int errno = runtime.getLastError();
-                if (errno == Errno.EINTR.intValue()) {
-                    continue;
-                }
-                throw error("pwrite", path, errno);
-            }
-            if (n == 0) {
-                throw new PosixException("pwrite", path, 0, "", "pwrite returned 0 bytes");
-            }
-            done += n;
-        }
-        return done;
-    }
-
-    // The measured loops call the *Fully methods once per block: slice only after a short transfer.
-    private static Pointer at(AlignedBuffer buf, long done) {
-        return done == 0 ? buf.pointer() : buf.pointer().slice(done);
-    }
-
-    /** Reads exactly count bytes at offset (short reads retried); a read past the end throws. */
-    public long preadFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
-        long done = 0;
-        while (done < count) {
-            long n = libc.pread(fd, at(buf, done), count - done, offset + done);
-            if (n < 0) {
-                int errno = runtime.getLastError();
-                if (errno == Errno.EINTR.intValue()) {
-                    continue;
-                }
-                throw error("pread", path, errno);
-            }
-            if (n == 0) {
-                throw new PosixException("pread", path, 0, "", "end of file at offset " + (offset + done));
-            }
-            done += n;
-        }
-        return done;
-    }
-
-    /** Drops the file's cached pages (fio's invalidate=1), so buffered reads come from the file system. */
-    public void dropCache(int fd, String path) {
-        int rc = libc.posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-        if (rc != 0) {
-            throw error("posix_fadvise(DONTNEED)", path, rc);
-        }
-    }
-
-    public void ftruncate(int fd, long length, String path) {
-        if (posix.ftruncate(fd, length) < 0) {
-            throw error("ftruncate", path, posix.errno());
-        }
-    }
-
-    /** This process's id. */
-    public int getpid() {
-        return posix.getpid();
-    }
-
-    /**
-     * Takes a lock, whole file when {@code len} is 0 (flock always whole file), byte range
-     * otherwise. Blocking modes wait in the kernel; try-lock modes repeat the non-blocking call
-     * until it succeeds (or {@code stop} says to give up) and return how many attempts found
-     * the lock held. Returns {@code -1 - retries} when stopped before the lock was taken (see
-     * {@link #retriesOfStopped}): a waiter starved for the whole run still reports its attempts.
-     */
-    public long acquire(int fd, LockMode mode, long start, long len, String path, java.util.function.BooleanSupplier stop) {
-        long retries = 0;
-        while (true) {
-            boolean got = mode.kind() == LockCall.FLOCK ? flock(fd, mode, path) : lockRange(fd, mode, start, len, path);
-            if (got) {
-                return retries;
-            }
-            if (stop.getAsBoolean()) {
-                return -1 - retries;
-            }
-            retries++;
-            Thread.onSpinWait();
-        }
-    }
-
-    /** The attempts that found the lock held, from what {@link #acquire} returned when stopped (negative). */
-    public static long retriesOfStopped(long acquired) {
-        return -1 - acquired;
-    }
-
-    /** Gives back what {@link #acquire} took. */
-    public void release(int fd, LockMode mode, long start, long len, String path) {
-        if (mode.kind() != LockCall.FLOCK) {
-            unlockRange(fd, mode, start, len, path);
-        } else if (posix.flock(fd, LOCK_UN) < 0) {
-            throw error("flock(LOCK_UN)", path, posix.errno());
-        }
-    }
-
-    /** Record lock on a byte range (fcntl or OFD kinds only). */
-    public boolean lockRange(int fd, LockMode mode, long start, long len, String path) {
-        int cmd = switch (mode.kind()) {
-            case FCNTL -> mode.blocking() ? F_SETLKW : F_SETLK;
-            case OFD -> mode.blocking() ? F_OFD_SETLKW : F_OFD_SETLK;
-            case FLOCK -> throw new IllegalArgumentException("flock locks whole files only");
+  /** Record lock on a byte range (fcntl or OFD kinds only). */
+  public boolean lockRange(int fd, LockMode mode, long start, long len, String path) {
+    int cmd =
+        switch (mode.kind()) {
+          case FCNTL -> mode.blocking() ? F_SETLKW : F_SETLK;
+          case OFD -> mode.blocking() ? F_OFD_SETLKW : F_OFD_SETLK;
+          case FLOCK -> throw new IllegalArgumentException("flock locks whole files only");
         };
-        short type = mode.exclusive() ? F_WRLCK : F_RDLCK;
-        return setFlock(fd, cmd, type, start, len, path);
+    short type = mode.exclusive() ? F_WRLCK : F_RDLCK;
+    return setFlock(fd, cmd, type, start, len, path);
+  }
+
+  public void unlockRange(int fd, LockMode mode, long start, long len, String path) {
+    int cmd = mode.kind() == LockCall.OFD ? F_OFD_SETLK : F_SETLK;
+    setFlock(fd, cmd, F_UNLCK, start, len, path);
+  }
+
+  private boolean flock(int fd, LockMode mode, String path) {
+    int op = (mode.exclusive() ? LOCK_EX : LOCK_SH) | (mode.blocking() ? 0 : LOCK_NB);
+    while (true) {
+      if (posix.flock(fd, op) == 0) {
+        return true;
+      }
+      int errno = posix.errno();
+      if (errno == Errno.EINTR.intValue()) {
+        continue;
+      }
+      if (!mode.blocking() && isBusy(errno)) {
+        return false;
+      }
+      throw error(mode.exclusive() ? "flock(LOCK_EX)" : "flock(LOCK_SH)", path, errno);
+    }
+  }
+
+  /**
+   * One thread's {@code struct flock} (l_type, l_whence, l_start, l_len, l_pid), zeroed at
+   * allocation (SEEK_SET; l_pid 0 as OFD locks need) and written only where a call differs from the
+   * last: the set commands never write it back. Writes go through an unbounded view of the memory:
+   * the lock call is the measured operation, and bounds checks showed in its profile.
+   */
+  private static final class FlockStruct {
+    final Pointer memory;
+    final Pointer view;
+    short type = Short.MIN_VALUE;
+    long start = -1;
+    long len = -1;
+
+    FlockStruct(Runtime runtime) {
+      memory = Memory.allocateDirect(runtime, STRUCT_FLOCK_SIZE, true);
+      view = Pointer.wrap(runtime, memory.address());
     }
 
-    public void unlockRange(int fd, LockMode mode, long start, long len, String path) {
-        int cmd = mode.kind() == LockCall.OFD ? F_OFD_SETLK : F_SETLK;
-        setFlock(fd, cmd, F_UNLCK, start, len, path);
+    Pointer set(short type, long start, long len) {
+      if (type != this.type) {
+        view.putShort(0, type);
+        this.type = type;
+      }
+      if (start != this.start) {
+        view.putLong(8, start);
+        this.start = start;
+      }
+      if (len != this.len) {
+        view.putLong(16, len);
+        this.len = len;
+      }
+      return view;
     }
+  }
 
-    private boolean flock(int fd, LockMode mode, String path) {
-        int op = (mode.exclusive() ? LOCK_EX : LOCK_SH) | (mode.blocking() ? 0 : LOCK_NB);
-        while (true) {
-            if (posix.flock(fd, op) == 0) {
-                return true;
-            }
-            int errno = posix.errno();
-            if (errno == Errno.EINTR.intValue()) {
-                continue;
-            }
-            if (!mode.blocking() && isBusy(errno)) {
-                return false;
-            }
-            throw error(mode.exclusive() ? "flock(LOCK_EX)" : "flock(LOCK_SH)", path, errno);
-        }
+  private boolean setFlock(int fd, int cmd, short type, long start, long len, String path) {
+    Pointer flock = flockStruct.get().set(type, start, len);
+    while (true) {
+      if (libc.fcntl(fd, cmd, flock) == 0) {
+        return true;
+      }
+      int errno = runtime.getLastError();
+      if (errno == Errno.EINTR.intValue()) {
+        continue;
+      }
+      boolean nonBlocking = cmd == F_SETLK || cmd == F_OFD_SETLK;
+      if (nonBlocking && type != F_UNLCK && isBusy(errno)) {
+        return false;
+      }
+      // The call's name is built only here: lock calls are the measured operation.
+      throw error(describe(cmd, type), path, errno);
     }
+  }
 
-    /**
-     * One thread's {@code struct flock} (l_type, l_whence, l_start, l_len, l_pid), zeroed at
-     * allocation (SEEK_SET; l_pid 0 as OFD locks need) and written only where a call differs from
-     * the last: the set commands never write it back. Writes go through an unbounded view of the
-     * memory: the lock call is the measured operation, and bounds checks showed in its profile.
-     */
-    private static final class FlockStruct {
-        final Pointer memory;
-        final Pointer view;
-        short type = Short.MIN_VALUE;
-        long start = -1;
-        long len = -1;
+  private static boolean isBusy(int errno) {
+    return errno == Errno.EAGAIN.intValue()
+        || errno == Errno.EACCES.intValue()
+        || errno == Errno.EWOULDBLOCK.intValue();
+  }
 
-        FlockStruct(Runtime runtime) {
-            memory = Memory.allocateDirect(runtime, STRUCT_FLOCK_SIZE, true);
-            view = Pointer.wrap(runtime, memory.address());
-        }
-
-        Pointer set(short type, long start, long len) {
-            if (type != this.type) {
-                view.putShort(0, type);
-                this.type = type;
-            }
-            if (start != this.start) {
-                view.putLong(8, start);
-                this.start = start;
-            }
-            if (len != this.len) {
-                view.putLong(16, len);
-                this.len = len;
-            }
-            return view;
-        }
-    }
-
-    private boolean setFlock(int fd, int cmd, short type, long start, long len, String path) {
-        Pointer flock = flockStruct.get().set(type, start, len);
-        while (true) {
-            if (libc.fcntl(fd, cmd, flock) == 0) {
-                return true;
-            }
-            int errno = runtime.getLastError();
-            if (errno == Errno.EINTR.intValue()) {
-                continue;
-            }
-            boolean nonBlocking = cmd == F_SETLK || cmd == F_OFD_SETLK;
-            if (nonBlocking && type != F_UNLCK && isBusy(errno)) {
-                return false;
-            }
-            // The call's name is built only here: lock calls are the measured operation.
-            throw error(describe(cmd, type), path, errno);
-        }
-    }
-
-    private static boolean isBusy(int errno) {
-        return errno == Errno.EAGAIN.intValue() || errno == Errno.EACCES.intValue()
-                || errno == Errno.EWOULDBLOCK.intValue();
-    }
-
-    private static String describe(int cmd, short type) {
-        String c = switch (cmd) {
-            case F_SETLK -> "F_SETLK";
-            case F_SETLKW -> "F_SETLKW";
-            case F_OFD_SETLK -> "F_OFD_SETLK";
-            case F_OFD_SETLKW -> "F_OFD_SETLKW";
-            default -> String.valueOf(cmd);
+  private static String describe(int cmd, short type) {
+    String c =
+        switch (cmd) {
+          case F_SETLK -> "F_SETLK";
+          case F_SETLKW -> "F_SETLKW";
+          case F_OFD_SETLK -> "F_OFD_SETLK";
+          case F_OFD_SETLKW -> "F_OFD_SETLKW";
+          default -> String.valueOf(cmd);
         };
-        String t = switch (type) {
-            case F_RDLCK -> "F_RDLCK";
-            case F_WRLCK -> "F_WRLCK";
-            default -> "F_UNLCK";
+    String t =
+        switch (type) {
+          case F_RDLCK -> "F_RDLCK";
+          case F_WRLCK -> "F_WRLCK";
+          default -> "F_UNLCK";
         };
-        return "fcntl(" + c + ", " + t + ")";
-    }
+    return "fcntl(" + c + ", " + t + ")";
+  }
 
-    /** Soft and hard RLIMIT_NOFILE. */
-    public long[] openFileLimits() {
-        var limit = posix.getrlimit(RLIMIT_NOFILE);
-        return new long[] {limit.rlimCur(), limit.rlimMax()};
-    }
+  /** Soft and hard RLIMIT_NOFILE. */
+  public long[] openFileLimits() {
+    var limit = posix.getrlimit(RLIMIT_NOFILE);
+    return new long[] {limit.rlimCur(), limit.rlimMax()};
+  }
 
-    /**
-     * Raises the soft open-file limit to at least {@code needed}, up to the hard limit.
-     * Returns false if the hard limit is below what is needed.
-     */
-    public boolean raiseOpenFileLimit(long needed) {
-        long[] limits = openFileLimits();
-        if (limits[0] >= needed) {
-            return true;
-        }
-        if (limits[1] >= 0 && limits[1] < needed) {
-            return false;
-        }
-        return posix.setrlimit(RLIMIT_NOFILE, needed, limits[1]) == 0;
+  /**
+   * Raises the soft open-file limit to at least {@code needed}, up to the hard limit. Returns false
+   * if the hard limit is below what is needed.
+   */
+  public boolean raiseOpenFileLimit(long needed) {
+    long[] limits = openFileLimits();
+    if (limits[0] >= needed) {
+      return true;
     }
+    if (limits[1] >= 0 && limits[1] < needed) {
+      return false;
+    }
+    return posix.setrlimit(RLIMIT_NOFILE, needed, limits[1]) == 0;
+  }
 
-    public AlignedBuffer allocateAligned(int size, int alignment) {
-        return new AlignedBuffer(runtime, size, alignment);
-    }
+  public AlignedBuffer allocateAligned(int size, int alignment) {
+    return new AlignedBuffer(runtime, size, alignment);
+  }
 
-    public static PosixException error(String operation, String path, int errno) {
-        Errno e = Errno.valueOf(errno);
-        String name = e == null || e == Errno.__UNKNOWN_CONSTANT__ ? "errno " + errno : e.name();
-        String text = e == null || e == Errno.__UNKNOWN_CONSTANT__ ? "" : e.description();
-        return new PosixException(operation, path, errno, name, text);
-    }
+  public static PosixException error(String operation, String path, int errno) {
+    Errno e = Errno.valueOf(errno);
+    String name = e == null || e == Errno.__UNKNOWN_CONSTANT__ ? "errno " + errno : e.name();
+    String text = e == null || e == Errno.__UNKNOWN_CONSTANT__ ? "" : e.description();
+    return new PosixException(operation, path, errno, name, text);
+  }
 }

@@ -6,38 +6,37 @@ import lockstep.common.WallClock;
 
 /** Waiting for an instant of the host's wall clock ({@link WallClock}), as a C program would. */
 public final class WallClockWait {
-    // The last stretch is one clock_nanosleep(TIMER_ABSTIME) to the instant; until then the
-    // thread parks in slices so a cancellation is seen within CANCEL_CHECK_NANOS.
-    private static final long FINAL_SLEEP_NANOS = 20_000_000;
-    private static final long CANCEL_CHECK_NANOS = 20_000_000;
+  // The last stretch is one clock_nanosleep(TIMER_ABSTIME) to the instant; until then the
+  // thread parks in slices so a cancellation is seen within CANCEL_CHECK_NANOS.
+  private static final long FINAL_SLEEP_NANOS = 20_000_000;
+  private static final long CANCEL_CHECK_NANOS = 20_000_000;
 
-    private WallClockWait() {
-    }
+  private WallClockWait() {}
 
-    /**
-     * Returns once the wall clock reaches {@code unixNanos}. Parks until about 20 ms before,
-     * then sleeps in the kernel until the instant itself ({@code clock_nanosleep} with
-     * {@code TIMER_ABSTIME} on CLOCK_REALTIME): no thread spins, so many waiting processes on
-     * few cores do not delay each other. Returns false if {@code cancelled} became true first
-     * (checked at least every 20 ms before the last stretch).
-     */
-    public static boolean until(long unixNanos, BooleanSupplier cancelled) {
-        Posix posix = Posix.get();
-        posix.sleepUntil(0); // an instant long past: loads and links the native call before it matters
-        while (true) {
-            if (cancelled.getAsBoolean()) {
-                return false;
-            }
-            long remaining = unixNanos - WallClock.nowNanos();
-            if (remaining <= 0) {
-                return true;
-            }
-            if (remaining > FINAL_SLEEP_NANOS) {
-                LockSupport.parkNanos(Math.min(remaining - FINAL_SLEEP_NANOS / 2, CANCEL_CHECK_NANOS));
-            } else {
-                posix.sleepUntil(unixNanos);
-                return !cancelled.getAsBoolean();
-            }
-        }
+  /**
+   * Returns once the wall clock reaches {@code unixNanos}. Parks until about 20 ms before, then
+   * sleeps in the kernel until the instant itself ({@code clock_nanosleep} with {@code
+   * TIMER_ABSTIME} on CLOCK_REALTIME): no thread spins, so many waiting processes on few cores do
+   * not delay each other. Returns false if {@code cancelled} became true first (checked at least
+   * every 20 ms before the last stretch).
+   */
+  public static boolean until(long unixNanos, BooleanSupplier cancelled) {
+    Posix posix = Posix.get();
+    posix.sleepUntil(0); // an instant long past: loads and links the native call before it matters
+    while (true) {
+      if (cancelled.getAsBoolean()) {
+        return false;
+      }
+      long remaining = unixNanos - WallClock.nowNanos();
+      if (remaining <= 0) {
+        return true;
+      }
+      if (remaining > FINAL_SLEEP_NANOS) {
+        LockSupport.parkNanos(Math.min(remaining - FINAL_SLEEP_NANOS / 2, CANCEL_CHECK_NANOS));
+      } else {
+        posix.sleepUntil(unixNanos);
+        return !cancelled.getAsBoolean();
+      }
     }
+  }
 }

@@ -1,7 +1,5 @@
 package lockstep.agent.process;
 
-import lockstep.agent.fs.WorkloadErrors;
-import lockstep.common.LatencyHistograms;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,154 +7,178 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.ProcessResult;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
+import lockstep.common.LatencyHistograms;
 import lockstep.worker.v1.WorkerOutcome;
 import lockstep.worker.v1.WorkerTask;
 import org.HdrHistogram.Histogram;
 
 /**
- * The worker OS processes of one multi-process workload: started and ready at prepare (JVM
- * start-up is never measured), started at the instant, their outcomes merged into one result
- * (ops, retries and coherence counts summed, histograms added), released at cleanup.
+ * The worker OS processes of one multi-process workload: started and ready at prepare (JVM start-up
+ * is never measured), started at the instant, their outcomes merged into one result (ops, retries
+ * and coherence counts summed, histograms added), released at cleanup.
  */
 public final class ProcessFleet {
-    private static final long READY_TIMEOUT_MILLIS = 120_000;
-    private static final long RELEASE_TIMEOUT_MILLIS = 10_000;
+  private static final long READY_TIMEOUT_MILLIS = 120_000;
+  private static final long RELEASE_TIMEOUT_MILLIS = 10_000;
 
-    private final List<WorkerProcess> workers = new ArrayList<>();
-    private volatile boolean aborted;
-    private boolean instrumentationOff;
+  private final List<WorkerProcess> workers = new ArrayList<>();
+  private volatile boolean aborted;
+  private boolean instrumentationOff;
 
-    /** Workers started from now on record no latency and send no progress (WorkloadSpec.instrumentation_off). */
-    public void turnInstrumentationOff() {
-        instrumentationOff = true;
+  /**
+   * Workers started from now on record no latency and send no progress
+   * (WorkloadSpec.instrumentation_off).
+   */
+  public void turnInstrumentationOff() {
+    instrumentationOff = true;
+  }
+
+  /** Starts one worker per task and waits until all are ready; on failure none is left running. */
+  public void start(List<WorkerTask> tasks, String where) {
+    try {
+      // a worker's start, measured once per agent process: would they all be ready within the
+      // prepare deadline?
+      WorkerStartGuard.check(tasks.size(), "workload.processes");
+      for (WorkerTask t : tasks) {
+        long launched = System.nanoTime();
+        workers.add(
+            WorkerProcess.start(
+                instrumentationOff ? t.toBuilder().setInstrumentationOff(true).build() : t));
+        if (workers.size() == 1 && (tasks.size() > 1 || WorkerStartGuard.measured() == 0)) {
+          // measure one worker before starting the others: would they all fit in memory and start
+          // in time?
+          workers.get(0).awaitReady(READY_TIMEOUT_MILLIS);
+          WorkerStartGuard.record(System.nanoTime() - launched);
+          WorkerStartGuard.check(tasks.size() - 1, "workload.processes");
+          WorkerMemory.check(workers.get(0).pid(), tasks.size(), "workload.processes");
+        }
+      }
+      for (WorkerProcess w : workers) {
+        w.awaitReady(READY_TIMEOUT_MILLIS);
+      }
+    } catch (ResourceLimitException e) {
+      killAll();
+      throw e;
+    } catch (IOException e) {
+      killAll();
+      throw new PosixException("start worker process", where, 0, "", e.toString());
+    } catch (WorkerProcess.WorkerFailedException e) {
+      killAll();
+      throw WorkloadErrors.asException(e.error(), where);
     }
+  }
 
-    /** Starts one worker per task and waits until all are ready; on failure none is left running. */
-    public void start(List<WorkerTask> tasks, String where) {
-        try {
-            // a worker's start, measured once per agent process: would they all be ready within the prepare deadline?
-            WorkerStartGuard.check(tasks.size(), "workload.processes");
-            for (WorkerTask t : tasks) {
-                long launched = System.nanoTime();
-                workers.add(WorkerProcess.start(instrumentationOff ? t.toBuilder().setInstrumentationOff(true).build() : t));
-                if (workers.size() == 1 && (tasks.size() > 1 || WorkerStartGuard.measured() == 0)) {
-                    // measure one worker before starting the others: would they all fit in memory and start in time?
-                    workers.get(0).awaitReady(READY_TIMEOUT_MILLIS);
-                    WorkerStartGuard.record(System.nanoTime() - launched);
-                    WorkerStartGuard.check(tasks.size() - 1, "workload.processes");
-                    WorkerMemory.check(workers.get(0).pid(), tasks.size(), "workload.processes");
-                }
-            }
-            for (WorkerProcess w : workers) {
-                w.awaitReady(READY_TIMEOUT_MILLIS);
-            }
-        } catch (ResourceLimitException e) {
-            killAll();
-            throw e;
-        } catch (IOException e) {
-            killAll();
-            throw new PosixException("start worker process", where, 0, "", e.toString());
-        } catch (WorkerProcess.WorkerFailedException e) {
-            killAll();
-            throw WorkloadErrors.asException(e.error(), where);
-        }
+  public List<Long> pids() {
+    return workers.stream().map(WorkerProcess::pid).toList();
+  }
+
+  public long ops() {
+    long sum = 0;
+    for (WorkerProcess w : workers) {
+      sum += w.ops();
     }
+    return sum;
+  }
 
-    public List<Long> pids() {
-        return workers.stream().map(WorkerProcess::pid).toList();
+  public WorkloadResult.Builder run(long startAtUnixNanos, String opName) {
+    WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName);
+    for (WorkerProcess w : workers) {
+      try {
+        w.start(startAtUnixNanos);
+      } catch (IOException e) {
+        result.setError(
+            WorkloadErrors.of("start", "could not start worker pid " + w.pid() + ": " + e));
+      }
     }
-
-    public long ops() {
-        long sum = 0;
-        for (WorkerProcess w : workers) {
-            sum += w.ops();
+    Histogram latency = LatencyHistograms.create();
+    long first = Long.MAX_VALUE;
+    long end = Long.MIN_VALUE;
+    long ops = 0;
+    long retries = 0;
+    long coherenceErrors = 0;
+    long checks = 0;
+    for (WorkerProcess w : workers) {
+      WorkerOutcome o = awaitOutcome(w);
+      ProcessResult.Builder pr =
+          ProcessResult.newBuilder()
+              .setPid(w.pid())
+              .setOps(o.getOps())
+              .setFirstOpUnixNanos(o.getFirstOpUnixNanos())
+              .setEndUnixNanos(o.getEndUnixNanos())
+              .setCoherenceErrors(o.getCoherenceErrors())
+              .setLockRetries(o.getLockRetries());
+      if (o.hasError()) {
+        pr.setError(o.getError());
+        if (!result.hasError()) {
+          result.setError(o.getError());
         }
-        return sum;
+      }
+      result.addProcesses(pr);
+      ops += o.getOps();
+      retries += o.getLockRetries();
+      coherenceErrors += o.getCoherenceErrors();
+      checks += o.getCoherenceChecks();
+      if (o.getFirstOpUnixNanos() > 0) {
+        first = Math.min(first, o.getFirstOpUnixNanos());
+        end = Math.max(end, o.getEndUnixNanos());
+      }
+      if (!o.getLatencyHistogram().isEmpty()) {
+        latency.add(LatencyHistograms.decode(o.getLatencyHistogram()));
+      }
     }
+    if (first != Long.MAX_VALUE) {
+      result.setFirstOpUnixNanos(first).setEndUnixNanos(end);
+    }
+    result
+        .setOps(ops)
+        .setLockRetries(retries)
+        .setCoherenceErrors(coherenceErrors)
+        .setCoherenceChecks(checks)
+        .setLatencyHistogram(LatencyHistograms.encode(latency));
+    if (aborted) {
+      return result.setState(RunState.RUN_STATE_ABORTED);
+    }
+    return result.setState(
+        result.hasError() ? RunState.RUN_STATE_FAILED : RunState.RUN_STATE_SUCCEEDED);
+  }
 
-    public WorkloadResult.Builder run(long startAtUnixNanos, String opName) {
-        WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName);
-        for (WorkerProcess w : workers) {
-            try {
-                w.start(startAtUnixNanos);
-            } catch (IOException e) {
-                result.setError(WorkloadErrors.of("start", "could not start worker pid " + w.pid() + ": " + e));
-            }
-        }
-        Histogram latency = LatencyHistograms.create();
-        long first = Long.MAX_VALUE;
-        long end = Long.MIN_VALUE;
-        long ops = 0;
-        long retries = 0;
-        long coherenceErrors = 0;
-        long checks = 0;
-        for (WorkerProcess w : workers) {
-            WorkerOutcome o = awaitOutcome(w);
-            ProcessResult.Builder pr = ProcessResult.newBuilder().setPid(w.pid()).setOps(o.getOps())
-                    .setFirstOpUnixNanos(o.getFirstOpUnixNanos()).setEndUnixNanos(o.getEndUnixNanos())
-                    .setCoherenceErrors(o.getCoherenceErrors()).setLockRetries(o.getLockRetries());
-            if (o.hasError()) {
-                pr.setError(o.getError());
-                if (!result.hasError()) {
-                    result.setError(o.getError());
-                }
-            }
-            result.addProcesses(pr);
-            ops += o.getOps();
-            retries += o.getLockRetries();
-            coherenceErrors += o.getCoherenceErrors();
-            checks += o.getCoherenceChecks();
-            if (o.getFirstOpUnixNanos() > 0) {
-                first = Math.min(first, o.getFirstOpUnixNanos());
-                end = Math.max(end, o.getEndUnixNanos());
-            }
-            if (!o.getLatencyHistogram().isEmpty()) {
-                latency.add(LatencyHistograms.decode(o.getLatencyHistogram()));
-            }
-        }
-        if (first != Long.MAX_VALUE) {
-            result.setFirstOpUnixNanos(first).setEndUnixNanos(end);
-        }
-        result.setOps(ops).setLockRetries(retries).setCoherenceErrors(coherenceErrors).setCoherenceChecks(checks)
-                .setLatencyHistogram(LatencyHistograms.encode(latency));
+  private WorkerOutcome awaitOutcome(WorkerProcess w) {
+    while (true) {
+      try {
+        return w.outcome().get(200, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
         if (aborted) {
-            return result.setState(RunState.RUN_STATE_ABORTED);
+          w.kill();
         }
-        return result.setState(result.hasError() ? RunState.RUN_STATE_FAILED : RunState.RUN_STATE_SUCCEEDED);
+      } catch (ExecutionException e) {
+        return WorkerOutcome.newBuilder()
+            .setError(WorkloadErrors.of("worker process", e.getCause().toString()))
+            .build();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        w.kill();
+        return WorkerOutcome.newBuilder()
+            .setError(WorkloadErrors.of("worker process", "interrupted"))
+            .build();
+      }
     }
+  }
 
-    private WorkerOutcome awaitOutcome(WorkerProcess w) {
-        while (true) {
-            try {
-                return w.outcome().get(200, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                if (aborted) {
-                    w.kill();
-                }
-            } catch (ExecutionException e) {
-                return WorkerOutcome.newBuilder().setError(WorkloadErrors.of("worker process", e.getCause().toString())).build();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                w.kill();
-                return WorkerOutcome.newBuilder().setError(WorkloadErrors.of("worker process", "interrupted")).build();
-            }
-        }
-    }
+  public void abort() {
+    aborted = true;
+    killAll();
+  }
 
-    public void abort() {
-        aborted = true;
-        killAll();
-    }
+  private void killAll() {
+    workers.forEach(WorkerProcess::kill);
+  }
 
-    private void killAll() {
-        workers.forEach(WorkerProcess::kill);
-    }
-
-    /** Asks every worker to exit (which drops its locks and closes its files). */
-    public void release() {
-        workers.forEach(w -> w.release(RELEASE_TIMEOUT_MILLIS));
-    }
+  /** Asks every worker to exit (which drops its locks and closes its files). */
+  public void release() {
+    workers.forEach(w -> w.release(RELEASE_TIMEOUT_MILLIS));
+  }
 }

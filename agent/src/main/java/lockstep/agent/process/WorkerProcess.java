@@ -21,162 +21,181 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * One worker OS process, started from the agent's own classpath and watched: its events arrive
- * on a reader thread; if it dies before reporting, its outcome says so.
+ * One worker OS process, started from the agent's own classpath and watched: its events arrive on a
+ * reader thread; if it dies before reporting, its outcome says so.
  */
 final class WorkerProcess {
-    private static final Logger LOG = LogManager.getLogger(WorkerProcess.class);
-    // Small, fast-starting JVMs: a worker only opens files and takes locks.
-    private static final List<String> JVM_OPTIONS = List.of(
-            "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xms16m", "-Xmx128m", "-Xss512k", "-XX:-UsePerfData");
+  private static final Logger LOG = LogManager.getLogger(WorkerProcess.class);
+  // Small, fast-starting JVMs: a worker only opens files and takes locks.
+  private static final List<String> JVM_OPTIONS =
+      List.of(
+          "-XX:+UseSerialGC",
+          "-XX:TieredStopAtLevel=1",
+          "-Xms16m",
+          "-Xmx128m",
+          "-Xss512k",
+          "-XX:-UsePerfData");
 
-    private final int index;
-    private final Process process;
-    private final OutputStream stdin;
-    private final CompletableFuture<Long> ready = new CompletableFuture<>();
-    private final CompletableFuture<WorkerOutcome> outcome = new CompletableFuture<>();
-    private volatile long ops;
+  private final int index;
+  private final Process process;
+  private final OutputStream stdin;
+  private final CompletableFuture<Long> ready = new CompletableFuture<>();
+  private final CompletableFuture<WorkerOutcome> outcome = new CompletableFuture<>();
+  private volatile long ops;
 
-    private WorkerProcess(int index, Process process) {
-        this.index = index;
-        this.process = process;
-        this.stdin = process.getOutputStream();
-    }
+  private WorkerProcess(int index, Process process) {
+    this.index = index;
+    this.process = process;
+    this.stdin = process.getOutputStream();
+  }
 
-    static WorkerProcess start(WorkerTask task) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_OPTIONS);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(WorkerMain.class.getName());
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        WorkerProcess worker = new WorkerProcess(task.getIndex(), p);
-        worker.send(WorkerCommand.newBuilder().setTask(task).build());
-        Thread reader = new Thread(worker::readEvents, "worker-" + task.getIndex() + "-events");
-        reader.setDaemon(true);
-        reader.start();
-        return worker;
-    }
+  static WorkerProcess start(WorkerTask task) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(JVM_OPTIONS);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(WorkerMain.class.getName());
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    WorkerProcess worker = new WorkerProcess(task.getIndex(), p);
+    worker.send(WorkerCommand.newBuilder().setTask(task).build());
+    Thread reader = new Thread(worker::readEvents, "worker-" + task.getIndex() + "-events");
+    reader.setDaemon(true);
+    reader.start();
+    return worker;
+  }
 
-    private void readEvents() {
-        try (InputStream in = new BufferedInputStream(process.getInputStream())) {
-            WorkerEvent event;
-            while ((event = WorkerEvent.parseDelimitedFrom(in)) != null) {
-                switch (event.getEventCase()) {
-                    case READY_PID -> ready.complete(event.getReadyPid());
-                    case PROGRESS -> ops = event.getProgress().getOps();
-                    case OUTCOME -> {
-                        ops = event.getOutcome().getOps();
-                        ready.completeExceptionally(new WorkerFailedException(event.getOutcome().getError()));
-                        outcome.complete(event.getOutcome());
-                    }
-                    default -> LOG.warn("worker {}: unknown event {}", index, event);
-                }
-            }
-        } catch (IOException e) {
-            LOG.debug("worker {}: events ended: {}", index, e.toString());
+  private void readEvents() {
+    try (InputStream in = new BufferedInputStream(process.getInputStream())) {
+      WorkerEvent event;
+      while ((event = WorkerEvent.parseDelimitedFrom(in)) != null) {
+        switch (event.getEventCase()) {
+          case READY_PID -> ready.complete(event.getReadyPid());
+          case PROGRESS -> ops = event.getProgress().getOps();
+          case OUTCOME -> {
+            ops = event.getOutcome().getOps();
+            ready.completeExceptionally(new WorkerFailedException(event.getOutcome().getError()));
+            outcome.complete(event.getOutcome());
+          }
+          default -> LOG.warn("worker {}: unknown event {}", index, event);
         }
-        WorkloadError died = WorkloadError.newBuilder()
-                .setOperation("worker process")
-                .setMessage("worker process " + index + " (pid " + process.pid() + ") exited"
-                        + exitCodeText() + " before reporting its result")
-                .build();
-        ready.completeExceptionally(new WorkerFailedException(died));
-        outcome.complete(WorkerOutcome.newBuilder().setOps(ops).setError(died).build());
+      }
+    } catch (IOException e) {
+      LOG.debug("worker {}: events ended: {}", index, e.toString());
+    }
+    WorkloadError died =
+        WorkloadError.newBuilder()
+            .setOperation("worker process")
+            .setMessage(
+                "worker process "
+                    + index
+                    + " (pid "
+                    + process.pid()
+                    + ") exited"
+                    + exitCodeText()
+                    + " before reporting its result")
+            .build();
+    ready.completeExceptionally(new WorkerFailedException(died));
+    outcome.complete(WorkerOutcome.newBuilder().setOps(ops).setError(died).build());
+  }
+
+  private String exitCodeText() {
+    try {
+      if (process.waitFor(2, TimeUnit.SECONDS)) {
+        return " with code " + process.exitValue();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return "";
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  long ops() {
+    return ops;
+  }
+
+  /** Waits until the worker has set up; throws with the worker's error if it could not. */
+  void awaitReady(long timeoutMillis) throws WorkerFailedException {
+    try {
+      ready.get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof WorkerFailedException w) {
+        throw w;
+      }
+      throw new WorkerFailedException(
+          error("worker " + index + " failed to start: " + e.getCause()));
+    } catch (TimeoutException e) {
+      throw new WorkerFailedException(
+          error("worker " + index + " was not ready within " + timeoutMillis + " ms"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new WorkerFailedException(error("interrupted while waiting for worker " + index));
+    }
+  }
+
+  void start(long startAtUnixNanos) throws IOException {
+    send(WorkerCommand.newBuilder().setStartAtUnixNanos(startAtUnixNanos).build());
+  }
+
+  CompletableFuture<WorkerOutcome> outcome() {
+    return outcome;
+  }
+
+  /** Asks the worker to exit (which drops its locks) and waits; kills it if it does not. */
+  void release(long timeoutMillis) {
+    try {
+      send(WorkerCommand.newBuilder().setRelease(true).build());
+      stdin.close();
+    } catch (IOException ignored) {
+      // already gone
+    }
+    try {
+      if (!process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
+        LOG.warn(
+            "worker {} (pid {}) did not exit within {} ms; killing it",
+            index,
+            process.pid(),
+            timeoutMillis);
+        kill();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      kill();
+    }
+  }
+
+  void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private synchronized void send(WorkerCommand command) throws IOException {
+    command.writeDelimitedTo(stdin);
+    stdin.flush();
+  }
+
+  private static WorkloadError error(String message) {
+    return WorkloadError.newBuilder().setOperation("worker process").setMessage(message).build();
+  }
+
+  static final class WorkerFailedException extends Exception {
+    private final transient WorkloadError error;
+
+    WorkerFailedException(WorkloadError error) {
+      super(error.getMessage());
+      this.error = error;
     }
 
-    private String exitCodeText() {
-        try {
-            if (process.waitFor(2, TimeUnit.SECONDS)) {
-                return " with code " + process.exitValue();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return "";
+    WorkloadError error() {
+      return error;
     }
-
-    long pid() {
-        return process.pid();
-    }
-
-    long ops() {
-        return ops;
-    }
-
-    /** Waits until the worker has set up; throws with the worker's error if it could not. */
-    void awaitReady(long timeoutMillis) throws WorkerFailedException {
-        try {
-            ready.get(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof WorkerFailedException w) {
-                throw w;
-            }
-            throw new WorkerFailedException(error("worker " + index + " failed to start: " + e.getCause()));
-        } catch (TimeoutException e) {
-            throw new WorkerFailedException(error("worker " + index + " was not ready within " + timeoutMillis + " ms"));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new WorkerFailedException(error("interrupted while waiting for worker " + index));
-        }
-    }
-
-    void start(long startAtUnixNanos) throws IOException {
-        send(WorkerCommand.newBuilder().setStartAtUnixNanos(startAtUnixNanos).build());
-    }
-
-    CompletableFuture<WorkerOutcome> outcome() {
-        return outcome;
-    }
-
-    /** Asks the worker to exit (which drops its locks) and waits; kills it if it does not. */
-    void release(long timeoutMillis) {
-        try {
-            send(WorkerCommand.newBuilder().setRelease(true).build());
-            stdin.close();
-        } catch (IOException ignored) {
-            // already gone
-        }
-        try {
-            if (!process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
-                LOG.warn("worker {} (pid {}) did not exit within {} ms; killing it", index, process.pid(), timeoutMillis);
-                kill();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            kill();
-        }
-    }
-
-    void kill() {
-        process.destroyForcibly();
-        try {
-            process.waitFor(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private synchronized void send(WorkerCommand command) throws IOException {
-        command.writeDelimitedTo(stdin);
-        stdin.flush();
-    }
-
-    private static WorkloadError error(String message) {
-        return WorkloadError.newBuilder().setOperation("worker process").setMessage(message).build();
-    }
-
-    static final class WorkerFailedException extends Exception {
-        private final transient WorkloadError error;
-
-        WorkerFailedException(WorkloadError error) {
-            super(error.getMessage());
-            this.error = error;
-        }
-
-        WorkloadError error() {
-            return error;
-        }
-    }
+  }
 }

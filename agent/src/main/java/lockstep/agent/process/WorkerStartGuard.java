@@ -10,39 +10,44 @@ import java.util.concurrent.TimeUnit;
  * first fleet this agent process starts and reused) x processes / CPUs must fit in what is left.
  */
 final class WorkerStartGuard {
-    /** A worker's start as first measured in this agent process, ns; 0 until then. */
-    private static volatile long measuredStartNanos;
+  /** A worker's start as first measured in this agent process, ns; 0 until then. */
+  private static volatile long measuredStartNanos;
 
-    private WorkerStartGuard() {
-    }
+  private WorkerStartGuard() {}
 
-    static long measured() {
-        return measuredStartNanos;
-    }
+  static long measured() {
+    return measuredStartNanos;
+  }
 
-    static void record(long startNanos) {
-        if (measuredStartNanos == 0) {
-            measuredStartNanos = startNanos;
-        }
+  static void record(long startNanos) {
+    if (measuredStartNanos == 0) {
+      measuredStartNanos = startNanos;
     }
+  }
 
-    /** Checks against the current call's deadline (none: nothing to check). */
-    static void check(int processes, String field) {
-        Deadline deadline = Context.current().getDeadline();
-        if (deadline == null || measuredStartNanos == 0) {
-            return;
-        }
-        check(processes, field, measuredStartNanos, deadline.timeRemaining(TimeUnit.NANOSECONDS),
-                Runtime.getRuntime().availableProcessors());
+  /** Checks against the current call's deadline (none: nothing to check). */
+  static void check(int processes, String field) {
+    Deadline deadline = Context.current().getDeadline();
+    if (deadline == null || measuredStartNanos == 0) {
+      return;
     }
+    check(
+        processes,
+        field,
+        measuredStartNanos,
+        deadline.timeRemaining(TimeUnit.NANOSECONDS),
+        Runtime.getRuntime().availableProcessors());
+  }
 
-    static void check(int processes, String field, long startNanos, long leftNanos, int cpus) {
-        long need = startNanos * processes / Math.max(1, cpus);
-        if (need > leftNanos) {
-            throw new ResourceLimitException(String.format("%s: %d worker processes x %.2f s to start one (measured on this agent)"
-                    + " / %d CPUs = %.0f s, more than the %.0f s left of the prepare call's deadline; lower %s"
-                    + " (the coordinator gives prepare 3 min)", field, processes, startNanos / 1e9, cpus, need / 1e9,
-                    leftNanos / 1e9, field));
-        }
+  static void check(int processes, String field, long startNanos, long leftNanos, int cpus) {
+    long need = startNanos * processes / Math.max(1, cpus);
+    if (need > leftNanos) {
+      throw new ResourceLimitException(
+          String.format(
+              "%s: %d worker processes x %.2f s to start one (measured on this agent) / %d CPUs ="
+                  + " %.0f s, more than the %.0f s left of the prepare call's deadline; lower %s"
+                  + " (the coordinator gives prepare 3 min)",
+              field, processes, startNanos / 1e9, cpus, need / 1e9, leftNanos / 1e9, field));
     }
+  }
 }

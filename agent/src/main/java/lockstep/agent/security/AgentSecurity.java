@@ -13,39 +13,41 @@ import java.nio.file.Path;
  *
  * @param token the shared bearer token, or null
  */
-public record AgentSecurity(Path tlsCert, Path tlsKey, Path tlsClientCa, String token, boolean insecure) {
-    public static final AgentSecurity NONE = new AgentSecurity(null, null, null, null, false);
+public record AgentSecurity(
+    Path tlsCert, Path tlsKey, Path tlsClientCa, String token, boolean insecure) {
+  public static final AgentSecurity NONE = new AgentSecurity(null, null, null, null, false);
 
-    public boolean tls() {
-        return tlsCert != null;
-    }
+  public boolean tls() {
+    return tlsCert != null;
+  }
 
-    /** True when something authenticates callers (client certificates or a token). */
-    public boolean authenticates() {
-        return tlsClientCa != null || token != null;
-    }
+  /** True when something authenticates callers (client certificates or a token). */
+  public boolean authenticates() {
+    return tlsClientCa != null || token != null;
+  }
 
-    /** TLS credentials requiring a client certificate signed by the client CA, or plaintext. */
-    public ServerCredentials credentials() throws IOException {
-        if (!tls()) {
-            return InsecureServerCredentials.create();
-        }
-        TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(tlsCert.toFile(), tlsKey.toFile());
-        if (tlsClientCa != null) {
-            b.trustManager(tlsClientCa.toFile()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
-        }
-        return b.build();
+  /** TLS credentials requiring a client certificate signed by the client CA, or plaintext. */
+  public ServerCredentials credentials() throws IOException {
+    if (!tls()) {
+      return InsecureServerCredentials.create();
     }
+    TlsServerCredentials.Builder b =
+        TlsServerCredentials.newBuilder().keyManager(tlsCert.toFile(), tlsKey.toFile());
+    if (tlsClientCa != null) {
+      b.trustManager(tlsClientCa.toFile()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+    }
+    return b.build();
+  }
 
-    public AuthInterceptor interceptor() {
-        return new AuthInterceptor(token);
-    }
+  public AuthInterceptor interceptor() {
+    return new AuthInterceptor(token);
+  }
 
-    /** One line for the start-up banner: "mTLS", "TLS + token", "token", "plaintext". */
-    public String describe() {
-        if (tls()) {
-            return (tlsClientCa != null ? "mTLS" : "TLS") + (token != null ? " + token" : "");
-        }
-        return token != null ? "token (plaintext)" : "plaintext, unauthenticated";
+  /** One line for the start-up banner: "mTLS", "TLS + token", "token", "plaintext". */
+  public String describe() {
+    if (tls()) {
+      return (tlsClientCa != null ? "mTLS" : "TLS") + (token != null ? " + token" : "");
     }
+    return token != null ? "token (plaintext)" : "plaintext, unauthenticated";
+  }
 }

@@ -1,6 +1,5 @@
 package lockstep.agent.telemetry;
 
-import lockstep.common.WallClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -8,99 +7,113 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.v1.ResourceSample;
 import lockstep.agent.v1.ResourceTelemetry;
+import lockstep.common.WallClock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * The resource samples of one run, taken on a thread of their own: one when the run is armed,
- * one just before the start instant (at least 5 ms, and 4 times as long as the first sample
- * took, before it; together the idle baseline; it is also the run's first sample), then one
- * every period from the instant on until {@link #finish}, which takes the last. The measured
- * threads never wait for it.
+ * The resource samples of one run, taken on a thread of their own: one when the run is armed, one
+ * just before the start instant (at least 5 ms, and 4 times as long as the first sample took,
+ * before it; together the idle baseline; it is also the run's first sample), then one every period
+ * from the instant on until {@link #finish}, which takes the last. The measured threads never wait
+ * for it.
  */
 public final class RunTelemetry {
-    private static final Logger LOG = LogManager.getLogger(RunTelemetry.class);
-    /**
-     * The edge sample is taken this long before the instant, not at it: reading /proc takes a
-     * thread and milliseconds of CPU, and at the instant every core is wanted by the workload's
-     * own threads waking up (measured as start skew).
-     */
-    public static final long EDGE_BEFORE_START_NANOS = 5_000_000;
-    /** ... or this many times as long as the armed sample took, if that is more. */
-    static final int EDGE_SAMPLE_TIMES = 4;
+  private static final Logger LOG = LogManager.getLogger(RunTelemetry.class);
 
-    private final ResourceSampler sampler;
-    private final long startAtUnixNanos;
-    private final List<ResourceSample> baseline = new ArrayList<>();
-    private final List<ResourceSample> samples = new ArrayList<>();
-    private final ScheduledExecutorService thread;
+  /**
+   * The edge sample is taken this long before the instant, not at it: reading /proc takes a thread
+   * and milliseconds of CPU, and at the instant every core is wanted by the workload's own threads
+   * waking up (measured as start skew).
+   */
+  public static final long EDGE_BEFORE_START_NANOS = 5_000_000;
 
-    private RunTelemetry(ResourceSampler sampler, long startAtUnixNanos, String name) {
-        this.sampler = sampler;
-        this.startAtUnixNanos = startAtUnixNanos;
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "telemetry-" + name);
-            t.setDaemon(true);
-            return t;
+  /** ... or this many times as long as the armed sample took, if that is more. */
+  static final int EDGE_SAMPLE_TIMES = 4;
+
+  private final ResourceSampler sampler;
+  private final long startAtUnixNanos;
+  private final List<ResourceSample> baseline = new ArrayList<>();
+  private final List<ResourceSample> samples = new ArrayList<>();
+  private final ScheduledExecutorService thread;
+
+  private RunTelemetry(ResourceSampler sampler, long startAtUnixNanos, String name) {
+    this.sampler = sampler;
+    this.startAtUnixNanos = startAtUnixNanos;
+    this.thread =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "telemetry-" + name);
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** Takes the first baseline sample now and schedules the rest. */
+  public static RunTelemetry start(
+      ResourceSampler sampler, long startAtUnixNanos, long periodMillis, String name) {
+    RunTelemetry t = new RunTelemetry(sampler, startAtUnixNanos, name);
+    long period = TimeUnit.MILLISECONDS.toNanos(periodMillis);
+    long toStart = startAtUnixNanos - WallClock.nowNanos();
+    t.thread.execute(
+        () -> {
+          long began = System.nanoTime();
+          t.take(false);
+          // The edge sample must be over before the instant: a just-started agent's sample
+          // (interpreted /proc parsing) takes milliseconds, and with it running beside the
+          // waking workload threads fresh agents started 2-3 ms later (docs/performance.md).
+          long lead =
+              Math.max(EDGE_BEFORE_START_NANOS, EDGE_SAMPLE_TIMES * (System.nanoTime() - began));
+          t.thread.schedule(
+              () -> t.take(true),
+              Math.max(0, startAtUnixNanos - lead - WallClock.nowNanos()),
+              TimeUnit.NANOSECONDS);
         });
-    }
+    t.thread.scheduleAtFixedRate(
+        () -> t.take(false), Math.max(0, toStart) + period, period, TimeUnit.NANOSECONDS);
+    return t;
+  }
 
-    /** Takes the first baseline sample now and schedules the rest. */
-    public static RunTelemetry start(ResourceSampler sampler, long startAtUnixNanos, long periodMillis, String name) {
-        RunTelemetry t = new RunTelemetry(sampler, startAtUnixNanos, name);
-        long period = TimeUnit.MILLISECONDS.toNanos(periodMillis);
-        long toStart = startAtUnixNanos - WallClock.nowNanos();
-        t.thread.execute(() -> {
-            long began = System.nanoTime();
-            t.take(false);
-            // The edge sample must be over before the instant: a just-started agent's sample
-            // (interpreted /proc parsing) takes milliseconds, and with it running beside the
-            // waking workload threads fresh agents started 2-3 ms later (docs/performance.md).
-            long lead = Math.max(EDGE_BEFORE_START_NANOS, EDGE_SAMPLE_TIMES * (System.nanoTime() - began));
-            t.thread.schedule(() -> t.take(true), Math.max(0, startAtUnixNanos - lead - WallClock.nowNanos()), TimeUnit.NANOSECONDS);
-        });
-        t.thread.scheduleAtFixedRate(() -> t.take(false), Math.max(0, toStart) + period, period, TimeUnit.NANOSECONDS);
-        return t;
+  /**
+   * @param edge the sample between the baseline and the run (else placed by its time)
+   */
+  private void take(boolean edge) {
+    try {
+      ResourceSample s = sampler.sample();
+      synchronized (this) {
+        boolean first = samples.isEmpty() && (edge || s.getAtUnixNanos() >= startAtUnixNanos);
+        if (first || samples.isEmpty()) {
+          baseline.add(s);
+        }
+        if (first || !samples.isEmpty()) {
+          samples.add(s);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("resource sample failed: {}", e.toString());
     }
+  }
 
-    /** @param edge the sample between the baseline and the run (else placed by its time) */
-    private void take(boolean edge) {
-        try {
-            ResourceSample s = sampler.sample();
-            synchronized (this) {
-                boolean first = samples.isEmpty() && (edge || s.getAtUnixNanos() >= startAtUnixNanos);
-                if (first || samples.isEmpty()) {
-                    baseline.add(s);
-                }
-                if (first || !samples.isEmpty()) {
-                    samples.add(s);
-                }
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("resource sample failed: {}", e.toString());
-        }
+  /** Stops sampling, takes the last sample and returns all of them. */
+  public ResourceTelemetry finish() {
+    thread.shutdownNow();
+    try {
+      if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
+        LOG.warn("telemetry thread did not stop within 5 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
-
-    /** Stops sampling, takes the last sample and returns all of them. */
-    public ResourceTelemetry finish() {
-        thread.shutdownNow();
-        try {
-            if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
-                LOG.warn("telemetry thread did not stop within 5 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        take(false);
-        synchronized (this) {
-            return ResourceTelemetry.newBuilder()
-                    .setDevice(sampler.device())
-                    .addAllSlaveDevices(sampler.slaveDevices())
-                    .putAllLinkSpeedMbps(sampler.linkSpeeds())
-                    .setCpuCount(sampler.cpuCount())
-                    .addAllBaseline(baseline)
-                    .addAllSamples(samples)
-                    .build();
-        }
+    take(false);
+    synchronized (this) {
+      return ResourceTelemetry.newBuilder()
+          .setDevice(sampler.device())
+          .addAllSlaveDevices(sampler.slaveDevices())
+          .putAllLinkSpeedMbps(sampler.linkSpeeds())
+          .setCpuCount(sampler.cpuCount())
+          .addAllBaseline(baseline)
+          .addAllSamples(samples)
+          .build();
     }
+  }
 }

@@ -1,9 +1,5 @@
 package lockstep.agent.worker;
 
-import lockstep.agent.fs.WorkloadErrors;
-import lockstep.agent.fs.WallClockWait;
-import lockstep.common.LatencyHistograms;
-import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -11,153 +7,161 @@ import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
+import lockstep.agent.fs.WallClockWait;
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.HotLockWorkload;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
 /**
- * One process of hot-lock: {@code threads} threads, each with its own open file description of
- * the one shared file, take and give back the same whole-file lock until the duration ends.
- * One op is one acquisition; its latency is the time the lock call took (the wait).
+ * One process of hot-lock: {@code threads} threads, each with its own open file description of the
+ * one shared file, take and give back the same whole-file lock until the duration ends. One op is
+ * one acquisition; its latency is the time the lock call took (the wait).
  */
 public final class HotLockLoop implements WorkerLoop {
-    private static final long SPIN_HOLD_NANOS = 50_000;
+  private static final long SPIN_HOLD_NANOS = 50_000;
 
-    private final Path file;
-    private final Path root;
-    private final HotLockWorkload spec;
-    private final Posix posix = Posix.get();
-    private final int[] fds;
-    private final AtomicLong ops = new AtomicLong();
-    private volatile boolean stopped;
-    private final boolean instrumented;
+  private final Path file;
+  private final Path root;
+  private final HotLockWorkload spec;
+  private final Posix posix = Posix.get();
+  private final int[] fds;
+  private final AtomicLong ops = new AtomicLong();
+  private volatile boolean stopped;
+  private final boolean instrumented;
 
-    /** {@code instrumented}: each lock's wait into the latency histogram. */
-    public HotLockLoop(Path file, HotLockWorkload spec, Path root, boolean instrumented) {
-        this.file = file;
-        this.instrumented = instrumented;
-        this.root = root;
-        this.spec = spec;
-        int threads = Math.max(1, spec.getThreads());
-        this.fds = new int[threads];
-        java.util.Arrays.fill(fds, -1);
-        try (RootDir rootDir = RootDir.open(root)) {
-            for (int t = 0; t < threads; t++) {
-                // One open file description per thread; made (or found) by the agent at prepare.
-                fds[t] = rootDir.openRegular(root.relativize(file), Posix.O_RDWR);
-            }
-        } catch (PosixException e) {
-            for (int fd : fds) {
-                posix.closeQuietly(fd);
-            }
-            throw e;
-        }
+  /** {@code instrumented}: each lock's wait into the latency histogram. */
+  public HotLockLoop(Path file, HotLockWorkload spec, Path root, boolean instrumented) {
+    this.file = file;
+    this.instrumented = instrumented;
+    this.root = root;
+    this.spec = spec;
+    int threads = Math.max(1, spec.getThreads());
+    this.fds = new int[threads];
+    java.util.Arrays.fill(fds, -1);
+    try (RootDir rootDir = RootDir.open(root)) {
+      for (int t = 0; t < threads; t++) {
+        // One open file description per thread; made (or found) by the agent at prepare.
+        fds[t] = rootDir.openRegular(root.relativize(file), Posix.O_RDWR);
+      }
+    } catch (PosixException e) {
+      for (int fd : fds) {
+        posix.closeQuietly(fd);
+      }
+      throw e;
     }
+  }
 
-    @Override
-    public long ops() {
-        return ops.get();
-    }
+  @Override
+  public long ops() {
+    return ops.get();
+  }
 
-    @Override
-    public void stop() {
-        stopped = true;
-    }
+  @Override
+  public void stop() {
+    stopped = true;
+  }
 
-    private record ThreadOutcome(Histogram latency, long retries, long first, long last, PosixException error) {
-    }
+  private record ThreadOutcome(
+      Histogram latency, long retries, long first, long last, PosixException error) {}
 
-    @Override
-    public WorkerOutcome run(long startAtUnixNanos) {
-        WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-        if (!WallClockWait.until(startAtUnixNanos, () -> stopped)) {
-            return out.build();
-        }
-        long endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;
-        LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
-        ThreadOutcome[] results = new ThreadOutcome[fds.length];
-        if (!Threads.runAll(fds.length, "hot-lock", t -> results[t] = contend(fds[t], mode, endAt), this::stop)) {
-            stopped = true;
-        }
-        Histogram latency = LatencyHistograms.create();
-        long retries = 0;
-        long first = Long.MAX_VALUE;
-        long last = 0;
-        for (ThreadOutcome r : results) {
-            if (r == null) {
-                // only when interrupted: a thread that threw has already failed runAll
-                continue;
-            }
-            latency.add(r.latency());
-            retries += r.retries();
-            if (r.first() > 0) {
-                first = Math.min(first, r.first());
-                last = Math.max(last, r.last());
-            }
-            if (r.error() != null && !out.hasError()) {
-                out.setError(WorkloadErrors.of(r.error(), root, "after " + ops.get() + " acquisitions"));
-            }
-        }
-        if (first != Long.MAX_VALUE) {
-            out.setFirstOpUnixNanos(first).setEndUnixNanos(last);
-        }
-        return out.setOps(ops.get()).setLockRetries(retries).setLatencyHistogram(LatencyHistograms.encode(latency)).build();
+  @Override
+  public WorkerOutcome run(long startAtUnixNanos) {
+    WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
+    if (!WallClockWait.until(startAtUnixNanos, () -> stopped)) {
+      return out.build();
     }
+    long endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;
+    LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
+    ThreadOutcome[] results = new ThreadOutcome[fds.length];
+    if (!Threads.runAll(
+        fds.length, "hot-lock", t -> results[t] = contend(fds[t], mode, endAt), this::stop)) {
+      stopped = true;
+    }
+    Histogram latency = LatencyHistograms.create();
+    long retries = 0;
+    long first = Long.MAX_VALUE;
+    long last = 0;
+    for (ThreadOutcome r : results) {
+      if (r == null) {
+        // only when interrupted: a thread that threw has already failed runAll
+        continue;
+      }
+      latency.add(r.latency());
+      retries += r.retries();
+      if (r.first() > 0) {
+        first = Math.min(first, r.first());
+        last = Math.max(last, r.last());
+      }
+      if (r.error() != null && !out.hasError()) {
+        out.setError(WorkloadErrors.of(r.error(), root, "after " + ops.get() + " acquisitions"));
+      }
+    }
+    if (first != Long.MAX_VALUE) {
+      out.setFirstOpUnixNanos(first).setEndUnixNanos(last);
+    }
+    return out.setOps(ops.get())
+        .setLockRetries(retries)
+        .setLatencyHistogram(LatencyHistograms.encode(latency))
+        .build();
+  }
 
-    private ThreadOutcome contend(int fd, LockMode mode, long endAt) {
-        Histogram latency = LatencyHistograms.create();
-        String path = file.toString();
-        long wall0 = WallClock.nowNanos();
-        long mono0 = System.nanoTime();
-        long holdNanos = spec.getHoldMicros() * 1000L;
-        long retries = 0;
-        long first = 0;
-        long last = 0;
-        java.util.function.BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
-        try {
-            while (!stopped) {
-                long t0 = System.nanoTime();
-                if (wall0 + (t0 - mono0) >= endAt) {
-                    break;
-                }
-                long r = posix.acquire(fd, mode, 0, 0, path, giveUp);
-                if (r < 0) {
-                    retries += Posix.retriesOfStopped(r); // starved until the end: its attempts still count
-                    break;
-                }
-                long t1 = System.nanoTime();
-                hold(holdNanos);
-                posix.release(fd, mode, 0, 0, path);
-                long t2 = System.nanoTime();
-                if (wall0 + (t1 - mono0) < endAt) {
-                    if (first == 0) {
-                        first = wall0 + (t0 - mono0);
-                    }
-                    last = wall0 + (t2 - mono0);
-                    if (instrumented) {
-                        latency.recordValue(t1 - t0);
-                    }
-                    retries += r;
-                    ops.incrementAndGet();
-                }
-            }
-            return new ThreadOutcome(latency, retries, first, last, null);
-        } catch (PosixException e) {
-            return new ThreadOutcome(latency, retries, first, last, e);
+  private ThreadOutcome contend(int fd, LockMode mode, long endAt) {
+    Histogram latency = LatencyHistograms.create();
+    String path = file.toString();
+    long wall0 = WallClock.nowNanos();
+    long mono0 = System.nanoTime();
+    long holdNanos = spec.getHoldMicros() * 1000L;
+    long retries = 0;
+    long first = 0;
+    long last = 0;
+    java.util.function.BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
+    try {
+      while (!stopped) {
+        long t0 = System.nanoTime();
+        if (wall0 + (t0 - mono0) >= endAt) {
+          break;
         }
+        long r = posix.acquire(fd, mode, 0, 0, path, giveUp);
+        if (r < 0) {
+          retries += Posix.retriesOfStopped(r); // starved until the end: its attempts still count
+          break;
+        }
+        long t1 = System.nanoTime();
+        hold(holdNanos);
+        posix.release(fd, mode, 0, 0, path);
+        long t2 = System.nanoTime();
+        if (wall0 + (t1 - mono0) < endAt) {
+          if (first == 0) {
+            first = wall0 + (t0 - mono0);
+          }
+          last = wall0 + (t2 - mono0);
+          if (instrumented) {
+            latency.recordValue(t1 - t0);
+          }
+          retries += r;
+          ops.incrementAndGet();
+        }
+      }
+      return new ThreadOutcome(latency, retries, first, last, null);
+    } catch (PosixException e) {
+      return new ThreadOutcome(latency, retries, first, last, e);
     }
+  }
 
-    private static void hold(long nanos) {
-        if (nanos <= 0) {
-            return;
-        }
-        if (nanos >= SPIN_HOLD_NANOS) {
-            LockSupport.parkNanos(nanos);
-            return;
-        }
-        long until = System.nanoTime() + nanos;
-        while (System.nanoTime() < until) {
-            Thread.onSpinWait();
-        }
+  private static void hold(long nanos) {
+    if (nanos <= 0) {
+      return;
     }
+    if (nanos >= SPIN_HOLD_NANOS) {
+      LockSupport.parkNanos(nanos);
+      return;
+    }
+    long until = System.nanoTime() + nanos;
+    while (System.nanoTime() < until) {
+      Thread.onSpinWait();
+    }
+  }
 }

@@ -1,9 +1,5 @@
 package lockstep.agent.worker;
 
-import lockstep.agent.fs.WorkloadErrors;
-import lockstep.agent.fs.WallClockWait;
-import lockstep.common.LatencyHistograms;
-import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,169 +8,184 @@ import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
+import lockstep.agent.fs.WallClockWait;
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockRelease;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
 /**
  * Seed 1's program, in one process: create {@code files} files, open each with
- * O_SYNC|O_RDWR|O_CREAT (plus O_EXCL|O_NOFOLLOW, relative to the directory opened beneath the
- * root at set-up) and lock it. With release hold and close end (the seed) every lock
- * stays held and every file open until {@link #release}; unlock-each unlocks right after the
- * lock, close each closes right after (which drops a lock still held). One op is one file:
- * open + lock [+ unlock] [+ close], timed as one.
+ * O_SYNC|O_RDWR|O_CREAT (plus O_EXCL|O_NOFOLLOW, relative to the directory opened beneath the root
+ * at set-up) and lock it. With release hold and close end (the seed) every lock stays held and
+ * every file open until {@link #release}; unlock-each unlocks right after the lock, close each
+ * closes right after (which drops a lock still held). One op is one file: open + lock [+ unlock] [+
+ * close], timed as one.
  */
 public final class LockFilesLoop implements WorkerLoop {
-    public static final int WARM_UP_FILES = 400;
-    public static final String WARM_UP_PREFIX = ".warmup-";
-    // O_EXCL | O_NOFOLLOW relative to the directory descriptor: only files this run creates,
-    // never a link planted at a file's name, in the same one open(2) per file as the seed.
-    private static final int FLAGS = Posix.O_SYNC | Posix.O_RDWR | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW
-            | Posix.O_CLOEXEC;
-    private final Path dir;
-    private final Dir dirFd;
-    private final String prefix;
-    private final LockFilesWorkload spec;
-    private final Path root;
-    private final Posix posix = Posix.get();
-    private final List<Integer> fds = new ArrayList<>();
-    private volatile long ops;
-    private volatile boolean stopped;
-    private final boolean instrumented;
-    // One instance for the whole run: the lock loop asks it on every try-lock attempt.
-    private final java.util.function.BooleanSupplier isStopped = () -> stopped;
+  public static final int WARM_UP_FILES = 400;
+  public static final String WARM_UP_PREFIX = ".warmup-";
+  // O_EXCL | O_NOFOLLOW relative to the directory descriptor: only files this run creates,
+  // never a link planted at a file's name, in the same one open(2) per file as the seed.
+  private static final int FLAGS =
+      Posix.O_SYNC
+          | Posix.O_RDWR
+          | Posix.O_CREAT
+          | Posix.O_EXCL
+          | Posix.O_NOFOLLOW
+          | Posix.O_CLOEXEC;
+  private final Path dir;
+  private final Dir dirFd;
+  private final String prefix;
+  private final LockFilesWorkload spec;
+  private final Path root;
+  private final Posix posix = Posix.get();
+  private final List<Integer> fds = new ArrayList<>();
+  private volatile long ops;
+  private volatile boolean stopped;
+  private final boolean instrumented;
+  // One instance for the whole run: the lock loop asks it on every try-lock attempt.
+  private final java.util.function.BooleanSupplier isStopped = () -> stopped;
 
-    /**
-     * Opens {@code dir} beneath {@code root} without following links; throws PosixException if it
-     * cannot. {@code instrumented}: time each file into the latency histogram.
-     */
-    public LockFilesLoop(Path dir, String prefix, LockFilesWorkload spec, Path root, boolean instrumented) {
-        this.dir = dir;
-        this.instrumented = instrumented;
-        try (RootDir rootDir = RootDir.open(root)) {
-            this.dirFd = rootDir.dir(root.relativize(dir));
+  /**
+   * Opens {@code dir} beneath {@code root} without following links; throws PosixException if it
+   * cannot. {@code instrumented}: time each file into the latency histogram.
+   */
+  public LockFilesLoop(
+      Path dir, String prefix, LockFilesWorkload spec, Path root, boolean instrumented) {
+    this.dir = dir;
+    this.instrumented = instrumented;
+    try (RootDir rootDir = RootDir.open(root)) {
+      this.dirFd = rootDir.dir(root.relativize(dir));
+    }
+    this.prefix = prefix;
+    this.spec = spec;
+    this.root = root;
+  }
+
+  /**
+   * A scratch file of the warm-up. They stay until cleanup: unlinking thousands of just-created
+   * files seconds before the run put ext4 on its slow path for the measured creates (a C program
+   * preceded by the same create/unlink pattern fell from ~14k to ~4.7k locks/s).
+   */
+  public static String warmUpName(String prefix, int index) {
+    return WARM_UP_PREFIX + fileName(prefix, index);
+  }
+
+  public static String fileName(String prefix, int index) {
+    return prefix + index;
+  }
+
+  @Override
+  public long ops() {
+    return ops;
+  }
+
+  @Override
+  public void stop() {
+    stopped = true;
+  }
+
+  /**
+   * Runs the measured path on {@link #WARM_UP_FILES} scratch files ({@code .warmup-PREFIXi} in the
+   * same directory, none counted, each unlocked and closed; the agent removes them at cleanup, see
+   * {@link #warmUpName}), so the native-call stubs are linked and the per-file code compiled before
+   * the instant: the measured time holds the file system's work, not the worker JVM's warm-up.
+   */
+  @Override
+  public void warmUp() {
+    Histogram scratch = LatencyHistograms.create();
+    List<Integer> none = new ArrayList<>();
+    LockMode mode = mode();
+    for (int i = 0; i < WARM_UP_FILES && !stopped; i++) {
+      String name = warmUpName(prefix, i);
+      String path = dir + "/" + name;
+      long t0 = System.nanoTime();
+      int fd = posix.openat(dirFd.fd(), name, FLAGS, 0644, path);
+      try {
+        lockOne(fd, path, mode, true, false, none);
+      } finally {
+        posix.closeQuietly(fd);
+      }
+      scratch.recordValue(System.nanoTime() - t0);
+    }
+    WallClock.nowNanos();
+  }
+
+  @Override
+  public WorkerOutcome run(long startAtUnixNanos) {
+    WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
+    Histogram latency = LatencyHistograms.create();
+    if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
+      return out.build();
+    }
+    LockMode mode = mode();
+    boolean unlockEach = spec.getRelease() == LockRelease.LOCK_RELEASE_UNLOCK_EACH;
+    boolean closeEach = spec.getClose() == FileClose.FILE_CLOSE_EACH;
+    long retries = 0;
+    int dirfd = dirFd.fd();
+    String dirPrefix = dir + "/";
+    out.setFirstOpUnixNanos(WallClock.nowNanos());
+    for (int i = 0; i < spec.getFiles() && !stopped; i++) {
+      String name = fileName(prefix, i);
+      String path = dirPrefix + name;
+      try {
+        long t0 = instrumented ? System.nanoTime() : 0;
+        int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
+        long r = lockOne(fd, path, mode, unlockEach, closeEach, fds);
+        if (r < 0) {
+          retries += Posix.retriesOfStopped(r);
+          break;
         }
-        this.prefix = prefix;
-        this.spec = spec;
-        this.root = root;
-    }
-
-    /**
-     * A scratch file of the warm-up. They stay until cleanup: unlinking thousands of just-created
-     * files seconds before the run put ext4 on its slow path for the measured creates (a C
-     * program preceded by the same create/unlink pattern fell from ~14k to ~4.7k locks/s).
-     */
-    public static String warmUpName(String prefix, int index) {
-        return WARM_UP_PREFIX + fileName(prefix, index);
-    }
-
-    public static String fileName(String prefix, int index) {
-        return prefix + index;
-    }
-
-    @Override
-    public long ops() {
-        return ops;
-    }
-
-    @Override
-    public void stop() {
-        stopped = true;
-    }
-
-    /**
-     * Runs the measured path on {@link #WARM_UP_FILES} scratch files ({@code .warmup-PREFIXi} in
-     * the same directory, none counted, each unlocked and closed; the agent removes them at
-     * cleanup, see {@link #warmUpName}), so the
-     * native-call stubs are linked and the per-file code compiled before the instant: the
-     * measured time holds the file system's work, not the worker JVM's warm-up.
-     */
-    @Override
-    public void warmUp() {
-        Histogram scratch = LatencyHistograms.create();
-        List<Integer> none = new ArrayList<>();
-        LockMode mode = mode();
-        for (int i = 0; i < WARM_UP_FILES && !stopped; i++) {
-            String name = warmUpName(prefix, i);
-            String path = dir + "/" + name;
-            long t0 = System.nanoTime();
-            int fd = posix.openat(dirFd.fd(), name, FLAGS, 0644, path);
-            try {
-                lockOne(fd, path, mode, true, false, none);
-            } finally {
-                posix.closeQuietly(fd);
-            }
-            scratch.recordValue(System.nanoTime() - t0);
+        retries += r;
+        if (instrumented) {
+          latency.recordValue(System.nanoTime() - t0);
         }
-        WallClock.nowNanos();
+        ops = ops + 1;
+      } catch (PosixException e) {
+        out.setError(WorkloadErrors.of(e, root, "failed after " + ops + " files"));
+        break;
+      }
     }
+    return out.setEndUnixNanos(WallClock.nowNanos())
+        .setOps(ops)
+        .setLockRetries(retries)
+        .setLatencyHistogram(LatencyHistograms.encode(latency))
+        .build();
+  }
 
-    @Override
-    public WorkerOutcome run(long startAtUnixNanos) {
-        WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-        Histogram latency = LatencyHistograms.create();
-        if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
-            return out.build();
-        }
-        LockMode mode = mode();
-        boolean unlockEach = spec.getRelease() == LockRelease.LOCK_RELEASE_UNLOCK_EACH;
-        boolean closeEach = spec.getClose() == FileClose.FILE_CLOSE_EACH;
-        long retries = 0;
-        int dirfd = dirFd.fd();
-        String dirPrefix = dir + "/";
-        out.setFirstOpUnixNanos(WallClock.nowNanos());
-        for (int i = 0; i < spec.getFiles() && !stopped; i++) {
-            String name = fileName(prefix, i);
-            String path = dirPrefix + name;
-            try {
-                long t0 = instrumented ? System.nanoTime() : 0;
-                int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
-                long r = lockOne(fd, path, mode, unlockEach, closeEach, fds);
-                if (r < 0) {
-                    retries += Posix.retriesOfStopped(r);
-                    break;
-                }
-                retries += r;
-                if (instrumented) {
-                    latency.recordValue(System.nanoTime() - t0);
-                }
-                ops = ops + 1;
-            } catch (PosixException e) {
-                out.setError(WorkloadErrors.of(e, root, "failed after " + ops + " files"));
-                break;
-            }
-        }
-        return out.setEndUnixNanos(WallClock.nowNanos())
-                .setOps(ops)
-                .setLockRetries(retries)
-                .setLatencyHistogram(LatencyHistograms.encode(latency))
-                .build();
-    }
+  private LockMode mode() {
+    return LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
+  }
 
-    private LockMode mode() {
-        return LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
+  /**
+   * One file after its open: lock [+ unlock] [+ close], or keep the descriptor in {@code keep};
+   * returns the try-lock retries, or what {@link Posix#acquire} returns when stopped while waiting.
+   */
+  private long lockOne(
+      int fd,
+      String path,
+      LockMode mode,
+      boolean unlockEach,
+      boolean closeEach,
+      List<Integer> keep) {
+    if (!closeEach) {
+      keep.add(fd);
     }
-
-    /**
-     * One file after its open: lock [+ unlock] [+ close], or keep the descriptor in {@code keep};
-     * returns the try-lock retries, or what {@link Posix#acquire} returns when stopped while waiting.
-     */
-    private long lockOne(int fd, String path, LockMode mode, boolean unlockEach, boolean closeEach, List<Integer> keep) {
-        if (!closeEach) {
-            keep.add(fd);
-        }
-        try {
-            long r = posix.acquire(fd, mode, 0, 0, path, isStopped);
-            if (r >= 0 && unlockEach) {
-                posix.release(fd, mode, 0, 0, path);
-            }
-            return r;
-        } finally {
-            if (closeEach) {
-                posix.close(fd, path);
-            }
-        }
+    try {
+      long r = posix.acquire(fd, mode, 0, 0, path, isStopped);
+      if (r >= 0 && unlockEach) {
+        posix.release(fd, mode, 0, 0, path);
+      }
+      return r;
+    } finally {
+      if (closeEach) {
+        posix.close(fd, path);
+      }
     }
+  }
 }

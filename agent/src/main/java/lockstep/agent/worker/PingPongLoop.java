@@ -1,186 +1,196 @@
 package lockstep.agent.worker;
 
-import lockstep.agent.fs.WorkloadErrors;
-import lockstep.agent.fs.WallClockWait;
-import lockstep.common.LatencyHistograms;
-import lockstep.common.WallClock;
 import java.nio.file.Path;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
+import lockstep.agent.fs.WallClockWait;
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
 /**
- * One participant of ctdb's ping_pong: the shared file is opened O_CREAT|O_RDWR and sized to
- * slots + 1 bytes at set-up. At the instant it locks byte 0, then forever: lock byte i+1
- * (F_SETLKW, F_WRLCK, length 1), optionally pread byte i (and note the increment since its
- * own last visit) and pwrite it plus one, unlock byte i, move to i+1. As in ping_pong one
- * iteration counts two lock operations (the lock and the unlock), so locks/s is
- * 2 x iterations/s.
+ * One participant of ctdb's ping_pong: the shared file is opened O_CREAT|O_RDWR and sized to slots
+ * + 1 bytes at set-up. At the instant it locks byte 0, then forever: lock byte i+1 (F_SETLKW,
+ * F_WRLCK, length 1), optionally pread byte i (and note the increment since its own last visit) and
+ * pwrite it plus one, unlock byte i, move to i+1. As in ping_pong one iteration counts two lock
+ * operations (the lock and the unlock), so locks/s is 2 x iterations/s.
  *
- * <p>Timing: the ring runs {@code warmup} before and after the measured window without
- * counting, so while the window lasts every participant (on every node) is in the ring. Then,
- * between two of my visits to a byte, every other participant visited it exactly once (no one
- * can overtake in the ring), so with read-write the increment I see must equal the number of
- * participants; any other increment whose previous visit lies inside the window is a
- * coherence error (ping_pong prints "data increment = N" and leaves the check to the reader).
+ * <p>Timing: the ring runs {@code warmup} before and after the measured window without counting, so
+ * while the window lasts every participant (on every node) is in the ring. Then, between two of my
+ * visits to a byte, every other participant visited it exactly once (no one can overtake in the
+ * ring), so with read-write the increment I see must equal the number of participants; any other
+ * increment whose previous visit lies inside the window is a coherence error (ping_pong prints
+ * "data increment = N" and leaves the check to the reader).
  */
 public final class PingPongLoop implements WorkerLoop {
-    private final Path file;
-    private final Path root;
-    private final PingPongWorkload spec;
-    private final int slots;
-    private final int participants;
-    private final Posix posix = Posix.get();
-    private final int fd;
-    private final AlignedBuffer buf;
-    private volatile long ops;
-    private volatile boolean stopped;
-    private final boolean instrumented;
-    // One instance for the whole run: the lock loop asks it on every try-lock attempt.
-    private final java.util.function.BooleanSupplier isStopped = () -> stopped;
+  private final Path file;
+  private final Path root;
+  private final PingPongWorkload spec;
+  private final int slots;
+  private final int participants;
+  private final Posix posix = Posix.get();
+  private final int fd;
+  private final AlignedBuffer buf;
+  private volatile long ops;
+  private volatile boolean stopped;
+  private final boolean instrumented;
+  // One instance for the whole run: the lock loop asks it on every try-lock attempt.
+  private final java.util.function.BooleanSupplier isStopped = () -> stopped;
 
-    /**
-     * Opens and sizes the shared file; throws PosixException if it cannot. {@code instrumented}:
-     * lock and unlock times into the latency histogram, the count for progress samples.
-     */
-    public PingPongLoop(Path file, PingPongWorkload spec, int slots, int participants, Path root, boolean instrumented) {
-        this.file = file;
-        this.instrumented = instrumented;
-        this.root = root;
-        this.spec = spec;
-        this.slots = slots;
-        this.participants = participants;
-        try (RootDir rootDir = RootDir.open(root)) {
-            // Made (or found: another node's) by the agent at prepare; a link or a hard-linked file is refused.
-            this.fd = rootDir.openRegular(root.relativize(file), Posix.O_RDWR);
-        }
-        if (posix.fstat(fd, file.toString()).size() < slots + 1L) {
-            posix.ftruncate(fd, slots + 1L, file.toString()); // grow only: never cut a file short
-        }
-        this.buf = posix.allocateAligned(64, 64);
+  /**
+   * Opens and sizes the shared file; throws PosixException if it cannot. {@code instrumented}: lock
+   * and unlock times into the latency histogram, the count for progress samples.
+   */
+  public PingPongLoop(
+      Path file,
+      PingPongWorkload spec,
+      int slots,
+      int participants,
+      Path root,
+      boolean instrumented) {
+    this.file = file;
+    this.instrumented = instrumented;
+    this.root = root;
+    this.spec = spec;
+    this.slots = slots;
+    this.participants = participants;
+    try (RootDir rootDir = RootDir.open(root)) {
+      // Made (or found: another node's) by the agent at prepare; a link or a hard-linked file is
+      // refused.
+      this.fd = rootDir.openRegular(root.relativize(file), Posix.O_RDWR);
     }
-
-    @Override
-    public long ops() {
-        return ops;
+    if (posix.fstat(fd, file.toString()).size() < slots + 1L) {
+      posix.ftruncate(fd, slots + 1L, file.toString()); // grow only: never cut a file short
     }
+    this.buf = posix.allocateAligned(64, 64);
+  }
 
-    @Override
-    public void stop() {
-        stopped = true;
+  @Override
+  public long ops() {
+    return ops;
+  }
+
+  @Override
+  public void stop() {
+    stopped = true;
+  }
+
+  @Override
+  public WorkerOutcome run(long startAtUnixNanos) {
+    WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
+    if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
+      return out.build();
     }
-
-    @Override
-    public WorkerOutcome run(long startAtUnixNanos) {
-        WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-        if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
-            return out.build();
+    Histogram latency = LatencyHistograms.create();
+    LockMode mode = LockMode.of(spec.getLock(), false, spec.getTryLock());
+    boolean reads =
+        spec.getIo() == PingPongIo.PING_PONG_IO_READ
+            || spec.getIo() == PingPongIo.PING_PONG_IO_READ_WRITE;
+    boolean writes =
+        spec.getIo() == PingPongIo.PING_PONG_IO_WRITE
+            || spec.getIo() == PingPongIo.PING_PONG_IO_READ_WRITE;
+    boolean check = reads && writes;
+    int expected = participants & 0xff;
+    // Wall instants from the monotonic clock: one Instant read, then nanoTime deltas.
+    long wall0 = WallClock.nowNanos();
+    long mono0 = System.nanoTime();
+    long measureStart = startAtUnixNanos + spec.getWarmupMillis() * 1_000_000L;
+    long measureEnd = measureStart + spec.getDurationMillis() * 1_000_000L;
+    long stopAt = measureEnd + spec.getWarmupMillis() * 1_000_000L;
+    byte[] seen = new byte[slots];
+    long[] lastVisit = new long[slots];
+    long counted = 0;
+    long errors = 0;
+    long checks = 0;
+    long retries = 0;
+    long first = 0;
+    long last = 0;
+    String path = file.toString();
+    int i = 0;
+    boolean holding = false;
+    try {
+      if (posix.acquire(fd, mode, 0, 1, path, isStopped) < 0) {
+        return out.build();
+      }
+      holding = true;
+      // Clock reads are part of the cost per lock (tens of ns each on a VM): the time after
+      // one iteration's unlock is the next one's start, and without I/O the time after the
+      // lock is also the time before the unlock.
+      long t3 = System.nanoTime();
+      while (!stopped) {
+        int next = (i + 1) % slots;
+        long t0 = t3;
+        long r = posix.acquire(fd, mode, next, 1, path, isStopped);
+        if (r < 0) {
+          break;
         }
-        Histogram latency = LatencyHistograms.create();
-        LockMode mode = LockMode.of(spec.getLock(), false, spec.getTryLock());
-        boolean reads = spec.getIo() == PingPongIo.PING_PONG_IO_READ || spec.getIo() == PingPongIo.PING_PONG_IO_READ_WRITE;
-        boolean writes = spec.getIo() == PingPongIo.PING_PONG_IO_WRITE || spec.getIo() == PingPongIo.PING_PONG_IO_READ_WRITE;
-        boolean check = reads && writes;
-        int expected = participants & 0xff;
-        // Wall instants from the monotonic clock: one Instant read, then nanoTime deltas.
-        long wall0 = WallClock.nowNanos();
-        long mono0 = System.nanoTime();
-        long measureStart = startAtUnixNanos + spec.getWarmupMillis() * 1_000_000L;
-        long measureEnd = measureStart + spec.getDurationMillis() * 1_000_000L;
-        long stopAt = measureEnd + spec.getWarmupMillis() * 1_000_000L;
-        byte[] seen = new byte[slots];
-        long[] lastVisit = new long[slots];
-        long counted = 0;
-        long errors = 0;
-        long checks = 0;
-        long retries = 0;
-        long first = 0;
-        long last = 0;
-        String path = file.toString();
-        int i = 0;
-        boolean holding = false;
+        long t1 = System.nanoTime();
+        long now = wall0 + (t1 - mono0);
+        // Both slots are held here: i (since the last iteration) and next.
+        if (reads) {
+          posix.preadFully(fd, buf, 1, i, path);
+          byte c = buf.getByte(0);
+          int incr = (c - seen[i]) & 0xff;
+          seen[i] = c;
+          if (check && lastVisit[i] >= measureStart && now < measureEnd) {
+            checks++;
+            if (incr != expected) {
+              errors++;
+            }
+          }
+        }
+        if (writes) {
+          buf.putByte(0, (byte) (seen[i] + 1));
+          posix.pwriteFully(fd, buf, 1, i, path);
+        }
+        long t2 = reads || writes ? System.nanoTime() : t1;
+        posix.release(fd, mode, i, 1, path);
+        t3 = System.nanoTime();
+        lastVisit[i] = now;
+        i = next;
+        if (now >= measureStart && now < measureEnd) {
+          if (first == 0) {
+            first = Math.max(measureStart, wall0 + (t0 - mono0));
+          }
+          last = Math.min(measureEnd, wall0 + (t3 - mono0));
+          retries += r;
+          counted += 2;
+          if (instrumented) {
+            latency.recordValue(t1 - t0);
+            latency.recordValue(t3 - t2);
+            ops = counted;
+          }
+        } else if (now >= stopAt) {
+          break;
+        }
+      }
+      posix.release(fd, mode, i, 1, path);
+      holding = false;
+    } catch (PosixException e) {
+      out.setError(WorkloadErrors.of(e, root, "at slot " + i + " after " + counted + " locks"));
+      if (holding) {
         try {
-            if (posix.acquire(fd, mode, 0, 1, path, isStopped) < 0) {
-                return out.build();
-            }
-            holding = true;
-            // Clock reads are part of the cost per lock (tens of ns each on a VM): the time after
-            // one iteration's unlock is the next one's start, and without I/O the time after the
-            // lock is also the time before the unlock.
-            long t3 = System.nanoTime();
-            while (!stopped) {
-                int next = (i + 1) % slots;
-                long t0 = t3;
-                long r = posix.acquire(fd, mode, next, 1, path, isStopped);
-                if (r < 0) {
-                    break;
-                }
-                long t1 = System.nanoTime();
-                long now = wall0 + (t1 - mono0);
-                // Both slots are held here: i (since the last iteration) and next.
-                if (reads) {
-                    posix.preadFully(fd, buf, 1, i, path);
-                    byte c = buf.getByte(0);
-                    int incr = (c - seen[i]) & 0xff;
-                    seen[i] = c;
-                    if (check && lastVisit[i] >= measureStart && now < measureEnd) {
-                        checks++;
-                        if (incr != expected) {
-                            errors++;
-                        }
-                    }
-                }
-                if (writes) {
-                    buf.putByte(0, (byte) (seen[i] + 1));
-                    posix.pwriteFully(fd, buf, 1, i, path);
-                }
-                long t2 = reads || writes ? System.nanoTime() : t1;
-                posix.release(fd, mode, i, 1, path);
-                t3 = System.nanoTime();
-                lastVisit[i] = now;
-                i = next;
-                if (now >= measureStart && now < measureEnd) {
-                    if (first == 0) {
-                        first = Math.max(measureStart, wall0 + (t0 - mono0));
-                    }
-                    last = Math.min(measureEnd, wall0 + (t3 - mono0));
-                    retries += r;
-                    counted += 2;
-                    if (instrumented) {
-                        latency.recordValue(t1 - t0);
-                        latency.recordValue(t3 - t2);
-                        ops = counted;
-                    }
-                } else if (now >= stopAt) {
-                    break;
-                }
-            }
-            posix.release(fd, mode, i, 1, path);
-            holding = false;
-        } catch (PosixException e) {
-            out.setError(WorkloadErrors.of(e, root, "at slot " + i + " after " + counted + " locks"));
-            if (holding) {
-                try {
-                    posix.release(fd, mode, i, 1, path);
-                } catch (PosixException ignored) {
-                    // the first error is what matters
-                }
-            }
+          posix.release(fd, mode, i, 1, path);
+        } catch (PosixException ignored) {
+          // the first error is what matters
         }
-        if (first != 0) {
-            out.setFirstOpUnixNanos(first).setEndUnixNanos(last);
-        }
-        return out.setOps(counted)
-                .setLockRetries(retries)
-                .setCoherenceErrors(errors)
-                .setCoherenceChecks(checks)
-                .setLatencyHistogram(LatencyHistograms.encode(latency))
-                .build();
+      }
     }
+    if (first != 0) {
+      out.setFirstOpUnixNanos(first).setEndUnixNanos(last);
+    }
+    return out.setOps(counted)
+        .setLockRetries(retries)
+        .setCoherenceErrors(errors)
+        .setCoherenceChecks(checks)
+        .setLatencyHistogram(LatencyHistograms.encode(latency))
+        .build();
+  }
 }

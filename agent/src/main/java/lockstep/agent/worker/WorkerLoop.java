@@ -2,21 +2,25 @@ package lockstep.agent.worker;
 
 import lockstep.worker.v1.WorkerOutcome;
 
-/** The work one worker process does: set up at construction, run at an instant; the process exiting drops its locks and files. */
+/**
+ * The work one worker process does: set up at construction, run at an instant; the process exiting
+ * drops its locks and files.
+ */
 public interface WorkerLoop {
-    /** Cumulative counted operations; read by the progress ticker from another thread. */
-    long ops();
+  /** Cumulative counted operations; read by the progress ticker from another thread. */
+  long ops();
 
-    /** Asks {@link #run} to return as soon as it can. */
-    void stop();
+  /** Asks {@link #run} to return as soon as it can. */
+  void stop();
 
-    /**
-     * Exercises the measured path on scratch that is not counted and is removed again, before the
-     * worker reports ready; throws {@link lockstep.agent.fs.PosixException} if the path fails.
-     */
-    default void warmUp() {
-    }
+  /**
+   * Exercises the measured path on scratch that is not counted and is removed again, before the
+   * worker reports ready; throws {@link lockstep.agent.fs.PosixException} if the path fails.
+   */
+  default void warmUp() {}
 
-    /** Waits for the instant, works, and returns the outcome (never throws for file-system errors). */
-    WorkerOutcome run(long startAtUnixNanos);
+  /**
+   * Waits for the instant, works, and returns the outcome (never throws for file-system errors).
+   */
+  WorkerOutcome run(long startAtUnixNanos);
 }

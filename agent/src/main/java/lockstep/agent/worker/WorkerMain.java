@@ -1,8 +1,5 @@
 package lockstep.agent.worker;
 
-import lockstep.agent.fs.WorkloadErrors;
-import lockstep.agent.fs.WallClockWait;
-import lockstep.common.WallClock;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -15,142 +12,188 @@ import java.util.concurrent.TimeUnit;
 import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
+import lockstep.agent.fs.WallClockWait;
+import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.WorkloadError;
+import lockstep.common.WallClock;
 import lockstep.worker.v1.WorkerCommand;
 import lockstep.worker.v1.WorkerEvent;
 import lockstep.worker.v1.WorkerOutcome;
 import lockstep.worker.v1.WorkerTask;
 
 /**
- * A worker process started by the agent. Talks length-delimited protobuf on stdin/stdout:
- * task -> ready, start -> progress... outcome, release -> exit. If stdin closes (the agent
- * died) it exits, and the kernel drops its locks.
+ * A worker process started by the agent. Talks length-delimited protobuf on stdin/stdout: task ->
+ * ready, start -> progress... outcome, release -> exit. If stdin closes (the agent died) it exits,
+ * and the kernel drops its locks.
  */
 public final class WorkerMain {
-    private static final long PROGRESS_MILLIS = 100;
+  private static final long PROGRESS_MILLIS = 100;
 
-    private final OutputStream out;
+  private final OutputStream out;
 
-    private WorkerMain(OutputStream out) {
-        this.out = out;
+  private WorkerMain(OutputStream out) {
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws IOException {
+    InputStream in = new BufferedInputStream(System.in);
+    WorkerMain worker = new WorkerMain(new BufferedOutputStream(System.out));
+    System.exit(worker.serve(in));
+  }
+
+  private int serve(InputStream in) throws IOException {
+    WorkerCommand first = WorkerCommand.parseDelimitedFrom(in);
+    if (first == null || !first.hasTask()) {
+      return 3;
     }
-
-    public static void main(String[] args) throws IOException {
-        InputStream in = new BufferedInputStream(System.in);
-        WorkerMain worker = new WorkerMain(new BufferedOutputStream(System.out));
-        System.exit(worker.serve(in));
+    WorkerTask task = first.getTask();
+    Posix posix = Posix.get();
+    if (!posix.raiseOpenFileLimit(OpenFileLimit.needed(filesNeeded(task)))) {
+      PosixException shortage =
+          OpenFileLimit.shortage(filesNeeded(task), task.getRoot(), posix.openFileLimits());
+      send(
+          failure(
+              WorkloadErrors.of(
+                  shortage != null
+                      ? shortage
+                      : new PosixException(
+                          "setrlimit(RLIMIT_NOFILE)",
+                          task.getRoot(),
+                          24,
+                          "EMFILE",
+                          "could not raise the soft limit"),
+                  Path.of(task.getRoot()),
+                  "")));
+      return 0;
     }
+    WorkerLoop loop;
+    try {
+      loop = loopFor(task);
+      loop.warmUp();
+      // The wait for the instant, once, before ready: its native call is linked now, not
+      // in the last stretch before the instant.
+      WallClockWait.until(WallClock.nowNanos() + 1_000_000L, () -> false);
+    } catch (PosixException e) {
+      send(failure(WorkloadErrors.of(e, Path.of(task.getRoot()), "while setting up")));
+      return 0;
+    }
+    // Everything between the start command and the wait is made before ready too, so the
+    // command only has to be read: a cold JVM's first thread and lambda cost milliseconds.
+    ScheduledExecutorService ticker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "progress");
+              t.setDaemon(true);
+              return t;
+            });
+    Runnable progress =
+        () ->
+            sendQuietly(
+                WorkerEvent.newBuilder()
+                    .setProgress(
+                        ProgressSample.newBuilder()
+                            .setAtUnixNanos(WallClock.nowNanos())
+                            .setOps(loop.ops()))
+                    .build());
+    ticker.submit(() -> {});
+    send(WorkerEvent.newBuilder().setReadyPid(posix.getpid()).build());
 
-    private int serve(InputStream in) throws IOException {
-        WorkerCommand first = WorkerCommand.parseDelimitedFrom(in);
-        if (first == null || !first.hasTask()) {
-            return 3;
-        }
-        WorkerTask task = first.getTask();
-        Posix posix = Posix.get();
-        if (!posix.raiseOpenFileLimit(OpenFileLimit.needed(filesNeeded(task)))) {
-            PosixException shortage = OpenFileLimit.shortage(filesNeeded(task), task.getRoot(), posix.openFileLimits());
-            send(failure(WorkloadErrors.of(shortage != null ? shortage
-                    : new PosixException("setrlimit(RLIMIT_NOFILE)", task.getRoot(), 24, "EMFILE", "could not raise the soft limit"),
-                    Path.of(task.getRoot()), "")));
-            return 0;
-        }
-        WorkerLoop loop;
-        try {
-            loop = loopFor(task);
-            loop.warmUp();
-            // The wait for the instant, once, before ready: its native call is linked now, not
-            // in the last stretch before the instant.
-            WallClockWait.until(WallClock.nowNanos() + 1_000_000L, () -> false);
-        } catch (PosixException e) {
-            send(failure(WorkloadErrors.of(e, Path.of(task.getRoot()), "while setting up")));
-            return 0;
-        }
-        // Everything between the start command and the wait is made before ready too, so the
-        // command only has to be read: a cold JVM's first thread and lambda cost milliseconds.
-        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "progress");
-            t.setDaemon(true);
-            return t;
-        });
-        Runnable progress = () -> sendQuietly(WorkerEvent.newBuilder().setProgress(
-                ProgressSample.newBuilder().setAtUnixNanos(WallClock.nowNanos()).setOps(loop.ops())).build());
-        ticker.submit(() -> { });
-        send(WorkerEvent.newBuilder().setReadyPid(posix.getpid()).build());
-
-        WorkerCommand next = WorkerCommand.parseDelimitedFrom(in);
-        if (next == null || next.hasRelease() || next.getCommandCase() != WorkerCommand.CommandCase.START_AT_UNIX_NANOS) {
-            return 0;
-        }
-        if (!task.getInstrumentationOff()) {
-            ticker.scheduleAtFixedRate(progress, PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
-        }
-        Thread stdinWatcher = new Thread(() -> {
-            try {
+    WorkerCommand next = WorkerCommand.parseDelimitedFrom(in);
+    if (next == null
+        || next.hasRelease()
+        || next.getCommandCase() != WorkerCommand.CommandCase.START_AT_UNIX_NANOS) {
+      return 0;
+    }
+    if (!task.getInstrumentationOff()) {
+      ticker.scheduleAtFixedRate(progress, PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
+    }
+    Thread stdinWatcher =
+        new Thread(
+            () -> {
+              try {
                 // Anything on stdin now (release, or EOF because the agent died) ends the worker;
                 // exiting closes every file, which drops the locks.
                 WorkerCommand.parseDelimitedFrom(in);
-            } catch (IOException ignored) {
+              } catch (IOException ignored) {
                 // EOF or broken pipe: same as release
-            }
-            loop.stop();
-            System.exit(0);
-        }, "stdin");
-        stdinWatcher.start();
-        WorkerOutcome outcome;
-        try {
-            outcome = loop.run(next.getStartAtUnixNanos());
-        } catch (RuntimeException e) {
-            // Without an outcome the agent would wait for this worker until the run's timeout.
-            loop.stop();
-            outcome = failure(WorkloadError.newBuilder().setOperation("worker")
-                    .setMessage("worker process " + posix.getpid() + " failed: " + e).build()).getOutcome();
-        }
-        ticker.shutdownNow();
-        send(WorkerEvent.newBuilder().setOutcome(outcome).build());
-        try {
-            stdinWatcher.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+              }
+              loop.stop();
+              System.exit(0);
+            },
+            "stdin");
+    stdinWatcher.start();
+    WorkerOutcome outcome;
+    try {
+      outcome = loop.run(next.getStartAtUnixNanos());
+    } catch (RuntimeException e) {
+      // Without an outcome the agent would wait for this worker until the run's timeout.
+      loop.stop();
+      outcome =
+          failure(
+                  WorkloadError.newBuilder()
+                      .setOperation("worker")
+                      .setMessage("worker process " + posix.getpid() + " failed: " + e)
+                      .build())
+              .getOutcome();
     }
+    ticker.shutdownNow();
+    send(WorkerEvent.newBuilder().setOutcome(outcome).build());
+    try {
+      stdinWatcher.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
 
-    static long filesNeeded(WorkerTask task) {
-        return switch (task.getWorkloadCase()) {
-            case LOCK_FILES -> task.getLockFiles().getFiles();
-            case HOT_LOCK -> Math.max(1, task.getHotLock().getThreads());
-            default -> 1;
-        };
-    }
+  static long filesNeeded(WorkerTask task) {
+    return switch (task.getWorkloadCase()) {
+      case LOCK_FILES -> task.getLockFiles().getFiles();
+      case HOT_LOCK -> Math.max(1, task.getHotLock().getThreads());
+      default -> 1;
+    };
+  }
 
-    private static WorkerLoop loopFor(WorkerTask task) {
-        Path root = Path.of(task.getRoot());
-        return switch (task.getWorkloadCase()) {
-            case LOCK_FILES -> new LockFilesLoop(Path.of(task.getDir()), task.getFilePrefix(), task.getLockFiles(), root,
-                    !task.getInstrumentationOff());
-            case PING_PONG -> new PingPongLoop(Path.of(task.getFile()), task.getPingPong(), task.getSlots(),
-                    task.getParticipants(), root, !task.getInstrumentationOff());
-            case HOT_LOCK -> new HotLockLoop(Path.of(task.getFile()), task.getHotLock(), root, !task.getInstrumentationOff());
-            case WORKLOAD_NOT_SET -> throw new IllegalArgumentException("worker task without a workload");
-        };
-    }
+  private static WorkerLoop loopFor(WorkerTask task) {
+    Path root = Path.of(task.getRoot());
+    return switch (task.getWorkloadCase()) {
+      case LOCK_FILES ->
+          new LockFilesLoop(
+              Path.of(task.getDir()),
+              task.getFilePrefix(),
+              task.getLockFiles(),
+              root,
+              !task.getInstrumentationOff());
+      case PING_PONG ->
+          new PingPongLoop(
+              Path.of(task.getFile()),
+              task.getPingPong(),
+              task.getSlots(),
+              task.getParticipants(),
+              root,
+              !task.getInstrumentationOff());
+      case HOT_LOCK ->
+          new HotLockLoop(
+              Path.of(task.getFile()), task.getHotLock(), root, !task.getInstrumentationOff());
+      case WORKLOAD_NOT_SET -> throw new IllegalArgumentException("worker task without a workload");
+    };
+  }
 
-    private static WorkerEvent failure(WorkloadError error) {
-        return WorkerEvent.newBuilder().setOutcome(WorkerOutcome.newBuilder().setError(error)).build();
-    }
+  private static WorkerEvent failure(WorkloadError error) {
+    return WorkerEvent.newBuilder().setOutcome(WorkerOutcome.newBuilder().setError(error)).build();
+  }
 
-    private synchronized void send(WorkerEvent event) throws IOException {
-        event.writeDelimitedTo(out);
-        out.flush();
-    }
+  private synchronized void send(WorkerEvent event) throws IOException {
+    event.writeDelimitedTo(out);
+    out.flush();
+  }
 
-    private void sendQuietly(WorkerEvent event) {
-        try {
-            send(event);
-        } catch (IOException ignored) {
-            // agent gone: the stdin watcher ends the process
-        }
+  private void sendQuietly(WorkerEvent event) {
+    try {
+      send(event);
+    } catch (IOException ignored) {
+      // agent gone: the stdin watcher ends the process
     }
+  }
 }

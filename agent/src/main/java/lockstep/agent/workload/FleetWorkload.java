@@ -1,7 +1,7 @@
 package lockstep.agent.workload;
 
-import lockstep.agent.process.ProcessFleet;
 import java.util.List;
+import lockstep.agent.process.ProcessFleet;
 import lockstep.agent.v1.WorkloadResult;
 
 /**
@@ -9,30 +9,30 @@ import lockstep.agent.v1.WorkloadResult;
  * prepare and say what to remove at cleanup; progress, the run and abort are the fleet's.
  */
 abstract class FleetWorkload implements Workload {
-    protected final ProcessFleet fleet = new ProcessFleet();
+  protected final ProcessFleet fleet = new ProcessFleet();
 
-    @Override
-    public List<Long> workerPids() {
-        return fleet.pids();
-    }
+  @Override
+  public List<Long> workerPids() {
+    return fleet.pids();
+  }
 
-    @Override
-    public long opsSoFar() {
-        return fleet.ops();
-    }
+  @Override
+  public long opsSoFar() {
+    return fleet.ops();
+  }
 
-    @Override
-    public long bytesSoFar() {
-        return 0;
-    }
+  @Override
+  public long bytesSoFar() {
+    return 0;
+  }
 
-    @Override
-    public WorkloadResult.Builder run(long startAtUnixNanos) {
-        return fleet.run(startAtUnixNanos, opName());
-    }
+  @Override
+  public WorkloadResult.Builder run(long startAtUnixNanos) {
+    return fleet.run(startAtUnixNanos, opName());
+  }
 
-    @Override
-    public void abort() {
-        fleet.abort();
-    }
+  @Override
+  public void abort() {
+    fleet.abort();
+  }
 }

@@ -8,32 +8,32 @@ import lockstep.agent.v1.WorkloadResult;
  * {@link #run} measures only the work, {@link #cleanup} removes what the run created.
  */
 public interface Workload {
-    /** What one counted operation is, e.g. "write" or "lock". */
-    String opName();
+  /** What one counted operation is, e.g. "write" or "lock". */
+  String opName();
 
-    /** Sets up files, buffers and worker processes; throws on anything that would fail later. */
-    void prepare();
+  /** Sets up files, buffers and worker processes; throws on anything that would fail later. */
+  void prepare();
 
-    /** Paths (relative to the root) the run creates. */
-    List<String> paths();
+  /** Paths (relative to the root) the run creates. */
+  List<String> paths();
 
-    /** OS processes started for the run, if any. */
-    List<Long> workerPids();
+  /** OS processes started for the run, if any. */
+  List<Long> workerPids();
 
-    /** Cumulative operations and bytes so far; safe to call from any thread. */
-    long opsSoFar();
+  /** Cumulative operations and bytes so far; safe to call from any thread. */
+  long opsSoFar();
 
-    long bytesSoFar();
+  long bytesSoFar();
 
-    /**
-     * Waits for the instant, does the work and returns the result (ops, bytes, instants,
-     * histogram, error). Blocks the calling thread until done or aborted.
-     */
-    WorkloadResult.Builder run(long startAtUnixNanos);
+  /**
+   * Waits for the instant, does the work and returns the result (ops, bytes, instants, histogram,
+   * error). Blocks the calling thread until done or aborted.
+   */
+  WorkloadResult.Builder run(long startAtUnixNanos);
 
-    /** Stops a running workload as soon as possible; {@link #run} then returns. */
-    void abort();
+  /** Stops a running workload as soon as possible; {@link #run} then returns. */
+  void abort();
 
-    /** Releases everything and removes the files the run created. */
-    CleanupReport cleanup();
+  /** Releases everything and removes the files the run created. */
+  CleanupReport cleanup();
 }

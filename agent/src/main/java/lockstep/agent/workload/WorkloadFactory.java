@@ -1,36 +1,38 @@
 package lockstep.agent.workload;
 
-import lockstep.common.InvalidWorkloadException;
-import lockstep.common.WorkloadValidator;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.WorkloadSpec;
+import lockstep.common.InvalidWorkloadException;
+import lockstep.common.WorkloadValidator;
 
-/** Builds the workload a spec asks for; throws {@link InvalidWorkloadException} naming the field. */
+/**
+ * Builds the workload a spec asks for; throws {@link InvalidWorkloadException} naming the field.
+ */
 public final class WorkloadFactory {
-    private WorkloadFactory() {
-    }
+  private WorkloadFactory() {}
 
-    public static Workload create(WorkloadSpec spec, RootedPaths paths) {
-        return create(spec, paths, 1);
-    }
+  public static Workload create(WorkloadSpec spec, RootedPaths paths) {
+    return create(spec, paths, 1);
+  }
 
-    /**
-     * @param stepNodes how many nodes run this step together (ping-pong sizes its ring by it)
-     */
-    public static Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes) {
-        WorkloadValidator.validate(spec);
-        Workload workload = switch (spec.getKindCase()) {
-            case WRITE -> new WriteFileWorkload(spec.getWrite(), paths);
-            case READ -> new ReadFileWorkload(spec.getRead(), paths);
-            case LOCK_FILES -> new LockFilesProcesses(spec.getLockFiles(), paths);
-            case PING_PONG -> new PingPongProcesses(spec.getPingPong(), paths, stepNodes);
-            case HOT_LOCK -> new HotLockProcesses(spec.getHotLock(), paths);
-            case METADATA -> new MetadataOpsWorkload(spec.getMetadata(), paths);
-            case KIND_NOT_SET -> throw new InvalidWorkloadException("type", "no workload given");
+  /**
+   * @param stepNodes how many nodes run this step together (ping-pong sizes its ring by it)
+   */
+  public static Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes) {
+    WorkloadValidator.validate(spec);
+    Workload workload =
+        switch (spec.getKindCase()) {
+          case WRITE -> new WriteFileWorkload(spec.getWrite(), paths);
+          case READ -> new ReadFileWorkload(spec.getRead(), paths);
+          case LOCK_FILES -> new LockFilesProcesses(spec.getLockFiles(), paths);
+          case PING_PONG -> new PingPongProcesses(spec.getPingPong(), paths, stepNodes);
+          case HOT_LOCK -> new HotLockProcesses(spec.getHotLock(), paths);
+          case METADATA -> new MetadataOpsWorkload(spec.getMetadata(), paths);
+          case KIND_NOT_SET -> throw new InvalidWorkloadException("type", "no workload given");
         };
-        if (spec.getInstrumentationOff() && workload instanceof FleetWorkload fleetWorkload) {
-            fleetWorkload.fleet.turnInstrumentationOff();
-        }
-        return workload;
+    if (spec.getInstrumentationOff() && workload instanceof FleetWorkload fleetWorkload) {
+      fleetWorkload.fleet.turnInstrumentationOff();
     }
+    return workload;
+  }
 }

@@ -11,69 +11,74 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class NodeEnvironmentTest {
-    @TempDir
-    Path base;
+  @TempDir Path base;
 
-    private void write(String rel, String text) throws IOException {
-        Path p = base.resolve(rel);
-        Files.createDirectories(p.getParent());
-        Files.writeString(p, text);
-    }
+  private void write(String rel, String text) throws IOException {
+    Path p = base.resolve(rel);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, text);
+  }
 
-    @Test
-    void readsKernelCpuMemoryDeviceAndClusterSettingsFromTheirFiles() throws IOException {
-        write("proc/sys/kernel/osrelease", "5.14.0-lockstep\n");
-        write("proc/cpuinfo", "processor\t: 0\nmodel name\t: Test   CPU @ 2.0GHz\n");
-        write("proc/meminfo", "MemTotal:       16384 kB\nMemFree: 1 kB\n");
-        write("proc/self/mountinfo", "41 22 8:17 / /mnt/ocfs2 rw,relatime - ocfs2 /dev/sdb1 rw,localalloc=16,data=writeback\n");
-        write("sys/dev/block/8:17/uevent", "MAJOR=8\nMINOR=17\nDEVNAME=sdb1\n");
-        write("etc/cluster/cluster.conf", """
-                <?xml version="1.0"?>
-                <cluster name="c" config_version="3">
-                  <gfs_controld plock_rate_limit="100" plock_ownership="1"/>
-                  <dlm protocol="tcp"/>
-                </cluster>
-                """);
-        MountInfo mount = new MountInfo("/mnt/ocfs2", "ocfs2", "/dev/sdb1", "rw,relatime,localalloc=16,data=writeback");
+  @Test
+  void readsKernelCpuMemoryDeviceAndClusterSettingsFromTheirFiles() throws IOException {
+    write("proc/sys/kernel/osrelease", "5.14.0-lockstep\n");
+    write("proc/cpuinfo", "processor\t: 0\nmodel name\t: Test   CPU @ 2.0GHz\n");
+    write("proc/meminfo", "MemTotal:       16384 kB\nMemFree: 1 kB\n");
+    write(
+        "proc/self/mountinfo",
+        "41 22 8:17 / /mnt/ocfs2 rw,relatime - ocfs2 /dev/sdb1 rw,localalloc=16,data=writeback\n");
+    write("sys/dev/block/8:17/uevent", "MAJOR=8\nMINOR=17\nDEVNAME=sdb1\n");
+    write(
+        "etc/cluster/cluster.conf",
+        """
+        <?xml version="1.0"?>
+        <cluster name="c" config_version="3">
+          <gfs_controld plock_rate_limit="100" plock_ownership="1"/>
+          <dlm protocol="tcp"/>
+        </cluster>
+        """);
+    MountInfo mount =
+        new MountInfo(
+            "/mnt/ocfs2", "ocfs2", "/dev/sdb1", "rw,relatime,localalloc=16,data=writeback");
 
-        NodeEnvironment env = NodeEnvironment.capture(base, Optional.of(mount), 4);
+    NodeEnvironment env = NodeEnvironment.capture(base, Optional.of(mount), 4);
 
-        assertThat(env.kernel()).isEqualTo("5.14.0-lockstep");
-        assertThat(env.cpuCount()).isEqualTo(4);
-        assertThat(env.cpuModel()).isEqualTo("Test CPU @ 2.0GHz");
-        assertThat(env.memoryBytes()).isEqualTo(16384L * 1024);
-        assertThat(env.blockDevice()).isEqualTo("sdb1");
-        assertThat(env.clusterSettings())
-                .containsEntry("cluster.conf:gfs_controld.plock_rate_limit", "100")
-                .containsEntry("cluster.conf:gfs_controld.plock_ownership", "1")
-                .containsEntry("cluster.conf:dlm.protocol", "tcp")
-                .containsEntry("ocfs2:localalloc", "16")
-                .containsEntry("ocfs2:data", "writeback")
-                .doesNotContainKey("ocfs2:rw");
-    }
+    assertThat(env.kernel()).isEqualTo("5.14.0-lockstep");
+    assertThat(env.cpuCount()).isEqualTo(4);
+    assertThat(env.cpuModel()).isEqualTo("Test CPU @ 2.0GHz");
+    assertThat(env.memoryBytes()).isEqualTo(16384L * 1024);
+    assertThat(env.blockDevice()).isEqualTo("sdb1");
+    assertThat(env.clusterSettings())
+        .containsEntry("cluster.conf:gfs_controld.plock_rate_limit", "100")
+        .containsEntry("cluster.conf:gfs_controld.plock_ownership", "1")
+        .containsEntry("cluster.conf:dlm.protocol", "tcp")
+        .containsEntry("ocfs2:localalloc", "16")
+        .containsEntry("ocfs2:data", "writeback")
+        .doesNotContainKey("ocfs2:rw");
+  }
 
-    @Test
-    void missingFilesLeaveFieldsEmpty() {
-        MountInfo mount = new MountInfo("/", "ext4", "/dev/nonexistent", "rw");
-        NodeEnvironment env = NodeEnvironment.capture(base, Optional.of(mount), 2);
-        assertThat(env.kernel()).isEmpty();
-        assertThat(env.memoryBytes()).isZero();
-        assertThat(env.clusterSettings()).isEmpty();
-        assertThat(env.blockDevice()).isEqualTo("nonexistent");
-    }
+  @Test
+  void missingFilesLeaveFieldsEmpty() {
+    MountInfo mount = new MountInfo("/", "ext4", "/dev/nonexistent", "rw");
+    NodeEnvironment env = NodeEnvironment.capture(base, Optional.of(mount), 2);
+    assertThat(env.kernel()).isEmpty();
+    assertThat(env.memoryBytes()).isZero();
+    assertThat(env.clusterSettings()).isEmpty();
+    assertThat(env.blockDevice()).isEqualTo("nonexistent");
+  }
 
-    @Test
-    void brokenClusterConfIsReportedNotThrown() throws IOException {
-        write("etc/cluster/cluster.conf", "<cluster><gfs_controld");
-        NodeEnvironment env = NodeEnvironment.capture(base, Optional.empty(), 1);
-        assertThat(env.clusterSettings()).containsKey("cluster.conf:error");
-    }
+  @Test
+  void brokenClusterConfIsReportedNotThrown() throws IOException {
+    write("etc/cluster/cluster.conf", "<cluster><gfs_controld");
+    NodeEnvironment env = NodeEnvironment.capture(base, Optional.empty(), 1);
+    assertThat(env.clusterSettings()).containsKey("cluster.conf:error");
+  }
 
-    @Test
-    void readsThisMachine() {
-        NodeEnvironment env = NodeEnvironment.capture(Path.of("/tmp"));
-        assertThat(env.kernel()).isNotBlank();
-        assertThat(env.cpuCount()).isPositive();
-        assertThat(env.memoryBytes()).isPositive();
-    }
+  @Test
+  void readsThisMachine() {
+    NodeEnvironment env = NodeEnvironment.capture(Path.of("/tmp"));
+    assertThat(env.kernel()).isNotBlank();
+    assertThat(env.cpuCount()).isPositive();
+    assertThat(env.memoryBytes()).isPositive();
+  }
 }

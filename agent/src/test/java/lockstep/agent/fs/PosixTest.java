@@ -9,96 +9,107 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The real calls: a failing lock names the exact fcntl command, and block I/O round-trips. */
 class PosixTest {
-    private final Posix posix = Posix.get();
+  private final Posix posix = Posix.get();
 
-    @TempDir
-    Path dir;
+  @TempDir Path dir;
 
-    private int closedFd() {
-        String f = dir.resolve("closed").toString();
-        int fd = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
-        posix.close(fd, f);
-        return fd;
+  private int closedFd() {
+    String f = dir.resolve("closed").toString();
+    int fd = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
+    posix.close(fd, f);
+    return fd;
+  }
+
+  @Test
+  void aFailedLockNamesTheCommandAndErrno() {
+    int fd = closedFd();
+    assertThatThrownBy(
+            () ->
+                posix.acquire(fd, new LockMode(LockCall.FCNTL, true, true), 0, 0, "f", () -> true))
+        .isInstanceOfSatisfying(
+            PosixException.class,
+            e -> {
+              assertThat(e.operation()).isEqualTo("fcntl(F_SETLKW, F_WRLCK)");
+              assertThat(e.errnoName()).isEqualTo("EBADF");
+            });
+    assertThatThrownBy(
+            () -> posix.lockRange(fd, new LockMode(LockCall.OFD, false, false), 3, 1, "f"))
+        .isInstanceOfSatisfying(
+            PosixException.class,
+            e -> assertThat(e.operation()).isEqualTo("fcntl(F_OFD_SETLK, F_RDLCK)"));
+    assertThatThrownBy(() -> posix.release(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f"))
+        .isInstanceOfSatisfying(
+            PosixException.class, e -> assertThat(e.operation()).isEqualTo("flock(LOCK_UN)"));
+  }
+
+  @Test
+  void aTryLockStoppedWhileTheLockIsHeldReportsItsAttempts() {
+    // two open file descriptions of one file: flock and OFD locks conflict between them in one
+    // process
+    String f = dir.resolve("held").toString();
+    int holder = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
+    int waiter = posix.open(f, Posix.O_RDWR, 0);
+    try {
+      for (LockCall call : new LockCall[] {LockCall.FLOCK, LockCall.OFD}) {
+        LockMode exclusive = new LockMode(call, true, true);
+        LockMode tryExclusive = new LockMode(call, true, false);
+        posix.acquire(holder, exclusive, 0, 0, f, () -> false);
+        int[] asked = {0};
+        long r = posix.acquire(waiter, tryExclusive, 0, 0, f, () -> ++asked[0] >= 5);
+        assertThat(r).as(call.name()).isNegative();
+        assertThat(Posix.retriesOfStopped(r)).as(call.name()).isEqualTo(4);
+        posix.release(holder, exclusive, 0, 0, f);
+        assertThat(posix.acquire(waiter, tryExclusive, 0, 0, f, () -> true))
+            .as(call.name())
+            .isZero();
+        posix.release(waiter, tryExclusive, 0, 0, f);
+      }
+    } finally {
+      posix.close(waiter, f);
+      posix.close(holder, f);
     }
+  }
 
-    @Test
-    void aFailedLockNamesTheCommandAndErrno() {
-        int fd = closedFd();
-        assertThatThrownBy(() -> posix.acquire(fd, new LockMode(LockCall.FCNTL, true, true), 0, 0, "f", () -> true))
-                .isInstanceOfSatisfying(PosixException.class, e -> {
-                    assertThat(e.operation()).isEqualTo("fcntl(F_SETLKW, F_WRLCK)");
-                    assertThat(e.errnoName()).isEqualTo("EBADF");
-                });
-        assertThatThrownBy(() -> posix.lockRange(fd, new LockMode(LockCall.OFD, false, false), 3, 1, "f"))
-                .isInstanceOfSatisfying(PosixException.class, e -> assertThat(e.operation()).isEqualTo("fcntl(F_OFD_SETLK, F_RDLCK)"));
-        assertThatThrownBy(() -> posix.release(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f"))
-                .isInstanceOfSatisfying(PosixException.class, e -> assertThat(e.operation()).isEqualTo("flock(LOCK_UN)"));
+  @Test
+  void theLockStructIsRewrittenWhereACallDiffers() {
+    // the same thread's struct flock serves ranges of different offsets, lengths and types:
+    // a range held by one description blocks exactly that range for the other
+    String f = dir.resolve("ranges").toString();
+    int a = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
+    int b = posix.open(f, Posix.O_RDWR, 0);
+    LockMode write = new LockMode(LockCall.OFD, true, false);
+    LockMode read = new LockMode(LockCall.OFD, false, false);
+    try {
+      assertThat(posix.lockRange(a, write, 10, 1, f)).isTrue();
+      assertThat(posix.lockRange(b, write, 10, 1, f)).isFalse();
+      assertThat(posix.lockRange(b, write, 11, 1, f)).isTrue();
+      assertThat(posix.lockRange(b, read, 0, 5, f)).isTrue();
+      assertThat(posix.lockRange(a, write, 0, 5, f)).isFalse();
+      assertThat(posix.lockRange(a, read, 0, 5, f)).isTrue();
+      posix.unlockRange(a, write, 10, 1, f);
+      assertThat(posix.lockRange(b, write, 10, 1, f)).isTrue();
+    } finally {
+      posix.close(b, f);
+      posix.close(a, f);
     }
+  }
 
-    @Test
-    void aTryLockStoppedWhileTheLockIsHeldReportsItsAttempts() {
-        // two open file descriptions of one file: flock and OFD locks conflict between them in one process
-        String f = dir.resolve("held").toString();
-        int holder = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
-        int waiter = posix.open(f, Posix.O_RDWR, 0);
-        try {
-            for (LockCall call : new LockCall[] {LockCall.FLOCK, LockCall.OFD}) {
-                LockMode exclusive = new LockMode(call, true, true);
-                LockMode tryExclusive = new LockMode(call, true, false);
-                posix.acquire(holder, exclusive, 0, 0, f, () -> false);
-                int[] asked = {0};
-                long r = posix.acquire(waiter, tryExclusive, 0, 0, f, () -> ++asked[0] >= 5);
-                assertThat(r).as(call.name()).isNegative();
-                assertThat(Posix.retriesOfStopped(r)).as(call.name()).isEqualTo(4);
-                posix.release(holder, exclusive, 0, 0, f);
-                assertThat(posix.acquire(waiter, tryExclusive, 0, 0, f, () -> true)).as(call.name()).isZero();
-                posix.release(waiter, tryExclusive, 0, 0, f);
-            }
-        } finally {
-            posix.close(waiter, f);
-            posix.close(holder, f);
-        }
+  @Test
+  void blocksWrittenAtAnOffsetReadBack() {
+    String f = dir.resolve("blocks").toString();
+    int fd = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
+    try {
+      AlignedBuffer out = posix.allocateAligned(4096, 4096);
+      out.fill((byte) 7);
+      assertThat(posix.pwriteFully(fd, out, 4096, 8192, f)).isEqualTo(4096);
+      AlignedBuffer in = posix.allocateAligned(4096, 4096);
+      assertThat(posix.preadFully(fd, in, 4096, 8192, f)).isEqualTo(4096);
+      assertThat(in.getByte(0)).isEqualTo((byte) 7);
+      assertThat(in.getByte(4095)).isEqualTo((byte) 7);
+      assertThatThrownBy(() -> posix.preadFully(fd, in, 4096, 12288, f))
+          .hasMessageContaining("end of file at offset 12288");
+    } finally {
+      posix.closeQuietly(fd);
     }
-
-    @Test
-    void theLockStructIsRewrittenWhereACallDiffers() {
-        // the same thread's struct flock serves ranges of different offsets, lengths and types:
-        // a range held by one description blocks exactly that range for the other
-        String f = dir.resolve("ranges").toString();
-        int a = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
-        int b = posix.open(f, Posix.O_RDWR, 0);
-        LockMode write = new LockMode(LockCall.OFD, true, false);
-        LockMode read = new LockMode(LockCall.OFD, false, false);
-        try {
-            assertThat(posix.lockRange(a, write, 10, 1, f)).isTrue();
-            assertThat(posix.lockRange(b, write, 10, 1, f)).isFalse();
-            assertThat(posix.lockRange(b, write, 11, 1, f)).isTrue();
-            assertThat(posix.lockRange(b, read, 0, 5, f)).isTrue();
-            assertThat(posix.lockRange(a, write, 0, 5, f)).isFalse();
-            assertThat(posix.lockRange(a, read, 0, 5, f)).isTrue();
-            posix.unlockRange(a, write, 10, 1, f);
-            assertThat(posix.lockRange(b, write, 10, 1, f)).isTrue();
-        } finally {
-            posix.close(b, f);
-            posix.close(a, f);
-        }
-    }
-
-    @Test
-    void blocksWrittenAtAnOffsetReadBack() {
-        String f = dir.resolve("blocks").toString();
-        int fd = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
-        try {
-            AlignedBuffer out = posix.allocateAligned(4096, 4096);
-            out.fill((byte) 7);
-            assertThat(posix.pwriteFully(fd, out, 4096, 8192, f)).isEqualTo(4096);
-            AlignedBuffer in = posix.allocateAligned(4096, 4096);
-            assertThat(posix.preadFully(fd, in, 4096, 8192, f)).isEqualTo(4096);
-            assertThat(in.getByte(0)).isEqualTo((byte) 7);
-            assertThat(in.getByte(4095)).isEqualTo((byte) 7);
-            assertThatThrownBy(() -> posix.preadFully(fd, in, 4096, 12288, f)).hasMessageContaining("end of file at offset 12288");
-        } finally {
-            posix.closeQuietly(fd);
-        }
-    }
+  }
 }

@@ -6,14 +6,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 class WorkerStartGuardTest {
-    @Test
-    void workersThatCouldNotAllStartBeforeThePrepareDeadlineAreRefused() {
-        assertThatThrownBy(() -> WorkerStartGuard.check(100, "workload.processes", 2_000_000_000L, 60_000_000_000L, 2))
-                .isInstanceOf(ResourceLimitException.class)
-                .hasMessage("workload.processes: 100 worker processes x 2.00 s to start one (measured on this agent) / 2 CPUs"
-                        + " = 100 s, more than the 60 s left of the prepare call's deadline; lower workload.processes"
-                        + " (the coordinator gives prepare 3 min)");
-        assertThatCode(() -> WorkerStartGuard.check(50, "workload.processes", 2_000_000_000L, 60_000_000_000L, 2))
-                .doesNotThrowAnyException();
-    }
+  @Test
+  void workersThatCouldNotAllStartBeforeThePrepareDeadlineAreRefused() {
+    assertThatThrownBy(
+            () ->
+                WorkerStartGuard.check(
+                    100, "workload.processes", 2_000_000_000L, 60_000_000_000L, 2))
+        .isInstanceOf(ResourceLimitException.class)
+        .hasMessage(
+            "workload.processes: 100 worker processes x 2.00 s to start one (measured on this"
+                + " agent) / 2 CPUs = 100 s, more than the 60 s left of the prepare call's"
+                + " deadline; lower workload.processes (the coordinator gives prepare 3 min)");
+    assertThatCode(
+            () ->
+                WorkerStartGuard.check(
+                    50, "workload.processes", 2_000_000_000L, 60_000_000_000L, 2))
+        .doesNotThrowAnyException();
+  }
 }

@@ -1,11 +1,7 @@
 package lockstep.agent.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import lockstep.agent.v1.LockKind;
-import lockstep.common.LatencyHistograms;
-import lockstep.common.WallClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lockstep.agent.fs.LockCall;
@@ -13,9 +9,12 @@ import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockFilesWorkload;
+import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.worker.LockFilesLoop;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,116 +22,169 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Starts real worker processes; the locks they hold must really block this JVM. */
 class LockFilesProcessesTest {
-    @TempDir
-    Path root;
+  @TempDir Path root;
 
-    private static LockFilesWorkload spec(LockKind kind) {
-        return LockFilesWorkload.newBuilder().setDir("locks.{node}").setProcesses(2).setFiles(25).setLock(kind).build();
+  private static LockFilesWorkload spec(LockKind kind) {
+    return LockFilesWorkload.newBuilder()
+        .setDir("locks.{node}")
+        .setProcesses(2)
+        .setFiles(25)
+        .setLock(kind)
+        .build();
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = LockKind.class,
+      names = {"LOCK_KIND_FCNTL", "LOCK_KIND_FLOCK", "LOCK_KIND_OFD"})
+  void workersHoldRealLocksUntilCleanup(LockKind kind) throws Exception {
+    LockFilesProcesses w = new LockFilesProcesses(spec(kind), new RootedPaths(root, "n1"));
+    try {
+      w.prepare();
+      assertThat(w.workerPids())
+          .hasSize(2)
+          .doesNotHaveDuplicates()
+          .doesNotContain(ProcessHandle.current().pid());
+      // the workers warmed up on scratch files before reporting ready; they stay until cleanup
+      try (var files = Files.list(root.resolve("locks.n1"))) {
+        assertThat(files.map(f -> f.getFileName().toString()).toList())
+            .hasSize(2 * LockFilesLoop.WARM_UP_FILES)
+            .allMatch(n -> n.startsWith(".warmup-"));
+      }
+      WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
+
+      assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+      assertThat(r.getOps()).isEqualTo(50);
+      assertThat(r.getProcessesList())
+          .hasSize(2)
+          .allSatisfy(p -> assertThat(p.getOps()).isEqualTo(25));
+      assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isEqualTo(50);
+
+      Path held = root.resolve("locks.n1/test-1-24");
+      assertThat(held).exists();
+      Posix posix = Posix.get();
+      int fd = posix.open(held.toString(), Posix.O_RDWR, 0);
+      try {
+        boolean got =
+            posix.acquire(
+                    fd,
+                    new LockMode(LockCall.of(kind), true, false),
+                    0,
+                    0,
+                    held.toString(),
+                    () -> true)
+                >= 0;
+        assertThat(got).as("another process holds the %s lock", kind).isFalse();
+      } finally {
+        posix.closeQuietly(fd);
+      }
+    } finally {
+      CleanupReport c = w.cleanup();
+      assertThat(c.filesRemoved()).isEqualTo(50);
     }
+    assertThat(root.resolve("locks.n1")).doesNotExist();
+  }
 
-    @ParameterizedTest
-    @EnumSource(value = LockKind.class, names = {"LOCK_KIND_FCNTL", "LOCK_KIND_FLOCK", "LOCK_KIND_OFD"})
-    void workersHoldRealLocksUntilCleanup(LockKind kind) throws Exception {
-        LockFilesProcesses w = new LockFilesProcesses(spec(kind), new RootedPaths(root, "n1"));
-        try {
-            w.prepare();
-            assertThat(w.workerPids()).hasSize(2).doesNotHaveDuplicates().doesNotContain(ProcessHandle.current().pid());
-            // the workers warmed up on scratch files before reporting ready; they stay until cleanup
-            try (var files = Files.list(root.resolve("locks.n1"))) {
-                assertThat(files.map(f -> f.getFileName().toString()).toList())
-                        .hasSize(2 * LockFilesLoop.WARM_UP_FILES).allMatch(n -> n.startsWith(".warmup-"));
-            }
-            WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
-
-            assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
-            assertThat(r.getOps()).isEqualTo(50);
-            assertThat(r.getProcessesList()).hasSize(2).allSatisfy(p -> assertThat(p.getOps()).isEqualTo(25));
-            assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isEqualTo(50);
-
-            Path held = root.resolve("locks.n1/test-1-24");
-            assertThat(held).exists();
-            Posix posix = Posix.get();
-            int fd = posix.open(held.toString(), Posix.O_RDWR, 0);
-            try {
-                boolean got = posix.acquire(fd, new LockMode(LockCall.of(kind), true, false), 0, 0, held.toString(), () -> true) >= 0;
-                assertThat(got).as("another process holds the %s lock", kind).isFalse();
-            } finally {
-                posix.closeQuietly(fd);
-            }
-        } finally {
-            CleanupReport c = w.cleanup();
-            assertThat(c.filesRemoved()).isEqualTo(50);
-        }
-        assertThat(root.resolve("locks.n1")).doesNotExist();
+  @Test
+  void aFileThatCannotBeOpenedFailsThatWorkerWithErrnoAndPath() throws Exception {
+    LockFilesProcesses w =
+        new LockFilesProcesses(spec(LockKind.LOCK_KIND_FCNTL), new RootedPaths(root, "n1"));
+    try {
+      w.prepare();
+      // made after prepare's check: the worker's O_EXCL open meets it
+      Files.createDirectories(root.resolve("locks.n1/test-0-7"));
+      WorkloadResult r = w.run(WallClock.nowNanos()).build();
+      assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);
+      assertThat(r.getError().getErrnoName()).isEqualTo("EEXIST");
+      assertThat(r.getError().getPath()).isEqualTo("locks.n1/test-0-7");
+      assertThat(r.getOps()).isEqualTo(7 + 25);
+    } finally {
+      w.cleanup();
     }
+    assertThat(root.resolve("locks.n1/test-0-7")).isDirectory();
+    assertThat(root.resolve("locks.n1/test-0-0")).doesNotExist();
+  }
 
-    @Test
-    void aFileThatCannotBeOpenedFailsThatWorkerWithErrnoAndPath() throws Exception {
-        LockFilesProcesses w = new LockFilesProcesses(spec(LockKind.LOCK_KIND_FCNTL), new RootedPaths(root, "n1"));
-        try {
-            w.prepare();
-            // made after prepare's check: the worker's O_EXCL open meets it
-            Files.createDirectories(root.resolve("locks.n1/test-0-7"));
-            WorkloadResult r = w.run(WallClock.nowNanos()).build();
-            assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);
-            assertThat(r.getError().getErrnoName()).isEqualTo("EEXIST");
-            assertThat(r.getError().getPath()).isEqualTo("locks.n1/test-0-7");
-            assertThat(r.getOps()).isEqualTo(7 + 25);
-        } finally {
-            w.cleanup();
-        }
-        assertThat(root.resolve("locks.n1/test-0-7")).isDirectory();
-        assertThat(root.resolve("locks.n1/test-0-0")).doesNotExist();
+  @ParameterizedTest
+  @EnumSource(
+      value = lockstep.agent.v1.FileClose.class,
+      names = {"FILE_CLOSE_END", "FILE_CLOSE_EACH"})
+  void unlockEachLeavesNothingLockedWhateverTheClose(lockstep.agent.v1.FileClose close)
+      throws Exception {
+    LockFilesProcesses w =
+        new LockFilesProcesses(
+            spec(LockKind.LOCK_KIND_FCNTL).toBuilder()
+                .setRelease(lockstep.agent.v1.LockRelease.LOCK_RELEASE_UNLOCK_EACH)
+                .setClose(close)
+                .setTryLock(true)
+                .build(),
+            new RootedPaths(root, "n1"));
+    try {
+      w.prepare();
+      WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
+      assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+      assertThat(r.getOps()).isEqualTo(50);
+      assertThat(r.getLockRetries()).isZero();
+      Path f = root.resolve("locks.n1/test-1-24");
+      Posix posix = Posix.get();
+      int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
+      try {
+        assertThat(
+                posix.acquire(
+                        fd,
+                        new LockMode(LockCall.FCNTL, true, false),
+                        0,
+                        0,
+                        f.toString(),
+                        () -> true)
+                    >= 0)
+            .as("nobody holds it")
+            .isTrue();
+      } finally {
+        posix.closeQuietly(fd);
+      }
+    } finally {
+      w.cleanup();
     }
+  }
 
-    @ParameterizedTest
-    @EnumSource(value = lockstep.agent.v1.FileClose.class, names = {"FILE_CLOSE_END", "FILE_CLOSE_EACH"})
-    void unlockEachLeavesNothingLockedWhateverTheClose(lockstep.agent.v1.FileClose close) throws Exception {
-        LockFilesProcesses w = new LockFilesProcesses(spec(LockKind.LOCK_KIND_FCNTL).toBuilder()
-                .setRelease(lockstep.agent.v1.LockRelease.LOCK_RELEASE_UNLOCK_EACH).setClose(close).setTryLock(true).build(),
-                new RootedPaths(root, "n1"));
-        try {
-            w.prepare();
-            WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
-            assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
-            assertThat(r.getOps()).isEqualTo(50);
-            assertThat(r.getLockRetries()).isZero();
-            Path f = root.resolve("locks.n1/test-1-24");
-            Posix posix = Posix.get();
-            int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
-            try {
-                assertThat(posix.acquire(fd, new LockMode(LockCall.FCNTL, true, false), 0, 0, f.toString(), () -> true) >= 0).as("nobody holds it").isTrue();
-            } finally {
-                posix.closeQuietly(fd);
-            }
-        } finally {
-            w.cleanup();
-        }
+  @Test
+  void holdWithCloseEachDropsTheFlockOnClose() throws Exception {
+    LockFilesProcesses w =
+        new LockFilesProcesses(
+            spec(LockKind.LOCK_KIND_FLOCK).toBuilder()
+                .setClose(lockstep.agent.v1.FileClose.FILE_CLOSE_EACH)
+                .setShared(true)
+                .build(),
+            new RootedPaths(root, "n1"));
+    try {
+      w.prepare();
+      WorkloadResult r = w.run(WallClock.nowNanos()).build();
+      assertThat(r.getOps()).isEqualTo(50);
+      Path f = root.resolve("locks.n1/test-0-3");
+      Posix posix = Posix.get();
+      int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
+      try {
+        assertThat(
+                posix.acquire(
+                        fd,
+                        new LockMode(LockCall.FLOCK, true, false),
+                        0,
+                        0,
+                        f.toString(),
+                        () -> true)
+                    >= 0)
+            .isTrue();
+      } finally {
+        posix.closeQuietly(fd);
+      }
+    } finally {
+      w.cleanup();
     }
+  }
 
-    @Test
-    void holdWithCloseEachDropsTheFlockOnClose() throws Exception {
-        LockFilesProcesses w = new LockFilesProcesses(spec(LockKind.LOCK_KIND_FLOCK).toBuilder()
-                .setClose(lockstep.agent.v1.FileClose.FILE_CLOSE_EACH).setShared(true).build(), new RootedPaths(root, "n1"));
-        try {
-            w.prepare();
-            WorkloadResult r = w.run(WallClock.nowNanos()).build();
-            assertThat(r.getOps()).isEqualTo(50);
-            Path f = root.resolve("locks.n1/test-0-3");
-            Posix posix = Posix.get();
-            int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
-            try {
-                assertThat(posix.acquire(fd, new LockMode(LockCall.FLOCK, true, false), 0, 0, f.toString(), () -> true) >= 0).isTrue();
-            } finally {
-                posix.closeQuietly(fd);
-            }
-        } finally {
-            w.cleanup();
-        }
-    }
-
-    @Test
-    void lockModeKindsMap() {
-        assertThat(LockCall.of(LockKind.LOCK_KIND_OFD)).isEqualTo(LockCall.OFD);
-    }
+  @Test
+  void lockModeKindsMap() {
+    assertThat(LockCall.of(LockKind.LOCK_KIND_OFD)).isEqualTo(LockCall.OFD);
+  }
 }

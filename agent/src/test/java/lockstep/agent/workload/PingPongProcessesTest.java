@@ -3,8 +3,6 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import lockstep.common.LatencyHistograms;
-import lockstep.common.WallClock;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -15,6 +13,8 @@ import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WorkloadSpec;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,89 +22,112 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Real worker processes in one ring on a local file: the data-increment check must hold. */
 class PingPongProcessesTest {
-    @TempDir
-    Path root;
+  @TempDir Path root;
 
-    private static PingPongWorkload.Builder spec() {
-        return PingPongWorkload.newBuilder().setFile("pp.dat").setProcesses(2).setLock(LockKind.LOCK_KIND_FCNTL)
-                .setIo(PingPongIo.PING_PONG_IO_READ_WRITE).setDurationMillis(400).setWarmupMillis(150);
+  private static PingPongWorkload.Builder spec() {
+    return PingPongWorkload.newBuilder()
+        .setFile("pp.dat")
+        .setProcesses(2)
+        .setLock(LockKind.LOCK_KIND_FCNTL)
+        .setIo(PingPongIo.PING_PONG_IO_READ_WRITE)
+        .setDurationMillis(400)
+        .setWarmupMillis(150);
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = LockKind.class,
+      names = {"LOCK_KIND_FCNTL", "LOCK_KIND_OFD"})
+  void twoProcessesPingPongCoherentlyOnALocalFile(LockKind kind) {
+    PingPongProcesses w =
+        new PingPongProcesses(spec().setLock(kind).build(), new RootedPaths(root, "n1"), 1);
+    assertThat(w.participants()).isEqualTo(2);
+    assertThat(w.slots()).isEqualTo(3);
+    try {
+      w.prepare();
+      assertThat(w.workerPids()).hasSize(2);
+      long start = WallClock.nowNanos() + 100_000_000;
+      WorkloadResult r = w.run(start).build();
+      assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+      assertThat(r.getOps()).isPositive().isEven();
+      assertThat(r.getProcessesList())
+          .hasSize(2)
+          .allSatisfy(p -> assertThat(p.getOps()).isPositive());
+      assertThat(r.getCoherenceChecks()).isPositive();
+      assertThat(r.getCoherenceErrors()).isZero();
+      assertThat(r.getFirstOpUnixNanos()).isGreaterThanOrEqualTo(start + 150_000_000L);
+      assertThat(r.getEndUnixNanos()).isLessThanOrEqualTo(start + 550_000_000L);
+      assertThat(r.getMeasureDelayNanos()).isEqualTo(150_000_000L);
+      assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount())
+          .isEqualTo(r.getOps());
+    } finally {
+      w.cleanup();
     }
+    assertThat(root.resolve("pp.dat")).doesNotExist();
+  }
 
-    @ParameterizedTest
-    @EnumSource(value = LockKind.class, names = {"LOCK_KIND_FCNTL", "LOCK_KIND_OFD"})
-    void twoProcessesPingPongCoherentlyOnALocalFile(LockKind kind) {
-        PingPongProcesses w = new PingPongProcesses(spec().setLock(kind).build(), new RootedPaths(root, "n1"), 1);
-        assertThat(w.participants()).isEqualTo(2);
-        assertThat(w.slots()).isEqualTo(3);
-        try {
-            w.prepare();
-            assertThat(w.workerPids()).hasSize(2);
-            long start = WallClock.nowNanos() + 100_000_000;
-            WorkloadResult r = w.run(start).build();
-            assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
-            assertThat(r.getOps()).isPositive().isEven();
-            assertThat(r.getProcessesList()).hasSize(2).allSatisfy(p -> assertThat(p.getOps()).isPositive());
-            assertThat(r.getCoherenceChecks()).isPositive();
-            assertThat(r.getCoherenceErrors()).isZero();
-            assertThat(r.getFirstOpUnixNanos()).isGreaterThanOrEqualTo(start + 150_000_000L);
-            assertThat(r.getEndUnixNanos()).isLessThanOrEqualTo(start + 550_000_000L);
-            assertThat(r.getMeasureDelayNanos()).isEqualTo(150_000_000L);
-            assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isEqualTo(r.getOps());
-        } finally {
-            w.cleanup();
-        }
-        assertThat(root.resolve("pp.dat")).doesNotExist();
+  @Test
+  void withoutIoThereIsNothingToCheck() {
+    PingPongProcesses w =
+        new PingPongProcesses(
+            spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE).build(),
+            new RootedPaths(root, "n1"),
+            1);
+    try {
+      w.prepare();
+      WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
+      assertThat(r.getOps()).isPositive();
+      assertThat(r.getCoherenceChecks()).isZero();
+    } finally {
+      w.cleanup();
     }
+  }
 
-    @Test
-    void withoutIoThereIsNothingToCheck() {
-        PingPongProcesses w = new PingPongProcesses(spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE).build(),
-                new RootedPaths(root, "n1"), 1);
-        try {
-            w.prepare();
-            WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
-            assertThat(r.getOps()).isPositive();
-            assertThat(r.getCoherenceChecks()).isZero();
-        } finally {
-            w.cleanup();
-        }
-    }
-
-    @Test
-    void withInstrumentationOffWorkersCountButRecordNoLatencyAndSendNoProgress() throws InterruptedException {
-        Workload w = WorkloadFactory.create(WorkloadSpec.newBuilder().setPingPong(spec().setProcesses(1)
-                .setIo(PingPongIo.PING_PONG_IO_NONE)).setInstrumentationOff(true).build(), new RootedPaths(root, "n1"));
-        try {
-            w.prepare();
-            // what the agent's progress sampler would see while the run goes (a worker sends its
-            // count every 100 ms when instrumented)
-            AtomicLong seenWhileRunning = new AtomicLong();
-            long start = WallClock.nowNanos() + 50_000_000;
-            Thread sampler = new Thread(() -> {
+  @Test
+  void withInstrumentationOffWorkersCountButRecordNoLatencyAndSendNoProgress()
+      throws InterruptedException {
+    Workload w =
+        WorkloadFactory.create(
+            WorkloadSpec.newBuilder()
+                .setPingPong(spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE))
+                .setInstrumentationOff(true)
+                .build(),
+            new RootedPaths(root, "n1"));
+    try {
+      w.prepare();
+      // what the agent's progress sampler would see while the run goes (a worker sends its
+      // count every 100 ms when instrumented)
+      AtomicLong seenWhileRunning = new AtomicLong();
+      long start = WallClock.nowNanos() + 50_000_000;
+      Thread sampler =
+          new Thread(
+              () -> {
                 while (WallClock.nowNanos() < start + 500_000_000L) {
-                    seenWhileRunning.accumulateAndGet(w.opsSoFar(), Math::max);
-                    LockSupport.parkNanos(20_000_000);
+                  seenWhileRunning.accumulateAndGet(w.opsSoFar(), Math::max);
+                  LockSupport.parkNanos(20_000_000);
                 }
-            });
-            sampler.start();
-            WorkloadResult r = w.run(start).build();
-            sampler.join();
-            assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
-            assertThat(r.getOps()).isPositive();
-            assertThat(r.getFirstOpUnixNanos()).isPositive().isLessThan(r.getEndUnixNanos());
-            assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isZero();
-            assertThat(seenWhileRunning.get()).as("no progress events from the worker").isZero();
-        } finally {
-            w.cleanup();
-        }
+              });
+      sampler.start();
+      WorkloadResult r = w.run(start).build();
+      sampler.join();
+      assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+      assertThat(r.getOps()).isPositive();
+      assertThat(r.getFirstOpUnixNanos()).isPositive().isLessThan(r.getEndUnixNanos());
+      assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isZero();
+      assertThat(seenWhileRunning.get()).as("no progress events from the worker").isZero();
+    } finally {
+      w.cleanup();
     }
+  }
 
-    @Test
-    void theRingNeedsMoreSlotsThanParticipantsOnAllNodes() {
-        assertThatThrownBy(() -> new PingPongProcesses(spec().setSlots(4).build(), new RootedPaths(root, "n1"), 2))
-                .hasMessageContaining("workload.slots").hasMessageContaining("4 participants (2 node(s) x 2 process(es))")
-                .hasMessageContaining("at least 5");
-        assertThat(new PingPongProcesses(spec().build(), new RootedPaths(root, "n1"), 3).slots()).isEqualTo(7);
-    }
-
+  @Test
+  void theRingNeedsMoreSlotsThanParticipantsOnAllNodes() {
+    assertThatThrownBy(
+            () -> new PingPongProcesses(spec().setSlots(4).build(), new RootedPaths(root, "n1"), 2))
+        .hasMessageContaining("workload.slots")
+        .hasMessageContaining("4 participants (2 node(s) x 2 process(es))")
+        .hasMessageContaining("at least 5");
+    assertThat(new PingPongProcesses(spec().build(), new RootedPaths(root, "n1"), 3).slots())
+        .isEqualTo(7);
+  }
 }

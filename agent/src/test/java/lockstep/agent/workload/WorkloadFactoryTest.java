@@ -12,14 +12,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The agent checks every spec with the shared WorkloadValidator before it creates anything. */
 class WorkloadFactoryTest {
-    @TempDir
-    Path root;
+  @TempDir Path root;
 
-    @Test
-    void theAgentRefusesThroughTheValidatorBeforeTouchingAnything() {
-        WriteWorkload write = WriteWorkload.newBuilder().setFile("w").setSizeBytes(0).setBlockSizeBytes(4096).build();
-        assertThatThrownBy(() -> WorkloadFactory.create(WorkloadSpec.newBuilder().setWrite(write).build(), new RootedPaths(root, "n1")))
-                .hasMessage("workload.size: must be greater than 0");
-        assertThat(root.toFile().list()).isEmpty();
-    }
+  @Test
+  void theAgentRefusesThroughTheValidatorBeforeTouchingAnything() {
+    WriteWorkload write =
+        WriteWorkload.newBuilder().setFile("w").setSizeBytes(0).setBlockSizeBytes(4096).build();
+    assertThatThrownBy(
+            () ->
+                WorkloadFactory.create(
+                    WorkloadSpec.newBuilder().setWrite(write).build(), new RootedPaths(root, "n1")))
+        .hasMessage("workload.size: must be greater than 0");
+    assertThat(root.toFile().list()).isEmpty();
+  }
 }

@@ -1,69 +1,71 @@
 package lockstep.agent.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import lockstep.common.InvalidWorkloadException;
-import lockstep.common.LatencyHistograms;
-import lockstep.common.WallClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WriteWorkload;
+import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class WriteFileWorkloadTest {
-    @TempDir
-    Path root;
+  @TempDir Path root;
 
-    private WriteWorkload.Builder spec() {
-        return WriteWorkload.newBuilder().setFile("sub/out.{node}").setSizeBytes(1 << 20).setBlockSizeBytes(4096);
-    }
+  private WriteWorkload.Builder spec() {
+    return WriteWorkload.newBuilder()
+        .setFile("sub/out.{node}")
+        .setSizeBytes(1 << 20)
+        .setBlockSizeBytes(4096);
+  }
 
-    @Test
-    void writesTheWholeFileInBlocksAndCleansUp() throws Exception {
-        WriteFileWorkload w = new WriteFileWorkload(spec().setFdatasync(true).build(), new RootedPaths(root, "n1"));
-        w.prepare();
-        Path file = root.resolve("sub/out.n1");
-        assertThat(file).exists();
-        long start = WallClock.nowNanos() + 20_000_000;
-        WorkloadResult r = w.run(start).build();
+  @Test
+  void writesTheWholeFileInBlocksAndCleansUp() throws Exception {
+    WriteFileWorkload w =
+        new WriteFileWorkload(spec().setFdatasync(true).build(), new RootedPaths(root, "n1"));
+    w.prepare();
+    Path file = root.resolve("sub/out.n1");
+    assertThat(file).exists();
+    long start = WallClock.nowNanos() + 20_000_000;
+    WorkloadResult r = w.run(start).build();
 
-        assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
-        assertThat(r.getBytes()).isEqualTo(1 << 20);
-        assertThat(r.getOps()).isEqualTo(256);
-        assertThat(Files.size(file)).isEqualTo(1 << 20);
-        assertThat(r.getFirstOpUnixNanos()).isGreaterThanOrEqualTo(start);
-        assertThat(r.getEndUnixNanos()).isGreaterThan(r.getFirstOpUnixNanos());
-        assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isEqualTo(256);
+    assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+    assertThat(r.getBytes()).isEqualTo(1 << 20);
+    assertThat(r.getOps()).isEqualTo(256);
+    assertThat(Files.size(file)).isEqualTo(1 << 20);
+    assertThat(r.getFirstOpUnixNanos()).isGreaterThanOrEqualTo(start);
+    assertThat(r.getEndUnixNanos()).isGreaterThan(r.getFirstOpUnixNanos());
+    assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isEqualTo(256);
 
-        CleanupReport c = w.cleanup();
-        assertThat(c.filesRemoved()).isEqualTo(1);
-        assertThat(c.leftovers()).isEmpty();
-        assertThat(root.resolve("sub")).doesNotExist();
-    }
+    CleanupReport c = w.cleanup();
+    assertThat(c.filesRemoved()).isEqualTo(1);
+    assertThat(c.leftovers()).isEmpty();
+    assertThat(root.resolve("sub")).doesNotExist();
+  }
 
-    @Test
-    void lastBlockMayBeShort() {
-        WriteFileWorkload w = new WriteFileWorkload(spec().setSizeBytes(10_000).build(), new RootedPaths(root, "n1"));
-        w.prepare();
-        WorkloadResult r = w.run(WallClock.nowNanos()).build();
-        assertThat(r.getBytes()).isEqualTo(10_000);
-        assertThat(r.getOps()).isEqualTo(3);
-        w.cleanup();
-    }
+  @Test
+  void lastBlockMayBeShort() {
+    WriteFileWorkload w =
+        new WriteFileWorkload(spec().setSizeBytes(10_000).build(), new RootedPaths(root, "n1"));
+    w.prepare();
+    WorkloadResult r = w.run(WallClock.nowNanos()).build();
+    assertThat(r.getBytes()).isEqualTo(10_000);
+    assertThat(r.getOps()).isEqualTo(3);
+    w.cleanup();
+  }
 
-    @Test
-    void abortBeforeTheInstantStopsWithoutWriting() throws Exception {
-        WriteFileWorkload w = new WriteFileWorkload(spec().build(), new RootedPaths(root, "n1"));
-        w.prepare();
-        w.abort();
-        WorkloadResult r = w.run(WallClock.nowNanos() + 60_000_000_000L).build();
-        assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_ABORTED);
-        assertThat(r.getBytes()).isZero();
-        w.cleanup();
-    }
+  @Test
+  void abortBeforeTheInstantStopsWithoutWriting() throws Exception {
+    WriteFileWorkload w = new WriteFileWorkload(spec().build(), new RootedPaths(root, "n1"));
+    w.prepare();
+    w.abort();
+    WorkloadResult r = w.run(WallClock.nowNanos() + 60_000_000_000L).build();
+    assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_ABORTED);
+    assertThat(r.getBytes()).isZero();
+    w.cleanup();
+  }
 }

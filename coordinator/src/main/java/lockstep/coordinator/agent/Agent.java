@@ -14,49 +14,53 @@ import lockstep.agent.v1.StartResponse;
 import lockstep.agent.v1.WatchProgressResponse;
 
 /**
- * How the coordinator sees one agent. Every call is bounded by a deadline and fails with an
- * {@link AgentCallException} that names the agent and the call.
+ * How the coordinator sees one agent. Every call is bounded by a deadline and fails with an {@link
+ * AgentCallException} that names the agent and the call.
  */
 public interface Agent extends AutoCloseable {
-    /** host:port as given by the user. */
-    String address();
+  /** host:port as given by the user. */
+  String address();
 
-    DescribeResponse describe();
+  DescribeResponse describe();
 
-    /** One clock probe: the agent's clock and the coordinator's around the call. */
-    ClockSample probeClock();
+  /** One clock probe: the agent's clock and the coordinator's around the call. */
+  ClockSample probeClock();
 
-    PrepareResponse prepare(PrepareRequest request);
+  PrepareResponse prepare(PrepareRequest request);
 
-    StartResponse start(String runId, long startAtAgentUnixNanos);
+  StartResponse start(String runId, long startAtAgentUnixNanos);
 
-    /** Progress samples until the run ends or {@code timeoutMillis} passes. */
-    Iterator<WatchProgressResponse> watchProgress(String runId, int intervalMillis, long timeoutMillis);
+  /** Progress samples until the run ends or {@code timeoutMillis} passes. */
+  Iterator<WatchProgressResponse> watchProgress(
+      String runId, int intervalMillis, long timeoutMillis);
 
-    GetResultResponse getResult(String runId);
+  GetResultResponse getResult(String runId);
 
-    default AbortResponse abort(String runId, String reason) {
-        return abort(runId, reason, false);
-    }
+  default AbortResponse abort(String runId, String reason) {
+    return abort(runId, reason, false);
+  }
 
-    /** Aborts; with {@code removeFiles} also removes the run's files now, the agent keeping its result (as its lease would). */
-    AbortResponse abort(String runId, String reason, boolean removeFiles);
+  /**
+   * Aborts; with {@code removeFiles} also removes the run's files now, the agent keeping its result
+   * (as its lease would).
+   */
+  AbortResponse abort(String runId, String reason, boolean removeFiles);
 
-    /** Removes the run's files and ends it; its directory stays until {@link #removeRunDir}. */
-    CleanupResponse cleanup(String runId);
+  /** Removes the run's files and ends it; its directory stays until {@link #removeRunDir}. */
+  CleanupResponse cleanup(String runId);
 
-    /**
-     * Removes the run's directory if empty: called once every node of the step has cleaned, since
-     * on a shared root the directory is every node's (Cleanup with run_dir_only).
-     */
-    CleanupResponse removeRunDir(String runId);
+  /**
+   * Removes the run's directory if empty: called once every node of the step has cleaned, since on
+   * a shared root the directory is every node's (Cleanup with run_dir_only).
+   */
+  CleanupResponse removeRunDir(String runId);
 
-    /** Renews the leases of these runs; also the coordinator's heartbeat of the agent. */
-    KeepAliveResponse keepAlive(List<String> runIds, long deadlineMillis);
+  /** Renews the leases of these runs; also the coordinator's heartbeat of the agent. */
+  KeepAliveResponse keepAlive(List<String> runIds, long deadlineMillis);
 
-    /** The runs the agent holds, its own and others' (for `lockstep collect`). */
-    ListRunsResponse listRuns();
+  /** The runs the agent holds, its own and others' (for `lockstep collect`). */
+  ListRunsResponse listRuns();
 
-    @Override
-    void close();
+  @Override
+  void close();
 }

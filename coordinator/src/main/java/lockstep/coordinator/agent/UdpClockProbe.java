@@ -17,68 +17,73 @@ import lockstep.common.WallClock;
 
 /**
  * Probes an agent's clock with one UDP datagram each way ({@link ClockProbeDatagram}), on the
- * calling thread: no event loop or executor between reading the clock and the datagram leaving
- * or arriving. Not thread-safe; {@link GrpcAgent} probes one at a time.
+ * calling thread: no event loop or executor between reading the clock and the datagram leaving or
+ * arriving. Not thread-safe; {@link GrpcAgent} probes one at a time.
  */
 final class UdpClockProbe implements AutoCloseable {
-    private static final Pattern HOST_PORT = Pattern.compile("^(?:dns:///)?\\[?([^\\[\\]]+?)\\]?:(\\d+)$");
+  private static final Pattern HOST_PORT =
+      Pattern.compile("^(?:dns:///)?\\[?([^\\[\\]]+?)\\]?:(\\d+)$");
 
-    private final DatagramSocket socket;
-    private final byte[] buffer = new byte[ClockProbeDatagram.BYTES + 1];
-    private final ByteBuffer bytes = ByteBuffer.wrap(buffer);
+  private final DatagramSocket socket;
+  private final byte[] buffer = new byte[ClockProbeDatagram.BYTES + 1];
+  private final ByteBuffer bytes = ByteBuffer.wrap(buffer);
 
-    private UdpClockProbe(DatagramSocket socket) {
-        this.socket = socket;
+  private UdpClockProbe(DatagramSocket socket) {
+    this.socket = socket;
+  }
+
+  /**
+   * A probe of the agent at the host of {@code address} (host:port, [v6]:port or dns:///host:port)
+   * and UDP {@code port}; empty when the address has no host to send to.
+   */
+  static Optional<UdpClockProbe> open(String address, int port) throws IOException {
+    Matcher m = HOST_PORT.matcher(address);
+    if (port <= 0 || port > 65535 || !m.matches()) {
+      return Optional.empty();
     }
-
-    /**
-     * A probe of the agent at the host of {@code address} (host:port, [v6]:port or dns:///host:port)
-     * and UDP {@code port}; empty when the address has no host to send to.
-     */
-    static Optional<UdpClockProbe> open(String address, int port) throws IOException {
-        Matcher m = HOST_PORT.matcher(address);
-        if (port <= 0 || port > 65535 || !m.matches()) {
-            return Optional.empty();
-        }
-        DatagramSocket socket = new DatagramSocket();
-        try {
-            socket.connect(new InetSocketAddress(InetAddress.getByName(m.group(1)), port));
-        } catch (IOException | RuntimeException e) {
-            socket.close();
-            throw e;
-        }
-        return Optional.of(new UdpClockProbe(socket));
+    DatagramSocket socket = new DatagramSocket();
+    try {
+      socket.connect(new InetSocketAddress(InetAddress.getByName(m.group(1)), port));
+    } catch (IOException | RuntimeException e) {
+      socket.close();
+      throw e;
     }
+    return Optional.of(new UdpClockProbe(socket));
+  }
 
-    /** One probe; {@link SocketTimeoutException} when no answer to it came within {@code timeout}. */
-    ClockSample probe(Duration timeout) throws IOException {
-        long nonce = ThreadLocalRandom.current().nextLong();
-        ClockProbeDatagram.request(bytes, nonce);
-        DatagramPacket packet = new DatagramPacket(buffer, ClockProbeDatagram.BYTES);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        socket.setSoTimeout(Math.max(1, (int) timeout.toMillis()));
-        long sentWall = WallClock.nowNanos();
-        long sent = System.nanoTime();
-        socket.send(packet);
-        while (true) {
-            packet.setLength(buffer.length);
-            socket.receive(packet);
-            long roundTrip = System.nanoTime() - sent;
-            // A late answer to an earlier probe that timed out carries another nonce: not ours.
-            if (ClockProbeDatagram.matches(bytes, packet.getLength()) && bytes.getLong(ClockProbeDatagram.NONCE) == nonce) {
-                return new ClockSample(sentWall, roundTrip, bytes.getLong(ClockProbeDatagram.ARRIVED),
-                        bytes.getLong(ClockProbeDatagram.LEFT));
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 1_000_000) {
-                throw new SocketTimeoutException("no answer within " + timeout.toMillis() + " ms");
-            }
-            socket.setSoTimeout((int) (left / 1_000_000));
-        }
+  /** One probe; {@link SocketTimeoutException} when no answer to it came within {@code timeout}. */
+  ClockSample probe(Duration timeout) throws IOException {
+    long nonce = ThreadLocalRandom.current().nextLong();
+    ClockProbeDatagram.request(bytes, nonce);
+    DatagramPacket packet = new DatagramPacket(buffer, ClockProbeDatagram.BYTES);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    socket.setSoTimeout(Math.max(1, (int) timeout.toMillis()));
+    long sentWall = WallClock.nowNanos();
+    long sent = System.nanoTime();
+    socket.send(packet);
+    while (true) {
+      packet.setLength(buffer.length);
+      socket.receive(packet);
+      long roundTrip = System.nanoTime() - sent;
+      // A late answer to an earlier probe that timed out carries another nonce: not ours.
+      if (ClockProbeDatagram.matches(bytes, packet.getLength())
+          && bytes.getLong(ClockProbeDatagram.NONCE) == nonce) {
+        return new ClockSample(
+            sentWall,
+            roundTrip,
+            bytes.getLong(ClockProbeDatagram.ARRIVED),
+            bytes.getLong(ClockProbeDatagram.LEFT));
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 1_000_000) {
+        throw new SocketTimeoutException("no answer within " + timeout.toMillis() + " ms");
+      }
+      socket.setSoTimeout((int) (left / 1_000_000));
     }
+  }
 
-    @Override
-    public void close() {
-        socket.close();
-    }
+  @Override
+  public void close() {
+    socket.close();
+  }
 }

@@ -1,6 +1,5 @@
 package lockstep.coordinator.analysis;
 
-import lockstep.coordinator.model.Severity;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -10,144 +9,227 @@ import java.util.Map;
 import java.util.Optional;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.Severity;
 
 /**
- * Where the time went, per plan step: the likely bottleneck from the nodes' resource samples,
- * with the figure that shows it. Rules, first match wins (docs/results.md, "Bottleneck rules"):
- * storage-bound (a node's device busy), network-bound (an interface near its link speed),
- * CPU-bound (a node's CPUs busy; says how much of it the workload's own processes used),
- * waiting (lock workloads: workers inside lock calls while CPU and device idle), else no single
- * bottleneck. Separately: page cache (buffered writes still dirty at the end).
+ * Where the time went, per plan step: the likely bottleneck from the nodes' resource samples, with
+ * the figure that shows it. Rules, first match wins (docs/results.md, "Bottleneck rules"):
+ * storage-bound (a node's device busy), network-bound (an interface near its link speed), CPU-bound
+ * (a node's CPUs busy; says how much of it the workload's own processes used), waiting (lock
+ * workloads: workers inside lock calls while CPU and device idle), else no single bottleneck.
+ * Separately: page cache (buffered writes still dirty at the end).
  */
 public final class Bottlenecks {
-    /** A device busy (I/O in flight) at least this share of the run: storage-bound. */
-    static final double STORAGE_BUSY_PERCENT = 80;
-    /** An interface's busier direction at least this share of its link speed: network-bound. */
-    static final double NETWORK_LINK_PERCENT = 80;
-    /** All CPUs together busy at least this share of the run: CPU-bound. */
-    static final double CPU_BUSY_PERCENT = 85;
-    /** The workload's own processes used at least this share of the busy CPU: may be Lockstep's limit. */
-    static final double OWN_PROCESSES_SHARE = 0.5;
-    /** Waiting: workers inside lock ops at least this share of their time ... */
-    static final double WAITING_LOCK_SHARE = 0.5;
-    /** ... while every node's device stays below this ... */
-    static final double WAITING_DEVICE_PERCENT = 50;
-    /** ... and its CPU is not saturated, or under this share of a saturated CPU is the lock workers' own. */
-    static final double WAITING_OWN_CPU_SHARE = 0.25;
-    /** Above this, a waiting line says whose the CPU time is (a local file-system daemon's, say). */
-    static final double WAITING_CPU_NOTED_PERCENT = 50;
-    /** Buffered writes: Dirty at the end at least this share of the bytes written (and 1 MiB). */
-    static final double PAGE_CACHE_SHARE = 0.25;
-    static final long PAGE_CACHE_MIN_BYTES = 1 << 20;
+  /** A device busy (I/O in flight) at least this share of the run: storage-bound. */
+  static final double STORAGE_BUSY_PERCENT = 80;
 
-    private Bottlenecks() {
-    }
+  /** An interface's busier direction at least this share of its link speed: network-bound. */
+  static final double NETWORK_LINK_PERCENT = 80;
 
-    public static List<Finding> of(RunRecord run) {
-        Map<String, List<NodeLoad>> groups = NodeLoad.byGroup(run);
-        Map<String, Integer> stepNodes = new LinkedHashMap<>();
-        run.steps().forEach(s -> stepNodes.putIfAbsent(s.group(), s.nodes().size()));
-        Map<String, NodeLoad> solo = new LinkedHashMap<>();
-        groups.forEach((g, loads) -> {
-            if (stepNodes.get(g) == 1) {
-                loads.forEach(l -> solo.putIfAbsent(l.node(), l));
-            }
+  /** All CPUs together busy at least this share of the run: CPU-bound. */
+  static final double CPU_BUSY_PERCENT = 85;
+
+  /**
+   * The workload's own processes used at least this share of the busy CPU: may be Lockstep's limit.
+   */
+  static final double OWN_PROCESSES_SHARE = 0.5;
+
+  /** Waiting: workers inside lock ops at least this share of their time ... */
+  static final double WAITING_LOCK_SHARE = 0.5;
+
+  /** ... while every node's device stays below this ... */
+  static final double WAITING_DEVICE_PERCENT = 50;
+
+  /**
+   * ... and its CPU is not saturated, or under this share of a saturated CPU is the lock workers'
+   * own.
+   */
+  static final double WAITING_OWN_CPU_SHARE = 0.25;
+
+  /** Above this, a waiting line says whose the CPU time is (a local file-system daemon's, say). */
+  static final double WAITING_CPU_NOTED_PERCENT = 50;
+
+  /** Buffered writes: Dirty at the end at least this share of the bytes written (and 1 MiB). */
+  static final double PAGE_CACHE_SHARE = 0.25;
+
+  static final long PAGE_CACHE_MIN_BYTES = 1 << 20;
+
+  private Bottlenecks() {}
+
+  public static List<Finding> of(RunRecord run) {
+    Map<String, List<NodeLoad>> groups = NodeLoad.byGroup(run);
+    Map<String, Integer> stepNodes = new LinkedHashMap<>();
+    run.steps().forEach(s -> stepNodes.putIfAbsent(s.group(), s.nodes().size()));
+    Map<String, NodeLoad> solo = new LinkedHashMap<>();
+    groups.forEach(
+        (g, loads) -> {
+          if (stepNodes.get(g) == 1) {
+            loads.forEach(l -> solo.putIfAbsent(l.node(), l));
+          }
         });
-        boolean pageCacheWrites = "write".equals(run.workloadType())
-                && !Boolean.TRUE.equals(run.workload().get("fdatasync")) && !Boolean.TRUE.equals(run.workload().get("o-direct"))
-                && !Boolean.TRUE.equals(run.workload().get("o-sync"));
-        List<Finding> out = new ArrayList<>();
-        groups.forEach((g, loads) -> {
-            out.add(judge(g, loads, stepNodes.get(g) > 1 ? solo : Map.of(), "lock".equals(run.opName())));
-            if (pageCacheWrites) {
-                pageCache(g, loads).ifPresent(out::add);
-            }
+    boolean pageCacheWrites =
+        "write".equals(run.workloadType())
+            && !Boolean.TRUE.equals(run.workload().get("fdatasync"))
+            && !Boolean.TRUE.equals(run.workload().get("o-direct"))
+            && !Boolean.TRUE.equals(run.workload().get("o-sync"));
+    List<Finding> out = new ArrayList<>();
+    groups.forEach(
+        (g, loads) -> {
+          out.add(
+              judge(g, loads, stepNodes.get(g) > 1 ? solo : Map.of(), "lock".equals(run.opName())));
+          if (pageCacheWrites) {
+            pageCache(g, loads).ifPresent(out::add);
+          }
         });
-        return List.copyOf(out);
-    }
+    return List.copyOf(out);
+  }
 
-    static Finding judge(String step, List<NodeLoad> loads, Map<String, NodeLoad> solo, boolean lockWorkload) {
-        String while_ = solo.isEmpty() ? "" : " while together";
-        NodeLoad disk = max(loads, NodeLoad::deviceBusyPercent);
-        if (disk.hasDevice() && disk.deviceBusyPercent() >= STORAGE_BUSY_PERCENT) {
-            NodeLoad alone = solo.get(disk.node());
-            String aloneText = alone == null || !alone.hasDevice() ? "" : f(" (%.0f%% alone)", alone.deviceBusyPercent());
-            return finding(step, "storage-bound", f("storage-bound: node %s's device %s busy %.0f%%%s%s, %.1f MB/s",
-                    disk.node(), disk.device(), disk.deviceBusyPercent(), while_, aloneText, disk.deviceMBps()));
-        }
-        Optional<NodeLoad> net = loads.stream().filter(l -> l.linkPercent() != null)
-                .max(Comparator.comparingDouble(NodeLoad::linkPercent));
-        if (net.isPresent() && net.get().linkPercent() >= NETWORK_LINK_PERCENT) {
-            NodeLoad n = net.get();
-            return finding(step, "network-bound", f("network-bound: %.0f MB/s on %s of node %s, %.0f%% of its %s link",
-                    n.ifaceMBps(), n.iface(), n.node(), n.linkPercent(), link(n.linkMbps())));
-        }
-        NodeLoad cpu = max(loads, NodeLoad::cpuBusyPercent);
-        NodeLoad lock = loads.stream().filter(l -> l.lockWaitShare() != null)
-                .min(Comparator.comparingDouble(NodeLoad::lockWaitShare)).orElse(null);
-        boolean workersWait = lockWorkload && lock != null && lock.lockWaitShare() >= WAITING_LOCK_SHARE
-                && disk.deviceBusyPercent() < WAITING_DEVICE_PERCENT;
-        // Lock workers that sit in lock calls while the CPU goes mostly to others (a file-system
-        // daemon on the same node) are waiting on the file system, not CPU-bound themselves.
-        if (cpu.cpuBusyPercent() >= CPU_BUSY_PERCENT && !(workersWait && cpu.workloadShareOfBusy() < WAITING_OWN_CPU_SHARE)) {
-            double own = cpu.workloadShareOfBusy();
-            String why = own >= OWN_PROCESSES_SHARE
-                    ? " (the figure may be Lockstep's limit, not the file system's)"
-                    : " (mostly outside the workload's processes: the file system's daemons, the kernel or other load)";
-            String baseline = cpu.baselineCpuBusyPercent() == null ? ""
-                    : f(" (%.0f%% in the idle baseline before the start)", cpu.baselineCpuBusyPercent());
-            return finding(step, "cpu-bound", f("CPU-bound on %s: %.0f%% busy%s%s, %.0f%% of it in the workload's own processes%s",
-                    cpu.node(), cpu.cpuBusyPercent(), while_, baseline, own * 100, why));
-        }
-        // Workers that spend most of their time inside lock calls, on an idle device, with the
-        // CPU not saturated by the workload itself: waiting, whoever else uses the CPU.
-        if (workersWait) {
-            String who = loads.size() > 1 ? "the nodes wait" : "node " + lock.node() + " waits";
-            String whose = cpu.cpuBusyPercent() < WAITING_CPU_NOTED_PERCENT ? ""
-                    : f(" (%.0f%% of it in the workload's own processes; the rest is the file system's daemons, the kernel"
-                    + " or other load)", cpu.workloadShareOfBusy() * 100);
-            return finding(step, "waiting", f("waiting: CPU %.0f%%%s, %s, %.0f%% of the workers' time inside lock calls; "
-                    + "%s on something shared (a cluster lock manager or a rate limit)",
-                    cpu.cpuBusyPercent(), whose, deviceText(disk), lock.lockWaitShare() * 100, who));
-        }
-        String lockText = lock == null ? "" : f(", %.0f%% of the workers' time inside lock calls", lock.lockWaitShare() * 100);
-        return finding(step, "no-bottleneck", f("no single bottleneck: CPU at most %.0f%% busy (%s), %s%s, network at most %.1f MB/s",
-                cpu.cpuBusyPercent(), cpu.node(), deviceText(disk), lockText, max(loads, NodeLoad::ifaceMBps).ifaceMBps()));
+  static Finding judge(
+      String step, List<NodeLoad> loads, Map<String, NodeLoad> solo, boolean lockWorkload) {
+    String while_ = solo.isEmpty() ? "" : " while together";
+    NodeLoad disk = max(loads, NodeLoad::deviceBusyPercent);
+    if (disk.hasDevice() && disk.deviceBusyPercent() >= STORAGE_BUSY_PERCENT) {
+      NodeLoad alone = solo.get(disk.node());
+      String aloneText =
+          alone == null || !alone.hasDevice()
+              ? ""
+              : f(" (%.0f%% alone)", alone.deviceBusyPercent());
+      return finding(
+          step,
+          "storage-bound",
+          f(
+              "storage-bound: node %s's device %s busy %.0f%%%s%s, %.1f MB/s",
+              disk.node(),
+              disk.device(),
+              disk.deviceBusyPercent(),
+              while_,
+              aloneText,
+              disk.deviceMBps()));
     }
+    Optional<NodeLoad> net =
+        loads.stream()
+            .filter(l -> l.linkPercent() != null)
+            .max(Comparator.comparingDouble(NodeLoad::linkPercent));
+    if (net.isPresent() && net.get().linkPercent() >= NETWORK_LINK_PERCENT) {
+      NodeLoad n = net.get();
+      return finding(
+          step,
+          "network-bound",
+          f(
+              "network-bound: %.0f MB/s on %s of node %s, %.0f%% of its %s link",
+              n.ifaceMBps(), n.iface(), n.node(), n.linkPercent(), link(n.linkMbps())));
+    }
+    NodeLoad cpu = max(loads, NodeLoad::cpuBusyPercent);
+    NodeLoad lock =
+        loads.stream()
+            .filter(l -> l.lockWaitShare() != null)
+            .min(Comparator.comparingDouble(NodeLoad::lockWaitShare))
+            .orElse(null);
+    boolean workersWait =
+        lockWorkload
+            && lock != null
+            && lock.lockWaitShare() >= WAITING_LOCK_SHARE
+            && disk.deviceBusyPercent() < WAITING_DEVICE_PERCENT;
+    // Lock workers that sit in lock calls while the CPU goes mostly to others (a file-system
+    // daemon on the same node) are waiting on the file system, not CPU-bound themselves.
+    if (cpu.cpuBusyPercent() >= CPU_BUSY_PERCENT
+        && !(workersWait && cpu.workloadShareOfBusy() < WAITING_OWN_CPU_SHARE)) {
+      double own = cpu.workloadShareOfBusy();
+      String why =
+          own >= OWN_PROCESSES_SHARE
+              ? " (the figure may be Lockstep's limit, not the file system's)"
+              : " (mostly outside the workload's processes: the file system's daemons, the kernel"
+                  + " or other load)";
+      String baseline =
+          cpu.baselineCpuBusyPercent() == null
+              ? ""
+              : f(" (%.0f%% in the idle baseline before the start)", cpu.baselineCpuBusyPercent());
+      return finding(
+          step,
+          "cpu-bound",
+          f(
+              "CPU-bound on %s: %.0f%% busy%s%s, %.0f%% of it in the workload's own processes%s",
+              cpu.node(), cpu.cpuBusyPercent(), while_, baseline, own * 100, why));
+    }
+    // Workers that spend most of their time inside lock calls, on an idle device, with the
+    // CPU not saturated by the workload itself: waiting, whoever else uses the CPU.
+    if (workersWait) {
+      String who = loads.size() > 1 ? "the nodes wait" : "node " + lock.node() + " waits";
+      String whose =
+          cpu.cpuBusyPercent() < WAITING_CPU_NOTED_PERCENT
+              ? ""
+              : f(
+                  " (%.0f%% of it in the workload's own processes; the rest is the file system's"
+                      + " daemons, the kernel or other load)",
+                  cpu.workloadShareOfBusy() * 100);
+      return finding(
+          step,
+          "waiting",
+          f(
+              "waiting: CPU %.0f%%%s, %s, %.0f%% of the workers' time inside lock calls; "
+                  + "%s on something shared (a cluster lock manager or a rate limit)",
+              cpu.cpuBusyPercent(), whose, deviceText(disk), lock.lockWaitShare() * 100, who));
+    }
+    String lockText =
+        lock == null
+            ? ""
+            : f(", %.0f%% of the workers' time inside lock calls", lock.lockWaitShare() * 100);
+    return finding(
+        step,
+        "no-bottleneck",
+        f(
+            "no single bottleneck: CPU at most %.0f%% busy (%s), %s%s, network at most %.1f MB/s",
+            cpu.cpuBusyPercent(),
+            cpu.node(),
+            deviceText(disk),
+            lockText,
+            max(loads, NodeLoad::ifaceMBps).ifaceMBps()));
+  }
 
-    static Optional<Finding> pageCache(String step, List<NodeLoad> loads) {
-        NodeLoad d = max(loads, NodeLoad::dirtyBytes);
-        if (d.dirtyBytes() >= PAGE_CACHE_MIN_BYTES && d.dirtyBytes() >= PAGE_CACHE_SHARE * d.bytes()) {
-            return Optional.of(new Finding("page-cache", Severity.WARNING, f("Step %s: page cache: %s dirty on node %s at the end; "
-                    + "the figure includes no writeback unless fdatasync is on.", step, bytes(d.dirtyBytes()), d.node())));
-        }
-        return Optional.empty();
+  static Optional<Finding> pageCache(String step, List<NodeLoad> loads) {
+    NodeLoad d = max(loads, NodeLoad::dirtyBytes);
+    if (d.dirtyBytes() >= PAGE_CACHE_MIN_BYTES && d.dirtyBytes() >= PAGE_CACHE_SHARE * d.bytes()) {
+      return Optional.of(
+          new Finding(
+              "page-cache",
+              Severity.WARNING,
+              f(
+                  "Step %s: page cache: %s dirty on node %s at the end; "
+                      + "the figure includes no writeback unless fdatasync is on.",
+                  step, bytes(d.dirtyBytes()), d.node())));
     }
+    return Optional.empty();
+  }
 
-    private static Finding finding(String step, String code, String text) {
-        return new Finding(code, Severity.INFO, "Step " + step + ": " + text + ".");
-    }
+  private static Finding finding(String step, String code, String text) {
+    return new Finding(code, Severity.INFO, "Step " + step + ": " + text + ".");
+  }
 
-    private static String deviceText(NodeLoad disk) {
-        return disk.hasDevice() ? f("device %.0f%% busy", disk.deviceBusyPercent()) : "no local block device";
-    }
+  private static String deviceText(NodeLoad disk) {
+    return disk.hasDevice()
+        ? f("device %.0f%% busy", disk.deviceBusyPercent())
+        : "no local block device";
+  }
 
-    private static String link(Long mbps) {
-        return mbps != null && mbps >= 1000 && mbps % 1000 == 0 ? (mbps / 1000) + " Gb/s" : mbps + " Mb/s";
-    }
+  private static String link(Long mbps) {
+    return mbps != null && mbps >= 1000 && mbps % 1000 == 0
+        ? (mbps / 1000) + " Gb/s"
+        : mbps + " Mb/s";
+  }
 
-    public static String bytes(long b) {
-        if (b >= 1e9) {
-            return f("%.1f GB", b / 1e9);
-        }
-        return b >= 1e6 ? f("%.0f MB", b / 1e6) : f("%.0f kB", b / 1e3);
+  public static String bytes(long b) {
+    if (b >= 1e9) {
+      return f("%.1f GB", b / 1e9);
     }
+    return b >= 1e6 ? f("%.0f MB", b / 1e6) : f("%.0f kB", b / 1e3);
+  }
 
-    private static NodeLoad max(List<NodeLoad> loads, java.util.function.ToDoubleFunction<NodeLoad> by) {
-        return loads.stream().max(Comparator.comparingDouble(by)).orElseThrow();
-    }
+  private static NodeLoad max(
+      List<NodeLoad> loads, java.util.function.ToDoubleFunction<NodeLoad> by) {
+    return loads.stream().max(Comparator.comparingDouble(by)).orElseThrow();
+  }
 
-    private static String f(String format, Object... args) {
-        return String.format(Locale.ROOT, format, args);
-    }
+  private static String f(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
+  }
 }

@@ -1,6 +1,5 @@
 package lockstep.coordinator.analysis;
 
-import lockstep.coordinator.model.Severity;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,6 +12,7 @@ import lockstep.coordinator.model.NodeScaling;
 import lockstep.coordinator.model.NodeStepStats;
 import lockstep.coordinator.model.OverlapWindow;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.Severity;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
 
@@ -21,233 +21,398 @@ import lockstep.coordinator.model.StepSummary;
  * scaling (efficiency, aggregate), rate limit, outliers, start skew, overlap, noise, environment.
  */
 public final class Verdicts {
-    /** Mean per-node efficiency at or above this: "the nodes scale well". */
-    static final double SCALES_WELL = 0.9;
-    /** Mean per-node efficiency in this band, with two or more nodes: "halved". */
-    static final double HALVED_LOW = 0.42;
-    static final double HALVED_HIGH = 0.58;
-    /** Per-node lock rates within this spread (max-min over median), alone and together: "looks like a rate limit". */
-    static final double FLAT_SPREAD = 0.10;
-    /** A node whose throughput is this far from the median of the others is an outlier. */
-    static final double OUTLIER = 0.25;
-    /** Overlap-window aggregate differing this much from the whole-run one is reported. */
-    static final double OVERLAP_DIFFERS = 0.10;
-    /** Repeats varying more than this (coefficient of variation) are reported. */
-    static final double NOISY_REPEATS = 0.20;
+  /** Mean per-node efficiency at or above this: "the nodes scale well". */
+  static final double SCALES_WELL = 0.9;
 
-    private Verdicts() {
-    }
+  /** Mean per-node efficiency in this band, with two or more nodes: "halved". */
+  static final double HALVED_LOW = 0.42;
 
-    public static List<Finding> of(RunRecord run, Analysis a) {
-        List<Finding> out = new ArrayList<>();
-        String what = switch (run.opName() == null ? "" : run.opName()) {
-            case "write" -> "write throughput";
-            case "read" -> "read throughput";
-            case "lock" -> "lock rate";
-            case "metadata op" -> "metadata rate";
-            default -> "throughput";
+  static final double HALVED_HIGH = 0.58;
+
+  /**
+   * Per-node lock rates within this spread (max-min over median), alone and together: "looks like a
+   * rate limit".
+   */
+  static final double FLAT_SPREAD = 0.10;
+
+  /** A node whose throughput is this far from the median of the others is an outlier. */
+  static final double OUTLIER = 0.25;
+
+  /** Overlap-window aggregate differing this much from the whole-run one is reported. */
+  static final double OVERLAP_DIFFERS = 0.10;
+
+  /** Repeats varying more than this (coefficient of variation) are reported. */
+  static final double NOISY_REPEATS = 0.20;
+
+  private Verdicts() {}
+
+  public static List<Finding> of(RunRecord run, Analysis a) {
+    List<Finding> out = new ArrayList<>();
+    String what =
+        switch (run.opName() == null ? "" : run.opName()) {
+          case "write" -> "write throughput";
+          case "read" -> "read throughput";
+          case "lock" -> "lock rate";
+          case "metadata op" -> "metadata rate";
+          default -> "throughput";
         };
-        String unit = run.unit();
-        coherence(run, out);
-        if (!run.errors().isEmpty()) {
-            out.add(new Finding("run-failed", Severity.INVALID, "The run failed: " + run.errors().get(0)));
-        }
-        efficiency(a, what, out);
-        aggregate(run, a, unit, out);
-        rateLimit(run, a, unit, out);
-        outliers(run, a, unit, out);
-        skew(run, out);
-        overlap(a, unit, out);
-        noisyRepeats(a, out);
-        NoiseVerdicts.add(run, a, out);
-        a.environmentDifferences().forEach(d -> out.add(new Finding("environment", Severity.WARNING,
-                "Nodes are not configured alike: " + d + ".")));
-        out.sort(Comparator.comparingInt(f -> rank(f.severity())));
-        return List.copyOf(out);
+    String unit = run.unit();
+    coherence(run, out);
+    if (!run.errors().isEmpty()) {
+      out.add(
+          new Finding("run-failed", Severity.INVALID, "The run failed: " + run.errors().get(0)));
     }
+    efficiency(a, what, out);
+    aggregate(run, a, unit, out);
+    rateLimit(run, a, unit, out);
+    outliers(run, a, unit, out);
+    skew(run, out);
+    overlap(a, unit, out);
+    noisyRepeats(a, out);
+    NoiseVerdicts.add(run, a, out);
+    a.environmentDifferences()
+        .forEach(
+            d ->
+                out.add(
+                    new Finding(
+                        "environment",
+                        Severity.WARNING,
+                        "Nodes are not configured alike: " + d + ".")));
+    out.sort(Comparator.comparingInt(f -> rank(f.severity())));
+    return List.copyOf(out);
+  }
 
-    private static int rank(Severity severity) {
-        return severity == Severity.INVALID ? 0 : 1;
+  private static int rank(Severity severity) {
+    return severity == Severity.INVALID ? 0 : 1;
+  }
+
+  private static void coherence(RunRecord run, List<Finding> out) {
+    for (StepRecord s : run.steps()) {
+      for (NodeResult n : s.results()) {
+        if (n.coherenceErrors() > 0) {
+          out.add(
+              new Finding(
+                  "coherence",
+                  Severity.INVALID,
+                  f(
+                      "INVALID RUN: node %s saw %d coherence error(s) in step %s (a read did not"
+                          + " see what another node had written): the file system did not keep the"
+                          + " nodes coherent, so no figure of this run can be trusted.",
+                      n.node(), n.coherenceErrors(), s.id())));
+        }
+      }
     }
+  }
 
-    private static void coherence(RunRecord run, List<Finding> out) {
-        for (StepRecord s : run.steps()) {
-            for (NodeResult n : s.results()) {
-                if (n.coherenceErrors() > 0) {
-                    out.add(new Finding("coherence", Severity.INVALID, f("INVALID RUN: node %s saw %d coherence error(s) in step %s "
-                            + "(a read did not see what another node had written): the file system did not keep the nodes coherent, "
-                            + "so no figure of this run can be trusted.", n.node(), n.coherenceErrors(), s.id())));
-                }
-            }
-        }
+  private static void efficiency(Analysis a, String what, List<Finding> out) {
+    Double meanEff = a.meanNodeEfficiency();
+    if (meanEff == null) {
+      if (a.concurrentSumOfNodes() != null) {
+        out.add(
+            new Finding(
+                "together",
+                Severity.INFO,
+                f(
+                    "All nodes together: %s in total (no solo steps to compare with).",
+                    num(a.concurrentSumOfNodes()))));
+      }
+      return;
     }
-
-    private static void efficiency(Analysis a, String what, List<Finding> out) {
-        Double meanEff = a.meanNodeEfficiency();
-        if (meanEff == null) {
-            if (a.concurrentSumOfNodes() != null) {
-                out.add(new Finding("together", Severity.INFO, f("All nodes together: %s in total (no solo steps to compare with).",
-                        num(a.concurrentSumOfNodes()))));
-            }
-            return;
-        }
-        List<NodeScaling> nodes = a.nodes().stream().filter(n -> n.efficiency() != null).toList();
-        double min = nodes.stream().mapToDouble(NodeScaling::efficiency).min().orElse(0);
-        double max = nodes.stream().mapToDouble(NodeScaling::efficiency).max().orElse(0);
-        String range = nodes.size() > 1 ? f(" (%.2fx to %.2fx)", min, max) : "";
-        if (meanEff >= SCALES_WELL) {
-            out.add(new Finding("scales-well", Severity.INFO,
-                    f("Running together, each node kept %.2fx of its solo %s%s: the nodes scale well.", meanEff, what, range)));
-        } else if (nodes.size() >= 2 && meanEff >= HALVED_LOW && meanEff <= HALVED_HIGH) {
-            out.add(new Finding("halved", Severity.WARNING, f("Running together, each node kept %.2fx of its solo %s%s: "
-                    + "per-node %s roughly halved (scaling loss %.0f%%).", meanEff, what, range, what, (1 - meanEff) * 100)));
-        } else {
-            out.add(new Finding("scaling-loss", meanEff < SCALES_WELL * 0.8 ? Severity.WARNING : Severity.INFO,
-                    f("Running together, each node kept %.2fx of its solo %s%s (scaling loss %.0f%%).", meanEff, what, range,
-                            (1 - meanEff) * 100)));
-        }
+    List<NodeScaling> nodes = a.nodes().stream().filter(n -> n.efficiency() != null).toList();
+    double min = nodes.stream().mapToDouble(NodeScaling::efficiency).min().orElse(0);
+    double max = nodes.stream().mapToDouble(NodeScaling::efficiency).max().orElse(0);
+    String range = nodes.size() > 1 ? f(" (%.2fx to %.2fx)", min, max) : "";
+    if (meanEff >= SCALES_WELL) {
+      out.add(
+          new Finding(
+              "scales-well",
+              Severity.INFO,
+              f(
+                  "Running together, each node kept %.2fx of its solo %s%s: the nodes scale well.",
+                  meanEff, what, range)));
+    } else if (nodes.size() >= 2 && meanEff >= HALVED_LOW && meanEff <= HALVED_HIGH) {
+      out.add(
+          new Finding(
+              "halved",
+              Severity.WARNING,
+              f(
+                  "Running together, each node kept %.2fx of its solo %s%s: "
+                      + "per-node %s roughly halved (scaling loss %.0f%%).",
+                  meanEff, what, range, what, (1 - meanEff) * 100)));
+    } else {
+      out.add(
+          new Finding(
+              "scaling-loss",
+              meanEff < SCALES_WELL * 0.8 ? Severity.WARNING : Severity.INFO,
+              f(
+                  "Running together, each node kept %.2fx of its solo %s%s (scaling loss %.0f%%).",
+                  meanEff, what, range, (1 - meanEff) * 100)));
     }
+  }
 
-    private static void aggregate(RunRecord run, Analysis a, String unit, List<Finding> out) {
-        int n = (int) a.nodes().stream().filter(x -> x.concurrent() != null).count();
-        if (a.aggregateEfficiency() == null || a.sumOfSolos() == null || a.concurrentSumOfNodes() == null || n < 2) {
-            return;
-        }
-        double eff = a.aggregateEfficiency();
-        out.add(new Finding("aggregate", Severity.INFO, f("All %d nodes together reached %s %s, %.2fx the sum of their solo figures (%s %s).",
+  private static void aggregate(RunRecord run, Analysis a, String unit, List<Finding> out) {
+    int n = (int) a.nodes().stream().filter(x -> x.concurrent() != null).count();
+    if (a.aggregateEfficiency() == null
+        || a.sumOfSolos() == null
+        || a.concurrentSumOfNodes() == null
+        || n < 2) {
+      return;
+    }
+    double eff = a.aggregateEfficiency();
+    out.add(
+        new Finding(
+            "aggregate",
+            Severity.INFO,
+            f(
+                "All %d nodes together reached %s %s, %.2fx the sum of their solo figures (%s %s).",
                 n, num(a.concurrentSumOfNodes()), unit, eff, num(a.sumOfSolos()), unit)));
-        if (eff > 0 && eff < 1.15 / n) {
-            out.add(new Finding("aggregate-flat", Severity.WARNING, "The aggregate did not grow with more nodes: the nodes share one bottleneck"
-                    + ("lock".equals(run.opName()) ? " (a cluster lock manager or a rate limit)." : " (shared storage or a cluster-wide lock).")));
-        }
+    if (eff > 0 && eff < 1.15 / n) {
+      out.add(
+          new Finding(
+              "aggregate-flat",
+              Severity.WARNING,
+              "The aggregate did not grow with more nodes: the nodes share one bottleneck"
+                  + ("lock".equals(run.opName())
+                      ? " (a cluster lock manager or a rate limit)."
+                      : " (shared storage or a cluster-wide lock).")));
     }
+  }
 
-    /** Lock rates equal on every node, alone and together: a limiter, not contention. */
-    private static void rateLimit(RunRecord run, Analysis a, String unit, List<Finding> out) {
-        if (!"lock".equals(run.opName())) {
-            return;
-        }
-        List<NodeScaling> both = a.nodes().stream().filter(n -> n.solo() != null && n.concurrent() != null).toList();
-        if (both.isEmpty() || both.size() < 2 && a.steps().stream().noneMatch(s -> s.nodes().size() > 1)) {
-            return;
-        }
-        List<Double> rates = new ArrayList<>();
-        both.forEach(n -> {
-            rates.add(n.solo());
-            rates.add(n.concurrent());
+  /** Lock rates equal on every node, alone and together: a limiter, not contention. */
+  private static void rateLimit(RunRecord run, Analysis a, String unit, List<Finding> out) {
+    if (!"lock".equals(run.opName())) {
+      return;
+    }
+    List<NodeScaling> both =
+        a.nodes().stream().filter(n -> n.solo() != null && n.concurrent() != null).toList();
+    if (both.isEmpty()
+        || both.size() < 2 && a.steps().stream().noneMatch(s -> s.nodes().size() > 1)) {
+      return;
+    }
+    List<Double> rates = new ArrayList<>();
+    both.forEach(
+        n -> {
+          rates.add(n.solo());
+          rates.add(n.concurrent());
         });
-        rates.sort(Double::compare);
-        double median = rates.get(rates.size() / 2);
-        double spread = median <= 0 ? 1 : (rates.get(rates.size() - 1) - rates.get(0)) / median;
-        if (spread <= FLAT_SPREAD) {
-            String limit = run.agents().stream()
-                    .map(ag -> ag.clusterSettings().get("cluster.conf:gfs_controld.plock_rate_limit"))
-                    .filter(Objects::nonNull).findFirst()
-                    .map(v -> " gfs_controld plock_rate_limit is " + v + " on this cluster.")
-                    .orElse(" Check e.g. gfs_controld plock_rate_limit in /etc/cluster/cluster.conf.");
-            out.add(new Finding("rate-limit", Severity.WARNING, f("The lock rate is flat at about %s %s on every node, alone and together "
-                    + "(within %.0f%%): that looks like a rate limit, not contention.%s", num(median), unit, spread * 100, limit)));
+    rates.sort(Double::compare);
+    double median = rates.get(rates.size() / 2);
+    double spread = median <= 0 ? 1 : (rates.get(rates.size() - 1) - rates.get(0)) / median;
+    if (spread <= FLAT_SPREAD) {
+      String limit =
+          run.agents().stream()
+              .map(ag -> ag.clusterSettings().get("cluster.conf:gfs_controld.plock_rate_limit"))
+              .filter(Objects::nonNull)
+              .findFirst()
+              .map(v -> " gfs_controld plock_rate_limit is " + v + " on this cluster.")
+              .orElse(" Check e.g. gfs_controld plock_rate_limit in /etc/cluster/cluster.conf.");
+      out.add(
+          new Finding(
+              "rate-limit",
+              Severity.WARNING,
+              f(
+                  "The lock rate is flat at about %s %s on every node, alone and together "
+                      + "(within %.0f%%): that looks like a rate limit, not contention.%s",
+                  num(median), unit, spread * 100, limit)));
+    }
+  }
+
+  private static void outliers(RunRecord run, Analysis a, String unit, List<Finding> out) {
+    for (StepSummary s : a.steps()) {
+      if (s.perNode().size() >= 3) {
+        for (NodeStepStats n : s.perNode()) {
+          double median = median(s.perNode().stream().map(o -> o.throughput().mean()).toList());
+          double dev = median == 0 ? 0 : (n.throughput().mean() - median) / median;
+          if (Math.abs(dev) > OUTLIER) {
+            out.add(
+                new Finding(
+                    "outlier",
+                    Severity.WARNING,
+                    f(
+                        "Node %s is an outlier in step %s: %s %s, %.0f%% %s than the median node"
+                            + " (%s).",
+                        n.node(),
+                        s.group(),
+                        num(n.throughput().mean()),
+                        unit,
+                        Math.abs(dev) * 100,
+                        dev < 0 ? "lower" : "higher",
+                        num(median))));
+          }
         }
+      } else if (s.perNode().size() == 2
+          && s.fairness() != null
+          && s.fairness().minOverMax() < 1 - OUTLIER) {
+        out.add(
+            new Finding(
+                "outlier",
+                Severity.WARNING,
+                f(
+                    "Step %s was uneven: node %s got %.0f%% of node %s's %s (Jain's fairness index"
+                        + " %.2f).",
+                    s.group(),
+                    s.fairness().slowest(),
+                    s.fairness().minOverMax() * 100,
+                    s.fairness().fastest(),
+                    unit,
+                    s.fairness().jainIndex())));
+      }
     }
-
-    private static void outliers(RunRecord run, Analysis a, String unit, List<Finding> out) {
-        for (StepSummary s : a.steps()) {
-            if (s.perNode().size() >= 3) {
-                for (NodeStepStats n : s.perNode()) {
-                    double median = median(s.perNode().stream().map(o -> o.throughput().mean()).toList());
-                    double dev = median == 0 ? 0 : (n.throughput().mean() - median) / median;
-                    if (Math.abs(dev) > OUTLIER) {
-                        out.add(new Finding("outlier", Severity.WARNING, f("Node %s is an outlier in step %s: %s %s, %.0f%% %s than the median node (%s).",
-                                n.node(), s.group(), num(n.throughput().mean()), unit, Math.abs(dev) * 100, dev < 0 ? "lower" : "higher", num(median))));
-                    }
-                }
-            } else if (s.perNode().size() == 2 && s.fairness() != null && s.fairness().minOverMax() < 1 - OUTLIER) {
-                out.add(new Finding("outlier", Severity.WARNING, f("Step %s was uneven: node %s got %.0f%% of node %s's %s (Jain's fairness index %.2f).",
-                        s.group(), s.fairness().slowest(), s.fairness().minOverMax() * 100, s.fairness().fastest(), unit, s.fairness().jainIndex())));
-            }
+    List<NodeScaling> solos = a.nodes().stream().filter(n -> n.solo() != null).toList();
+    if (solos.size() >= 3) {
+      for (NodeScaling n : solos) {
+        double median = median(solos.stream().map(NodeScaling::solo).toList());
+        double dev = median == 0 ? 0 : (n.solo() - median) / median;
+        List<String> sameMachine = NoiseVerdicts.sameMachinePeers(run, n.node());
+        if (Math.abs(dev) > OUTLIER && !sameMachine.isEmpty()) {
+          out.add(
+              new Finding(
+                  "same-machine",
+                  Severity.WARNING,
+                  f(
+                      "Node %s differs alone by %.0f%% from the median node (%s against %s %s), but"
+                          + " it shares one machine (same hostname and boot) with %s: that is noise"
+                          + " or warm-up of this run, not hardware; the solo figures are not yet"
+                          + " trustworthy, try repeat: %d.",
+                      n.node(),
+                      Math.abs(dev) * 100,
+                      num(n.solo()),
+                      num(median),
+                      unit,
+                      String.join(", ", sameMachine),
+                      NoiseVerdicts.suggestedRepeats(run))));
+        } else if (Math.abs(dev) > OUTLIER) {
+          out.add(
+              new Finding(
+                  "outlier-solo",
+                  Severity.WARNING,
+                  f(
+                      "Node %s is an outlier even alone: %s %s solo, %.0f%% %s than the median node"
+                          + " (%s); look at its hardware and settings.",
+                      n.node(),
+                      num(n.solo()),
+                      unit,
+                      Math.abs(dev) * 100,
+                      dev < 0 ? "lower" : "higher",
+                      num(median))));
         }
-        List<NodeScaling> solos = a.nodes().stream().filter(n -> n.solo() != null).toList();
-        if (solos.size() >= 3) {
-            for (NodeScaling n : solos) {
-                double median = median(solos.stream().map(NodeScaling::solo).toList());
-                double dev = median == 0 ? 0 : (n.solo() - median) / median;
-                List<String> sameMachine = NoiseVerdicts.sameMachinePeers(run, n.node());
-                if (Math.abs(dev) > OUTLIER && !sameMachine.isEmpty()) {
-                    out.add(new Finding("same-machine", Severity.WARNING, f("Node %s differs alone by %.0f%% from the median node "
-                            + "(%s against %s %s), but it shares one machine (same hostname and boot) with %s: that is noise "
-                            + "or warm-up of this run, not hardware; the solo figures are not yet trustworthy, try repeat: %d.",
-                            n.node(), Math.abs(dev) * 100, num(n.solo()), num(median), unit, String.join(", ", sameMachine),
-                            NoiseVerdicts.suggestedRepeats(run))));
-                } else if (Math.abs(dev) > OUTLIER) {
-                    out.add(new Finding("outlier-solo", Severity.WARNING, f("Node %s is an outlier even alone: %s %s solo, %.0f%% %s than the median node (%s); "
-                            + "look at its hardware and settings.", n.node(), num(n.solo()), unit, Math.abs(dev) * 100, dev < 0 ? "lower" : "higher", num(median))));
-                }
-            }
+      }
+    }
+  }
+
+  /** The median of the values (of all nodes, so one outlier cannot move it far). */
+  static double median(List<Double> values) {
+    List<Double> v = values.stream().sorted().toList();
+    return v.size() % 2 == 1
+        ? v.get(v.size() / 2)
+        : (v.get(v.size() / 2 - 1) + v.get(v.size() / 2)) / 2;
+  }
+
+  private static void skew(RunRecord run, List<Finding> out) {
+    for (StepRecord s : run.steps()) {
+      if (s.aggregate() == null || s.results().size() < 2) {
+        continue;
+      }
+      if (RunAnalyzer.skewTooLarge(s, run.skewWarnFraction())) {
+        double span = s.aggregate().seconds() * 1000;
+        double skew = s.aggregate().maxAbsSkewMillis();
+        double uncertainty = RunAnalyzer.maxClockUncertaintyMillis(s);
+        if (skew >= uncertainty) {
+          out.add(
+              new Finding(
+                  "start-skew",
+                  Severity.WARNING,
+                  f(
+                      "Start skew in step %s was %.1f ± %.1f ms, %.0f%% of the step's %.0f ms"
+                          + " (threshold %.0f%%, skew-warn-percent): its concurrent figures are not"
+                          + " to be trusted.",
+                      s.id(),
+                      skew,
+                      uncertainty,
+                      skew / span * 100,
+                      span,
+                      run.skewWarnFraction() * 100)));
+        } else {
+          out.add(
+              new Finding(
+                  "start-skew",
+                  Severity.WARNING,
+                  f(
+                      "Start skew in step %s is known only to ± %.1f ms (clock uncertainty), %.0f%%"
+                          + " of the step's %.0f ms (threshold %.0f%%, skew-warn-percent): the"
+                          + " start cannot be shown simultaneous, so its concurrent figures are not"
+                          + " to be trusted.",
+                      s.id(),
+                      uncertainty,
+                      uncertainty / span * 100,
+                      span,
+                      run.skewWarnFraction() * 100)));
         }
+      }
     }
+  }
 
-    /** The median of the values (of all nodes, so one outlier cannot move it far). */
-    static double median(List<Double> values) {
-        List<Double> v = values.stream().sorted().toList();
-        return v.size() % 2 == 1 ? v.get(v.size() / 2) : (v.get(v.size() / 2 - 1) + v.get(v.size() / 2)) / 2;
+  private static void overlap(Analysis a, String unit, List<Finding> out) {
+    for (OverlapWindow w : a.windows()) {
+      if (!w.exists()) {
+        out.add(
+            new Finding(
+                "no-overlap",
+                Severity.WARNING,
+                f(
+                    "In step %s the nodes never ran at the same time "
+                        + "(one finished before another began): it measured no concurrency.",
+                    w.stepId())));
+        continue;
+      }
+      double diff =
+          w.wholeAggregate() == 0
+              ? 0
+              : (w.windowAggregate() - w.wholeAggregate()) / w.wholeAggregate();
+      if (Math.abs(diff) > OVERLAP_DIFFERS) {
+        out.add(
+            new Finding(
+                "overlap",
+                Severity.WARNING,
+                f(
+                    "In step %s all nodes ran together for only %.2f s of %.2f s; in that window"
+                        + " the aggregate was %s %s, %.0f%% %s than the whole-run figure (%s): use"
+                        + " the window figure.",
+                    w.stepId(),
+                    w.seconds(),
+                    w.wholeSeconds(),
+                    num(w.windowAggregate()),
+                    unit,
+                    Math.abs(diff) * 100,
+                    diff < 0 ? "lower" : "higher",
+                    num(w.wholeAggregate()))));
+      }
     }
+  }
 
-    private static void skew(RunRecord run, List<Finding> out) {
-        for (StepRecord s : run.steps()) {
-            if (s.aggregate() == null || s.results().size() < 2) {
-                continue;
-            }
-            if (RunAnalyzer.skewTooLarge(s, run.skewWarnFraction())) {
-                double span = s.aggregate().seconds() * 1000;
-                double skew = s.aggregate().maxAbsSkewMillis();
-                double uncertainty = RunAnalyzer.maxClockUncertaintyMillis(s);
-                if (skew >= uncertainty) {
-                    out.add(new Finding("start-skew", Severity.WARNING, f("Start skew in step %s was %.1f ± %.1f ms, %.0f%% of the step's "
-                            + "%.0f ms (threshold %.0f%%, skew-warn-percent): its concurrent figures are not to be trusted.",
-                            s.id(), skew, uncertainty, skew / span * 100, span, run.skewWarnFraction() * 100)));
-                } else {
-                    out.add(new Finding("start-skew", Severity.WARNING, f("Start skew in step %s is known only to ± %.1f ms (clock "
-                            + "uncertainty), %.0f%% of the step's %.0f ms (threshold %.0f%%, skew-warn-percent): the start cannot be "
-                            + "shown simultaneous, so its concurrent figures are not to be trusted.",
-                            s.id(), uncertainty, uncertainty / span * 100, span, run.skewWarnFraction() * 100)));
-                }
-            }
-        }
+  private static void noisyRepeats(Analysis a, List<Finding> out) {
+    for (StepSummary s : a.steps()) {
+      if (s.aggregate() != null && s.aggregate().n() > 1 && s.aggregate().cv() > NOISY_REPEATS) {
+        out.add(
+            new Finding(
+                "noisy",
+                Severity.INFO,
+                f(
+                    "The %d repeats of step %s vary by %.0f%% (stddev/mean): "
+                        + "more repeats or a longer workload would firm up its figures.",
+                    s.aggregate().n(), s.group(), s.aggregate().cv() * 100)));
+      }
     }
+  }
 
-    private static void overlap(Analysis a, String unit, List<Finding> out) {
-        for (OverlapWindow w : a.windows()) {
-            if (!w.exists()) {
-                out.add(new Finding("no-overlap", Severity.WARNING, f("In step %s the nodes never ran at the same time "
-                        + "(one finished before another began): it measured no concurrency.", w.stepId())));
-                continue;
-            }
-            double diff = w.wholeAggregate() == 0 ? 0 : (w.windowAggregate() - w.wholeAggregate()) / w.wholeAggregate();
-            if (Math.abs(diff) > OVERLAP_DIFFERS) {
-                out.add(new Finding("overlap", Severity.WARNING, f("In step %s all nodes ran together for only %.2f s of %.2f s; in that window "
-                        + "the aggregate was %s %s, %.0f%% %s than the whole-run figure (%s): use the window figure.",
-                        w.stepId(), w.seconds(), w.wholeSeconds(), num(w.windowAggregate()), unit, Math.abs(diff) * 100,
-                        diff < 0 ? "lower" : "higher", num(w.wholeAggregate()))));
-            }
-        }
-    }
+  /** Thousands separators from 100 up, one decimal below. */
+  public static String num(double v) {
+    return v >= 100
+        ? String.format(Locale.ROOT, "%,.0f", v)
+        : String.format(Locale.ROOT, "%.1f", v);
+  }
 
-    private static void noisyRepeats(Analysis a, List<Finding> out) {
-        for (StepSummary s : a.steps()) {
-            if (s.aggregate() != null && s.aggregate().n() > 1 && s.aggregate().cv() > NOISY_REPEATS) {
-                out.add(new Finding("noisy", Severity.INFO, f("The %d repeats of step %s vary by %.0f%% (stddev/mean): "
-                        + "more repeats or a longer workload would firm up its figures.", s.aggregate().n(), s.group(), s.aggregate().cv() * 100)));
-            }
-        }
-    }
-
-    /** Thousands separators from 100 up, one decimal below. */
-    public static String num(double v) {
-        return v >= 100 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.1f", v);
-    }
-
-    private static String f(String format, Object... args) {
-        return String.format(Locale.ROOT, format, args);
-    }
-
+  private static String f(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
+  }
 }

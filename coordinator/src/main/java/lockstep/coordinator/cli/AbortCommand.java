@@ -10,43 +10,54 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code lockstep abort RUN --agents H:P,... | --inventory FILE}: stops RUN wherever it still
- * runs or holds files (a coordinator that lost its network, or was left running) and removes
- * its files; only as the identity that prepared it.
+ * {@code lockstep abort RUN --agents H:P,... | --inventory FILE}: stops RUN wherever it still runs
+ * or holds files (a coordinator that lost its network, or was left running) and removes its files;
+ * only as the identity that prepared it.
  */
-@Command(name = "abort", mixinStandardHelpOptions = true,
-        description = "Abort RUN on every agent that still holds it and remove its files (only its owner may).")
+@Command(
+    name = "abort",
+    mixinStandardHelpOptions = true,
+    description =
+        "Abort RUN on every agent that still holds it and remove its files (only its owner may).")
 final class AbortCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "RUN", description = "Run id (as `lockstep run` printed it, or as `lockstep collect` lists it).")
-    String runId;
+  @Parameters(
+      index = "0",
+      paramLabel = "RUN",
+      description = "Run id (as `lockstep run` printed it, or as `lockstep collect` lists it).")
+  String runId;
 
-    @CommandLine.Mixin
-    AgentTargetOptions targets = new AgentTargetOptions();
+  @CommandLine.Mixin AgentTargetOptions targets = new AgentTargetOptions();
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Override
-    public Integer call() {
-        CollectCommand.checkRunId(runId);
-        List<Agent> list = targets.connect();
-        try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
-            var outcome = new RunAborter(ensemble).abort(runId, "aborted by `lockstep abort`");
-            int steps = 0;
-            for (Agent a : list) {
-                for (RunAborter.Aborted s : outcome.values().getOrDefault(a, List.of())) {
-                    steps++;
-                    System.out.printf("node %s: %s aborted, %d file(s) removed%s%n", s.node(), s.agentRunId(), s.filesRemoved(),
-                            s.leftovers().isEmpty() ? "" : "; left: " + String.join("; ", s.leftovers()));
-                }
-            }
-            var err = spec.commandLine().getErr();
-            outcome.errorMessages().forEach(m -> err.println("lockstep: " + m));
-            if (outcome.ok() && steps == 0) {
-                err.println("lockstep: no agent holds run " + runId + " in progress (see `lockstep collect` for what they hold)");
-            }
-            err.flush();
-            return outcome.ok() && steps > 0 ? 0 : LockstepCli.EXIT_RUN_FAILED;
+  @Override
+  public Integer call() {
+    CollectCommand.checkRunId(runId);
+    List<Agent> list = targets.connect();
+    try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
+      var outcome = new RunAborter(ensemble).abort(runId, "aborted by `lockstep abort`");
+      int steps = 0;
+      for (Agent a : list) {
+        for (RunAborter.Aborted s : outcome.values().getOrDefault(a, List.of())) {
+          steps++;
+          System.out.printf(
+              "node %s: %s aborted, %d file(s) removed%s%n",
+              s.node(),
+              s.agentRunId(),
+              s.filesRemoved(),
+              s.leftovers().isEmpty() ? "" : "; left: " + String.join("; ", s.leftovers()));
         }
+      }
+      var err = spec.commandLine().getErr();
+      outcome.errorMessages().forEach(m -> err.println("lockstep: " + m));
+      if (outcome.ok() && steps == 0) {
+        err.println(
+            "lockstep: no agent holds run "
+                + runId
+                + " in progress (see `lockstep collect` for what they hold)");
+      }
+      err.flush();
+      return outcome.ok() && steps > 0 ? 0 : LockstepCli.EXIT_RUN_FAILED;
     }
+  }
 }

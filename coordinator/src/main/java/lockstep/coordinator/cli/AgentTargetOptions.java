@@ -12,26 +12,34 @@ import picocli.CommandLine.Option;
 
 /**
  * Which agents a command asks ({@code --agents H:P,...} or {@code --inventory FILE}) and how it
- * reaches them ({@link ConnectionOptions}). Shared by {@code agents}, {@code collect} and
- * {@code abort}; {@code run} also takes the scenario's agents and has its own.
+ * reaches them ({@link ConnectionOptions}). Shared by {@code agents}, {@code collect} and {@code
+ * abort}; {@code run} also takes the scenario's agents and has its own.
  */
 final class AgentTargetOptions {
-    @Option(names = "--agents", split = ",", paramLabel = "HOST:PORT", description = "Agents to ask; dns:///NAME:PORT means every address of NAME.")
-    List<String> agents;
+  @Option(
+      names = "--agents",
+      split = ",",
+      paramLabel = "HOST:PORT",
+      description = "Agents to ask; dns:///NAME:PORT means every address of NAME.")
+  List<String> agents;
 
-    @Option(names = "--inventory", paramLabel = "FILE", description = "Ask the nodes of this inventory YAML.")
-    Path inventory;
+  @Option(
+      names = "--inventory",
+      paramLabel = "FILE",
+      description = "Ask the nodes of this inventory YAML.")
+  Path inventory;
 
-    @CommandLine.Mixin
-    ConnectionOptions connection = new ConnectionOptions();
+  @CommandLine.Mixin ConnectionOptions connection = new ConnectionOptions();
 
-    /** A client per agent, in the order given; the caller closes them (an AgentEnsemble does). */
-    List<Agent> connect() {
-        if (agents == null && inventory == null) {
-            throw new ScenarioException("give --agents HOST:PORT,... or --inventory FILE");
-        }
-        List<String> addresses = AgentSelection.choose(agents, inventory, List.of(), "--agents", AgentTargets.system()).addresses();
-        var security = connection.resolve(inventory);
-        return addresses.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
+  /** A client per agent, in the order given; the caller closes them (an AgentEnsemble does). */
+  List<Agent> connect() {
+    if (agents == null && inventory == null) {
+      throw new ScenarioException("give --agents HOST:PORT,... or --inventory FILE");
     }
+    List<String> addresses =
+        AgentSelection.choose(agents, inventory, List.of(), "--agents", AgentTargets.system())
+            .addresses();
+    var security = connection.resolve(inventory);
+    return addresses.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
+  }
 }

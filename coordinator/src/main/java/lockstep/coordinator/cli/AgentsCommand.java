@@ -11,38 +11,50 @@ import lockstep.coordinator.agent.GrpcAgent;
 import picocli.CommandLine.Command;
 
 /**
- * {@code lockstep agents --agents H:P,... | --inventory FILE}: who answers, their clock offset and round trip;
- * subcommands {@code launch} and {@code stop} start and end agents over SSH.
+ * {@code lockstep agents --agents H:P,... | --inventory FILE}: who answers, their clock offset and
+ * round trip; subcommands {@code launch} and {@code stop} start and end agents over SSH.
  */
-@Command(name = "agents", mixinStandardHelpOptions = true, description = "Show each agent: node, version, file system, clock offset.",
-        subcommands = {AgentsLaunchCommand.class, AgentsStopCommand.class})
+@Command(
+    name = "agents",
+    mixinStandardHelpOptions = true,
+    description = "Show each agent: node, version, file system, clock offset.",
+    subcommands = {AgentsLaunchCommand.class, AgentsStopCommand.class})
 final class AgentsCommand implements Callable<Integer> {
-    @picocli.CommandLine.Mixin
-    AgentTargetOptions targets = new AgentTargetOptions();
+  @picocli.CommandLine.Mixin AgentTargetOptions targets = new AgentTargetOptions();
 
-    record Row(DescribeResponse info, ClockOffset clock) {
-    }
+  record Row(DescribeResponse info, ClockOffset clock) {}
 
-    @Override
-    public Integer call() {
-        List<Agent> list = targets.connect();
-        try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
-            var rows = ensemble.call("describe", list, a -> new Row(a.describe(), ClockOffset.measure(a)), 20_000);
-            System.out.printf("%-24s %-12s %-15s %-10s %-10s %12s %10s %-5s  %s%n", "address", "node", "version", "reachable",
-                    "fs", "offset ms", "+- ms", "probe", "root");
-            for (Agent a : list) {
-                Row r = rows.values().get(a);
-                if (r == null) {
-                    System.out.printf("%-24s %-12s %-15s %-10s%n", a.address(), "-", "-", "no");
-                    continue;
-                }
-                System.out.printf(Locale.ROOT, "%-24s %-12s %-15s %-10s %-10s %12.3f %10.3f %-5s  %s%n", a.address(),
-                        r.info().getNodeName(), r.info().getVersion(), "yes", r.info().getFsType(),
-                        r.clock().offsetNanos() / 1e6, r.clock().uncertaintyNanos() / 1e6,
-                        a instanceof GrpcAgent g && g.probesClockOverUdp() ? "udp" : "grpc", r.info().getRoot());
-            }
-            rows.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
-            return rows.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
+  @Override
+  public Integer call() {
+    List<Agent> list = targets.connect();
+    try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
+      var rows =
+          ensemble.call(
+              "describe", list, a -> new Row(a.describe(), ClockOffset.measure(a)), 20_000);
+      System.out.printf(
+          "%-24s %-12s %-15s %-10s %-10s %12s %10s %-5s  %s%n",
+          "address", "node", "version", "reachable", "fs", "offset ms", "+- ms", "probe", "root");
+      for (Agent a : list) {
+        Row r = rows.values().get(a);
+        if (r == null) {
+          System.out.printf("%-24s %-12s %-15s %-10s%n", a.address(), "-", "-", "no");
+          continue;
         }
+        System.out.printf(
+            Locale.ROOT,
+            "%-24s %-12s %-15s %-10s %-10s %12.3f %10.3f %-5s  %s%n",
+            a.address(),
+            r.info().getNodeName(),
+            r.info().getVersion(),
+            "yes",
+            r.info().getFsType(),
+            r.clock().offsetNanos() / 1e6,
+            r.clock().uncertaintyNanos() / 1e6,
+            a instanceof GrpcAgent g && g.probesClockOverUdp() ? "udp" : "grpc",
+            r.info().getRoot());
+      }
+      rows.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
+      return rows.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
     }
+  }
 }

@@ -20,56 +20,76 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code lockstep collect --agents H:P,... | --inventory FILE [RUN]}: without RUN, the runs each
- * agent holds; with RUN, each node's result of it, written as OUT/RUN/run.json (status
- * "collected") with the usual reports.
+ * agent holds; with RUN, each node's result of it, written as OUT/RUN/run.json (status "collected")
+ * with the usual reports.
  */
-@Command(name = "collect", mixinStandardHelpOptions = true,
-        description = "List the runs the agents hold, or fetch RUN's results that a coordinator that died could not save.")
+@Command(
+    name = "collect",
+    mixinStandardHelpOptions = true,
+    description =
+        "List the runs the agents hold, or fetch RUN's results that a coordinator that died could"
+            + " not save.")
 final class CollectCommand implements Callable<Integer> {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "RUN", description = "Run id to fetch (as `lockstep run` printed it).")
-    String runId;
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "RUN",
+      description = "Run id to fetch (as `lockstep run` printed it).")
+  String runId;
 
-    @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
-    Path out;
+  @Option(
+      names = "--out",
+      defaultValue = "results",
+      paramLabel = "DIR",
+      description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
+  Path out;
 
-    @CommandLine.Mixin
-    AgentTargetOptions targets = new AgentTargetOptions();
+  @CommandLine.Mixin AgentTargetOptions targets = new AgentTargetOptions();
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    /** RUN as a user gives it: a run id, not a path. */
-    static void checkRunId(String runId) {
-        if (runId.isBlank() || runId.contains("/") || runId.startsWith(".")) {
-            throw new ScenarioException("RUN: '" + Echo.value(runId) + "' is not a run id (such as 20261130-134608-demo-a2c7)");
-        }
+  /** RUN as a user gives it: a run id, not a path. */
+  static void checkRunId(String runId) {
+    if (runId.isBlank() || runId.contains("/") || runId.startsWith(".")) {
+      throw new ScenarioException(
+          "RUN: '" + Echo.value(runId) + "' is not a run id (such as 20261130-134608-demo-a2c7)");
     }
+  }
 
-    @Override
-    public Integer call() {
-        if (runId != null) {
-            checkRunId(runId);
-        }
-        Path saved = runId == null ? null : out.resolve(runId).resolve(ResultsStore.RUN_FILE);
-        if (saved != null && Files.exists(saved)) {
-            throw new ScenarioException(saved + " exists already (its coordinator saved the run); give another --out to collect it again");
-        }
-        List<Agent> list = targets.connect();
-        try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
-            RunCollector collector = new RunCollector(ensemble);
-            if (runId == null) {
-                var surveyed = collector.survey();
-                RunListing.print(list.stream().filter(surveyed.values()::containsKey).map(surveyed.values()::get).toList(), System.out);
-                surveyed.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
-                return surveyed.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
-            }
-            RunRecord run = collector.collect(runId);
-            Path file = new ResultsStore(out).save(run);
-            TextReport.print(run, System.out);
-            run.errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
-            spec.commandLine().getErr().flush();
-            System.out.printf("%nResults: %s%nReport:  %s%n", file, file.resolveSibling(ResultsStore.REPORT_FILE));
-            return 0;
-        }
+  @Override
+  public Integer call() {
+    if (runId != null) {
+      checkRunId(runId);
     }
+    Path saved = runId == null ? null : out.resolve(runId).resolve(ResultsStore.RUN_FILE);
+    if (saved != null && Files.exists(saved)) {
+      throw new ScenarioException(
+          saved
+              + " exists already (its coordinator saved the run); give another --out to collect it"
+              + " again");
+    }
+    List<Agent> list = targets.connect();
+    try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
+      RunCollector collector = new RunCollector(ensemble);
+      if (runId == null) {
+        var surveyed = collector.survey();
+        RunListing.print(
+            list.stream()
+                .filter(surveyed.values()::containsKey)
+                .map(surveyed.values()::get)
+                .toList(),
+            System.out);
+        surveyed.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
+        return surveyed.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
+      }
+      RunRecord run = collector.collect(runId);
+      Path file = new ResultsStore(out).save(run);
+      TextReport.print(run, System.out);
+      run.errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
+      spec.commandLine().getErr().flush();
+      System.out.printf(
+          "%nResults: %s%nReport:  %s%n", file, file.resolveSibling(ResultsStore.REPORT_FILE));
+      return 0;
+    }
+  }
 }

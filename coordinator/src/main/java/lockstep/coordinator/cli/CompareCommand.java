@@ -13,30 +13,43 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code lockstep compare RUN_A RUN_B [--html FILE]}: two runs side by side with B / A. */
-@Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Compare two runs (e.g. plock_rate_limit 100 vs 10000): per node and aggregate, B / A.")
+@Command(
+    name = "compare",
+    mixinStandardHelpOptions = true,
+    description =
+        "Compare two runs (e.g. plock_rate_limit 100 vs 10000): per node and aggregate, B / A.")
 final class CompareCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "RUN_A", description = "The first run (id under --out, run directory or run.json).")
-    String runA;
+  @Parameters(
+      index = "0",
+      paramLabel = "RUN_A",
+      description = "The first run (id under --out, run directory or run.json).")
+  String runA;
 
-    @Parameters(index = "1", paramLabel = "RUN_B", description = "The second run.")
-    String runB;
+  @Parameters(index = "1", paramLabel = "RUN_B", description = "The second run.")
+  String runB;
 
-    @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where run ids are looked up (default: ${DEFAULT-VALUE}).")
-    Path out;
+  @Option(
+      names = "--out",
+      defaultValue = "results",
+      paramLabel = "DIR",
+      description = "Where run ids are looked up (default: ${DEFAULT-VALUE}).")
+  Path out;
 
-    @Option(names = "--html", paramLabel = "FILE", description = "Also write the comparison as a self-contained HTML report.")
-    Path html;
+  @Option(
+      names = "--html",
+      paramLabel = "FILE",
+      description = "Also write the comparison as a self-contained HTML report.")
+  Path html;
 
-    @Override
-    public Integer call() throws IOException {
-        RunLocator locator = new RunLocator(out);
-        RunComparison c = RunComparison.of(locator.load(runA), locator.load(runB));
-        CompareTextReport.print(c, System.out);
-        if (html != null) {
-            ResultsStore.writeAtomically(html, CompareHtmlReport.render(c));
-            System.out.println("\nHTML: " + html);
-        }
-        return 0;
+  @Override
+  public Integer call() throws IOException {
+    RunLocator locator = new RunLocator(out);
+    RunComparison c = RunComparison.of(locator.load(runA), locator.load(runB));
+    CompareTextReport.print(c, System.out);
+    if (html != null) {
+      ResultsStore.writeAtomically(html, CompareHtmlReport.render(c));
+      System.out.println("\nHTML: " + html);
     }
+    return 0;
+  }
 }

@@ -1,28 +1,40 @@
 package lockstep.coordinator.cli;
 
-import lockstep.coordinator.scenario.ScenarioException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.local.Demo;
+import lockstep.coordinator.scenario.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code lockstep demo}: local agents on loopback, both seed experiments scaled down, the report. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Start local agent processes on loopback and run both seed experiments, scaled down.")
+/**
+ * {@code lockstep demo}: local agents on loopback, both seed experiments scaled down, the report.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description =
+        "Start local agent processes on loopback and run both seed experiments, scaled down.")
 final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--nodes", defaultValue = "3", description = "Number of local agents (default: ${DEFAULT-VALUE}).")
-    int nodes;
+  @Option(
+      names = "--nodes",
+      defaultValue = "3",
+      description = "Number of local agents (default: ${DEFAULT-VALUE}).")
+  int nodes;
 
-    @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
-    Path out;
+  @Option(
+      names = "--out",
+      defaultValue = "results",
+      paramLabel = "DIR",
+      description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
+  Path out;
 
-    @Override
-    public Integer call() throws IOException {
-        if (nodes < 1 || nodes > 16) {
-            throw new ScenarioException("--nodes: " + nodes + " is outside 1 .. 16");
-        }
-        return new Demo(System.out, nodes, out).run() ? 0 : LockstepCli.EXIT_RUN_FAILED;
+  @Override
+  public Integer call() throws IOException {
+    if (nodes < 1 || nodes > 16) {
+      throw new ScenarioException("--nodes: " + nodes + " is outside 1 .. 16");
     }
+    return new Demo(System.out, nodes, out).run() ? 0 : LockstepCli.EXIT_RUN_FAILED;
+  }
 }

@@ -8,31 +8,47 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code lockstep history [--out DIR]}: the saved runs, newest first. */
-@Command(name = "history", mixinStandardHelpOptions = true,
-        description = "List the runs under the results directory, newest first: workload, nodes, headline figure, verdict.")
+@Command(
+    name = "history",
+    mixinStandardHelpOptions = true,
+    description =
+        "List the runs under the results directory, newest first: workload, nodes, headline figure,"
+            + " verdict.")
 final class HistoryCommand implements Callable<Integer> {
-    @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Results directory (default: ${DEFAULT-VALUE}).")
-    Path out;
+  @Option(
+      names = "--out",
+      defaultValue = "results",
+      paramLabel = "DIR",
+      description = "Results directory (default: ${DEFAULT-VALUE}).")
+  Path out;
 
-    @Override
-    public Integer call() {
-        List<HistoryIndex.Entry> entries = HistoryIndex.scan(out);
-        if (entries.isEmpty()) {
-            System.out.println("No runs under " + out + ".");
-            return 0;
-        }
-        System.out.printf("%-44s %-20s %-11s %-22s %-32s %s%n", "run", "when (UTC)", "workload", "nodes", "headline", "verdict");
-        for (HistoryIndex.Entry e : entries) {
-            String when = e.createdAt().length() >= 19 ? e.createdAt().substring(0, 19).replace('T', ' ') : e.createdAt();
-            String nodes = e.nodes().size() + ": " + String.join(",", e.nodes());
-            String verdict = ("ok".equals(e.status()) ? "" : e.status().toUpperCase(java.util.Locale.ROOT) + ": ") + e.verdict();
-            System.out.printf("%-44s %-20s %-11s %-22s %-32s %s%n", e.runId(), when, e.workload(), shorten(nodes, 22),
-                    e.headline(), shorten(verdict, 110));
-        }
-        return 0;
+  @Override
+  public Integer call() {
+    List<HistoryIndex.Entry> entries = HistoryIndex.scan(out);
+    if (entries.isEmpty()) {
+      System.out.println("No runs under " + out + ".");
+      return 0;
     }
+    System.out.printf(
+        "%-44s %-20s %-11s %-22s %-32s %s%n",
+        "run", "when (UTC)", "workload", "nodes", "headline", "verdict");
+    for (HistoryIndex.Entry e : entries) {
+      String when =
+          e.createdAt().length() >= 19
+              ? e.createdAt().substring(0, 19).replace('T', ' ')
+              : e.createdAt();
+      String nodes = e.nodes().size() + ": " + String.join(",", e.nodes());
+      String verdict =
+          ("ok".equals(e.status()) ? "" : e.status().toUpperCase(java.util.Locale.ROOT) + ": ")
+              + e.verdict();
+      System.out.printf(
+          "%-44s %-20s %-11s %-22s %-32s %s%n",
+          e.runId(), when, e.workload(), shorten(nodes, 22), e.headline(), shorten(verdict, 110));
+    }
+    return 0;
+  }
 
-    private static String shorten(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max - 1) + "…";
-    }
+  private static String shorten(String s, int max) {
+    return s.length() <= max ? s : s.substring(0, max - 1) + "…";
+  }
 }

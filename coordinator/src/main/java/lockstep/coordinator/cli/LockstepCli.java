@@ -1,9 +1,9 @@
 package lockstep.coordinator.cli;
 
-import lockstep.common.Logging;
-import lockstep.common.Version;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import lockstep.common.Logging;
+import lockstep.common.Version;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.report.ReportInputException;
 import lockstep.coordinator.run.RunFailedException;
@@ -14,68 +14,91 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code lockstep}: the coordinator's command line. Errors end as one line and an exit code. */
-@Command(name = "lockstep", mixinStandardHelpOptions = true, versionProvider = LockstepCli.VersionProvider.class,
-        description = "Starts lock and I/O workloads on every cluster node at one instant and reports the scaling loss.",
-        subcommands = {RunCommand.class, AgentsCommand.class, DemoCommand.class, ReportCommand.class, CompareCommand.class,
-                HistoryCommand.class, CertsCommand.class, CollectCommand.class, AbortCommand.class})
+@Command(
+    name = "lockstep",
+    mixinStandardHelpOptions = true,
+    versionProvider = LockstepCli.VersionProvider.class,
+    description =
+        "Starts lock and I/O workloads on every cluster node at one instant and reports the scaling"
+            + " loss.",
+    subcommands = {
+      RunCommand.class,
+      AgentsCommand.class,
+      DemoCommand.class,
+      ReportCommand.class,
+      CompareCommand.class,
+      HistoryCommand.class,
+      CertsCommand.class,
+      CollectCommand.class,
+      AbortCommand.class
+    })
 public final class LockstepCli implements Runnable {
-    public static final int EXIT_RUN_FAILED = 1;
-    public static final int EXIT_USAGE = 2;
+  public static final int EXIT_RUN_FAILED = 1;
+  public static final int EXIT_USAGE = 2;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    public static void main(String[] args) {
-        Logging.init("log4j2-coordinator.xml");
-        System.exit(commandLine().execute(args));
-    }
+  public static void main(String[] args) {
+    Logging.init("log4j2-coordinator.xml");
+    System.exit(commandLine().execute(args));
+  }
 
-    public static CommandLine commandLine() {
-        CommandLine cmd = new CommandLine(new LockstepCli());
-        cmd.setExecutionExceptionHandler(LockstepCli::handle);
-        cmd.setParameterExceptionHandler((ex, args) -> {
-            PrintWriter err = ex.getCommandLine().getErr();
-            err.println("lockstep: " + ex.getMessage());
-            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for usage.");
-            err.flush();
-            return EXIT_USAGE;
+  public static CommandLine commandLine() {
+    CommandLine cmd = new CommandLine(new LockstepCli());
+    cmd.setExecutionExceptionHandler(LockstepCli::handle);
+    cmd.setParameterExceptionHandler(
+        (ex, args) -> {
+          PrintWriter err = ex.getCommandLine().getErr();
+          err.println("lockstep: " + ex.getMessage());
+          err.println(
+              "Try '"
+                  + ex.getCommandLine().getCommandSpec().qualifiedName()
+                  + " --help' for usage.");
+          err.flush();
+          return EXIT_USAGE;
         });
-        return cmd;
-    }
+    return cmd;
+  }
 
-    private static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
-        PrintWriter err = cmd.getErr();
-        // Messages carry text from scenarios, agents and the file system: control characters
-        // are shown escaped, never sent to the terminal.
-        java.util.function.Consumer<String> line = l -> err.println("lockstep: " + Echo.escaped(String.valueOf(l)));
-        int code;
-        if (e instanceof ScenarioException || e instanceof ReportInputException) {
-            line.accept(e.getMessage());
-            code = EXIT_USAGE;
-        } else if (e instanceof RunFailedException rf) {
-            rf.lines().forEach(line);
-            code = EXIT_RUN_FAILED;
-        } else if (e instanceof AgentCallException || e instanceof UncheckedIOException) {
-            line.accept(e.getMessage());
-            code = EXIT_RUN_FAILED;
-        } else {
-            LogManager.getLogger(LockstepCli.class).error("unexpected failure", e);
-            line.accept("internal error: " + e + " (details in " + System.getProperty("lockstep.log.dir", "logs") + "/lockstep.log)");
-            code = EXIT_RUN_FAILED;
-        }
-        err.flush();
-        return code;
+  private static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+    PrintWriter err = cmd.getErr();
+    // Messages carry text from scenarios, agents and the file system: control characters
+    // are shown escaped, never sent to the terminal.
+    java.util.function.Consumer<String> line =
+        l -> err.println("lockstep: " + Echo.escaped(String.valueOf(l)));
+    int code;
+    if (e instanceof ScenarioException || e instanceof ReportInputException) {
+      line.accept(e.getMessage());
+      code = EXIT_USAGE;
+    } else if (e instanceof RunFailedException rf) {
+      rf.lines().forEach(line);
+      code = EXIT_RUN_FAILED;
+    } else if (e instanceof AgentCallException || e instanceof UncheckedIOException) {
+      line.accept(e.getMessage());
+      code = EXIT_RUN_FAILED;
+    } else {
+      LogManager.getLogger(LockstepCli.class).error("unexpected failure", e);
+      line.accept(
+          "internal error: "
+              + e
+              + " (details in "
+              + System.getProperty("lockstep.log.dir", "logs")
+              + "/lockstep.log)");
+      code = EXIT_RUN_FAILED;
     }
+    err.flush();
+    return code;
+  }
 
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  static final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public String[] getVersion() {
+      return new String[] {"lockstep " + Version.get()};
     }
-
-    static final class VersionProvider implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {"lockstep " + Version.get()};
-        }
-    }
+  }
 }

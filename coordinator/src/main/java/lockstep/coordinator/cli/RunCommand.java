@@ -1,79 +1,104 @@
 package lockstep.coordinator.cli;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.inventory.AgentSelection;
 import lockstep.coordinator.inventory.AgentTargets;
-import java.time.Duration;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.scenario.Durations;
-import lockstep.coordinator.scenario.ScenarioException;
-import lockstep.coordinator.session.RunSession;
 import lockstep.coordinator.scenario.Scenario;
+import lockstep.coordinator.scenario.ScenarioException;
 import lockstep.coordinator.scenario.ScenarioParser;
+import lockstep.coordinator.session.RunSession;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code lockstep run SCENARIO.yaml [--agents H:P,...|dns:///NAME:PORT | --inventory FILE] [--out DIR]}. */
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Run a scenario's plan on the agents and report.")
+/**
+ * {@code lockstep run SCENARIO.yaml [--agents H:P,...|dns:///NAME:PORT | --inventory FILE] [--out
+ * DIR]}.
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = "Run a scenario's plan on the agents and report.")
 final class RunCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "Scenario YAML file.")
-    Path scenarioFile;
+  @Parameters(index = "0", paramLabel = "SCENARIO", description = "Scenario YAML file.")
+  Path scenarioFile;
 
-    @Option(names = "--agents", split = ",", paramLabel = "HOST:PORT",
-            description = "Agents to use (overrides the scenario's 'agents'); dns:///NAME:PORT means every address of NAME.")
-    List<String> agents;
+  @Option(
+      names = "--agents",
+      split = ",",
+      paramLabel = "HOST:PORT",
+      description =
+          "Agents to use (overrides the scenario's 'agents'); dns:///NAME:PORT means every address"
+              + " of NAME.")
+  List<String> agents;
 
-    @Option(names = "--inventory", paramLabel = "FILE",
-            description = "Inventory YAML whose nodes are the agents (overrides the scenario's 'agents'); labels go into run.json.")
-    Path inventory;
+  @Option(
+      names = "--inventory",
+      paramLabel = "FILE",
+      description =
+          "Inventory YAML whose nodes are the agents (overrides the scenario's 'agents'); labels go"
+              + " into run.json.")
+  Path inventory;
 
-    @Option(names = "--out", defaultValue = "results", paramLabel = "DIR", description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
-    Path out;
+  @Option(
+      names = "--out",
+      defaultValue = "results",
+      paramLabel = "DIR",
+      description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
+  Path out;
 
-    @Option(names = "--lease", defaultValue = "15s", paramLabel = "DURATION",
-            description = "How long an agent keeps a run after it last heard from this coordinator (3s..10m, default: ${DEFAULT-VALUE});"
-                    + " a killed coordinator's runs end and their files go within it.")
-    String lease;
-    @CommandLine.Mixin
-    ConnectionOptions connection = new ConnectionOptions();
+  @Option(
+      names = "--lease",
+      defaultValue = "15s",
+      paramLabel = "DURATION",
+      description =
+          "How long an agent keeps a run after it last heard from this coordinator (3s..10m,"
+              + " default: ${DEFAULT-VALUE}); a killed coordinator's runs end and their files go"
+              + " within it.")
+  String lease;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+  @CommandLine.Mixin ConnectionOptions connection = new ConnectionOptions();
 
-    @Override
-    public Integer call() {
-        Scenario scenario = new ScenarioParser().parse(scenarioFile);
-        AgentSelection selection = AgentSelection.choose(agents, inventory, scenario.agents(), scenarioFile.toString(),
-                AgentTargets.system());
-        scenario = scenario.withAgents(selection.addresses());
-        RunSession.Outcome outcome = new RunSession(System.out, connection.resolve(inventory))
-                .execute(scenario, out, selection.labels(), leaseBounds());
-        if (!outcome.ok()) {
-            outcome.run().errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
-            spec.commandLine().getErr().flush();
-            return LockstepCli.EXIT_RUN_FAILED;
-        }
-        return 0;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Scenario scenario = new ScenarioParser().parse(scenarioFile);
+    AgentSelection selection =
+        AgentSelection.choose(
+            agents, inventory, scenario.agents(), scenarioFile.toString(), AgentTargets.system());
+    scenario = scenario.withAgents(selection.addresses());
+    RunSession.Outcome outcome =
+        new RunSession(System.out, connection.resolve(inventory))
+            .execute(scenario, out, selection.labels(), leaseBounds());
+    if (!outcome.ok()) {
+      outcome.run().errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
+      spec.commandLine().getErr().flush();
+      return LockstepCli.EXIT_RUN_FAILED;
     }
+    return 0;
+  }
 
-    private FaultBounds leaseBounds() {
-        Duration d;
-        try {
-            d = Durations.parse(lease);
-        } catch (RuntimeException e) {
-            d = null; // digits beyond a long
-        }
-        if (d == null) {
-            throw new ScenarioException("--lease: '" + lease + "' is not a duration such as 15s or 2m");
-        }
-        try {
-            return FaultBounds.forLease(d);
-        } catch (IllegalArgumentException e) {
-            throw new ScenarioException("--lease: " + e.getMessage());
-        }
+  private FaultBounds leaseBounds() {
+    Duration d;
+    try {
+      d = Durations.parse(lease);
+    } catch (RuntimeException e) {
+      d = null; // digits beyond a long
     }
+    if (d == null) {
+      throw new ScenarioException("--lease: '" + lease + "' is not a duration such as 15s or 2m");
+    }
+    try {
+      return FaultBounds.forLease(d);
+    } catch (IllegalArgumentException e) {
+      throw new ScenarioException("--lease: " + e.getMessage());
+    }
+  }
 }

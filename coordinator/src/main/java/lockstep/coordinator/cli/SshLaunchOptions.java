@@ -12,53 +12,70 @@ import lockstep.coordinator.launch.SshTarget;
 import lockstep.coordinator.scenario.ScenarioException;
 import picocli.CommandLine.Option;
 
-/** Options shared by {@code agents launch} and {@code agents stop}: which nodes, how to reach them. */
+/**
+ * Options shared by {@code agents launch} and {@code agents stop}: which nodes, how to reach them.
+ */
 final class SshLaunchOptions {
-    static final String DEFAULT_REMOTE_DIR = ".lockstep";
+  static final String DEFAULT_REMOTE_DIR = ".lockstep";
 
-    @Option(names = "--ssh", split = ",", paramLabel = "[USER@]HOST",
-            description = "Nodes to reach with ssh (names may be aliases of your ssh configuration).")
-    List<String> ssh;
+  @Option(
+      names = "--ssh",
+      split = ",",
+      paramLabel = "[USER@]HOST",
+      description = "Nodes to reach with ssh (names may be aliases of your ssh configuration).")
+  List<String> ssh;
 
-    @Option(names = "--inventory", paramLabel = "FILE", description = "Nodes of this inventory YAML (ssh, root, name, port).")
-    Path inventory;
+  @Option(
+      names = "--inventory",
+      paramLabel = "FILE",
+      description = "Nodes of this inventory YAML (ssh, root, name, port).")
+  Path inventory;
 
-    @Option(names = "--ssh-config", paramLabel = "FILE", description = "ssh configuration file (ssh -F); default: ssh's own, ~/.ssh/config.")
-    Path sshConfig;
+  @Option(
+      names = "--ssh-config",
+      paramLabel = "FILE",
+      description = "ssh configuration file (ssh -F); default: ssh's own, ~/.ssh/config.")
+  Path sshConfig;
 
-    @Option(names = "--remote-dir", defaultValue = DEFAULT_REMOTE_DIR, paramLabel = "DIR",
-            description = "Directory on each node for the jar, pid file and log; relative to the remote home (default: ${DEFAULT-VALUE}).")
-    String remoteDir;
+  @Option(
+      names = "--remote-dir",
+      defaultValue = DEFAULT_REMOTE_DIR,
+      paramLabel = "DIR",
+      description =
+          "Directory on each node for the jar, pid file and log; relative to the remote home"
+              + " (default: ${DEFAULT-VALUE}).")
+  String remoteDir;
 
-    SshClient client() {
-        if (sshConfig != null && !java.nio.file.Files.isRegularFile(sshConfig)) {
-            throw new ScenarioException("--ssh-config: " + sshConfig + " is not a file");
-        }
-        return new SshClient(sshConfig, 10);
+  SshClient client() {
+    if (sshConfig != null && !java.nio.file.Files.isRegularFile(sshConfig)) {
+      throw new ScenarioException("--ssh-config: " + sshConfig + " is not a file");
     }
+    return new SshClient(sshConfig, 10);
+  }
 
-    /** The inventory's nodes, or null when --ssh is used. */
-    Inventory inventory() {
-        if ((ssh == null) == (inventory == null)) {
-            throw new ScenarioException("give --ssh [USER@]HOST,... or --inventory FILE (one of them)");
-        }
-        if (remoteDir.isBlank() || remoteDir.contains("\n")) {
-            throw new ScenarioException("--remote-dir: '" + remoteDir + "' is not a directory name");
-        }
-        return inventory == null ? null : new InventoryParser().parse(inventory);
+  /** The inventory's nodes, or null when --ssh is used. */
+  Inventory inventory() {
+    if ((ssh == null) == (inventory == null)) {
+      throw new ScenarioException("give --ssh [USER@]HOST,... or --inventory FILE (one of them)");
     }
+    if (remoteDir.isBlank() || remoteDir.contains("\n")) {
+      throw new ScenarioException("--remote-dir: '" + remoteDir + "' is not a directory name");
+    }
+    return inventory == null ? null : new InventoryParser().parse(inventory);
+  }
 
-    List<SshTarget> targets() {
-        Inventory inv = inventory();
-        List<String> specs = inv == null ? ssh : inv.nodes().stream().map(SshLaunchOptions::sshOf).toList();
-        List<SshTarget> out = new ArrayList<>();
-        for (String s : new LinkedHashSet<>(specs)) {
-            out.add(new SshTarget(s.trim()));
-        }
-        return out;
+  List<SshTarget> targets() {
+    Inventory inv = inventory();
+    List<String> specs =
+        inv == null ? ssh : inv.nodes().stream().map(SshLaunchOptions::sshOf).toList();
+    List<SshTarget> out = new ArrayList<>();
+    for (String s : new LinkedHashSet<>(specs)) {
+      out.add(new SshTarget(s.trim()));
     }
+    return out;
+  }
 
-    static String sshOf(InventoryNode n) {
-        return n.ssh() != null ? n.ssh() : n.host();
-    }
+  static String sshOf(InventoryNode n) {
+    return n.ssh() != null ? n.ssh() : n.host();
+  }
 }

@@ -8,26 +8,42 @@ import lockstep.coordinator.collect.RunCollector.Holdings;
 
 /** {@code lockstep collect} without a run: one line per run each agent holds. */
 public final class RunListing {
-    private RunListing() {
-    }
+  private RunListing() {}
 
-    /** Prints the table; nodes holding nothing get a line saying so. */
-    public static void print(List<Holdings> holdings, PrintStream out) {
-        out.printf("%-12s %-44s %-10s %-6s %-24s %-24s %-10s %s%n", "node", "run", "state", "yours", "prepared", "files removed",
-                "workload", "owner / prepared by");
-        for (Holdings h : holdings) {
-            String node = h.node().getNodeName();
-            if (h.runs().getRunsCount() == 0) {
-                out.printf("%-12s (no runs)%n", node);
-            }
-            for (RunSummary s : h.runs().getRunsList()) {
-                out.printf("%-12s %-44s %-10s %-6s %-24s %-24s %-10s %s%n", node, s.getRunId(),
-                        s.getState().name().replace("RUN_STATE_", ""), s.getYours() ? "yes" : "no",
-                        Instant.ofEpochMilli(s.getPreparedAtUnixMillis()),
-                        s.getCleanedAtUnixMillis() == 0 ? "no" : Instant.ofEpochMilli(s.getCleanedAtUnixMillis()).toString(),
-                        RunCollector.workloadType(s.getWorkload()), s.getOwner() + " / " + s.getPreparedBy()
-                                + (s.getAbortReason().isEmpty() ? "" : "; aborted: " + s.getAbortReason()));
-            }
-        }
+  /** Prints the table; nodes holding nothing get a line saying so. */
+  public static void print(List<Holdings> holdings, PrintStream out) {
+    out.printf(
+        "%-12s %-44s %-10s %-6s %-24s %-24s %-10s %s%n",
+        "node",
+        "run",
+        "state",
+        "yours",
+        "prepared",
+        "files removed",
+        "workload",
+        "owner / prepared by");
+    for (Holdings h : holdings) {
+      String node = h.node().getNodeName();
+      if (h.runs().getRunsCount() == 0) {
+        out.printf("%-12s (no runs)%n", node);
+      }
+      for (RunSummary s : h.runs().getRunsList()) {
+        out.printf(
+            "%-12s %-44s %-10s %-6s %-24s %-24s %-10s %s%n",
+            node,
+            s.getRunId(),
+            s.getState().name().replace("RUN_STATE_", ""),
+            s.getYours() ? "yes" : "no",
+            Instant.ofEpochMilli(s.getPreparedAtUnixMillis()),
+            s.getCleanedAtUnixMillis() == 0
+                ? "no"
+                : Instant.ofEpochMilli(s.getCleanedAtUnixMillis()).toString(),
+            RunCollector.workloadType(s.getWorkload()),
+            s.getOwner()
+                + " / "
+                + s.getPreparedBy()
+                + (s.getAbortReason().isEmpty() ? "" : "; aborted: " + s.getAbortReason()));
+      }
     }
+  }
 }

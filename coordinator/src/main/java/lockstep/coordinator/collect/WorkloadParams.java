@@ -12,28 +12,27 @@ import lockstep.agent.v1.WorkloadSpec;
  * hand (`lockstep collect`): the set fields of its message by their proto names, enums by name.
  */
 final class WorkloadParams {
-    private WorkloadParams() {
-    }
+  private WorkloadParams() {}
 
-    static Map<String, Object> of(WorkloadSpec spec) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<FieldDescriptor, Object> kind : spec.getAllFields().entrySet()) {
-            if (kind.getValue() instanceof Message m) {
-                for (Map.Entry<FieldDescriptor, Object> f : m.getAllFields().entrySet()) {
-                    out.put(f.getKey().getName(), plain(f.getValue()));
-                }
-            }
+  static Map<String, Object> of(WorkloadSpec spec) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<FieldDescriptor, Object> kind : spec.getAllFields().entrySet()) {
+      if (kind.getValue() instanceof Message m) {
+        for (Map.Entry<FieldDescriptor, Object> f : m.getAllFields().entrySet()) {
+          out.put(f.getKey().getName(), plain(f.getValue()));
         }
-        return out;
+      }
     }
+    return out;
+  }
 
-    private static Object plain(Object value) {
-        if (value instanceof EnumValueDescriptor e) {
-            return e.getName();
-        }
-        if (value instanceof java.util.List<?> list) {
-            return list.stream().map(WorkloadParams::plain).toList();
-        }
-        return value;
+  private static Object plain(Object value) {
+    if (value instanceof EnumValueDescriptor e) {
+      return e.getName();
     }
+    if (value instanceof java.util.List<?> list) {
+      return list.stream().map(WorkloadParams::plain).toList();
+    }
+    return value;
+  }
 }

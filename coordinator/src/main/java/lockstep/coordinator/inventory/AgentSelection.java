@@ -6,32 +6,38 @@ import java.util.Map;
 import lockstep.coordinator.scenario.ScenarioException;
 
 /**
- * Which agents a command talks to: {@code --agents} (dns:/// names expanded), else
- * {@code --inventory}, else the scenario's own list; with their labels when from an inventory.
+ * Which agents a command talks to: {@code --agents} (dns:/// names expanded), else {@code
+ * --inventory}, else the scenario's own list; with their labels when from an inventory.
  */
 public record AgentSelection(List<String> addresses, Map<String, Map<String, String>> labels) {
-    public AgentSelection {
-        addresses = List.copyOf(addresses);
-        labels = Map.copyOf(labels);
-    }
+  public AgentSelection {
+    addresses = List.copyOf(addresses);
+    labels = Map.copyOf(labels);
+  }
 
-    /**
-     * @param agents --agents, or null
-     * @param inventory --inventory, or null
-     * @param fallback the scenario's agents (may be empty), used when both are null
-     */
-    public static AgentSelection choose(List<String> agents, Path inventory, List<String> fallback, String fallbackSource,
-                                        AgentTargets targets) {
-        if (agents != null && inventory != null) {
-            throw new ScenarioException("give --agents or --inventory, not both");
-        }
-        if (inventory != null) {
-            Inventory inv = new InventoryParser().parse(inventory);
-            return new AgentSelection(AgentAddresses.validate(inv.addresses(), inventory.toString()), inv.labelsByAddress());
-        }
-        List<String> given = agents != null ? agents : fallback;
-        String source = agents != null ? "--agents" : fallbackSource;
-        AgentAddresses.validate(given, source);
-        return new AgentSelection(AgentAddresses.validate(targets.expand(given, source), source), Map.of());
+  /**
+   * @param agents --agents, or null
+   * @param inventory --inventory, or null
+   * @param fallback the scenario's agents (may be empty), used when both are null
+   */
+  public static AgentSelection choose(
+      List<String> agents,
+      Path inventory,
+      List<String> fallback,
+      String fallbackSource,
+      AgentTargets targets) {
+    if (agents != null && inventory != null) {
+      throw new ScenarioException("give --agents or --inventory, not both");
     }
+    if (inventory != null) {
+      Inventory inv = new InventoryParser().parse(inventory);
+      return new AgentSelection(
+          AgentAddresses.validate(inv.addresses(), inventory.toString()), inv.labelsByAddress());
+    }
+    List<String> given = agents != null ? agents : fallback;
+    String source = agents != null ? "--agents" : fallbackSource;
+    AgentAddresses.validate(given, source);
+    return new AgentSelection(
+        AgentAddresses.validate(targets.expand(given, source), source), Map.of());
+  }
 }

@@ -6,22 +6,22 @@ import java.util.Map;
 
 /** The cluster's nodes, read from one YAML file (see deploy/inventory.example.yaml). */
 public record Inventory(String source, List<InventoryNode> nodes, InventorySecurity security) {
-    public Inventory {
-        nodes = List.copyOf(nodes);
-    }
+  public Inventory {
+    nodes = List.copyOf(nodes);
+  }
 
-    public Inventory(String source, List<InventoryNode> nodes) {
-        this(source, nodes, InventorySecurity.NONE);
-    }
+  public Inventory(String source, List<InventoryNode> nodes) {
+    this(source, nodes, InventorySecurity.NONE);
+  }
 
-    public List<String> addresses() {
-        return nodes.stream().map(InventoryNode::address).toList();
-    }
+  public List<String> addresses() {
+    return nodes.stream().map(InventoryNode::address).toList();
+  }
 
-    /** Labels by agent address, for the agent records of a run. */
-    public Map<String, Map<String, String>> labelsByAddress() {
-        Map<String, Map<String, String>> out = new LinkedHashMap<>();
-        nodes.forEach(n -> out.put(n.address(), n.labels()));
-        return out;
-    }
+  /** Labels by agent address, for the agent records of a run. */
+  public Map<String, Map<String, String>> labelsByAddress() {
+    Map<String, Map<String, String>> out = new LinkedHashMap<>();
+    nodes.forEach(n -> out.put(n.address(), n.labels()));
+    return out;
+  }
 }

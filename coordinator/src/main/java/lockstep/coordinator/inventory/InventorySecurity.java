@@ -7,5 +7,5 @@ import java.nio.file.Path;
  * relative to the inventory file), so {@code --inventory} alone is enough to reach TLS agents.
  */
 public record InventorySecurity(Path ca, Path cert, Path key, Path tokenFile) {
-    public static final InventorySecurity NONE = new InventorySecurity(null, null, null, null);
+  public static final InventorySecurity NONE = new InventorySecurity(null, null, null, null);
 }

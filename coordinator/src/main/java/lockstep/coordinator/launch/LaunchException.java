@@ -1,8 +1,10 @@
 package lockstep.coordinator.launch;
 
-/** A launch or stop that failed on one node; the message names the node and the reason, in one line. */
+/**
+ * A launch or stop that failed on one node; the message names the node and the reason, in one line.
+ */
 public final class LaunchException extends RuntimeException {
-    public LaunchException(String message) {
-        super(message);
-    }
+  public LaunchException(String message) {
+    super(message);
+  }
 }

@@ -14,113 +14,123 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The system's OpenSSH client ({@code ssh}, {@code scp}): honours ~/.ssh/config (or
- * {@code -F FILE}), never asks for a password (BatchMode), and every call is bounded.
+ * The system's OpenSSH client ({@code ssh}, {@code scp}): honours ~/.ssh/config (or {@code -F
+ * FILE}), never asks for a password (BatchMode), and every call is bounded.
  */
 public final class SshClient {
-    /** Exit status and output of one remote command. */
-    public record Result(int exitCode, String stdout, String stderr) {
-        public boolean ok() {
-            return exitCode == 0;
-        }
-
-        /** The last non-empty line of stderr, else of stdout: what a user needs to see. */
-        public String lastLine() {
-            for (String text : List.of(stderr, stdout)) {
-                List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
-                if (!lines.isEmpty()) {
-                    return lines.get(lines.size() - 1);
-                }
-            }
-            return "exit status " + exitCode;
-        }
+  /** Exit status and output of one remote command. */
+  public record Result(int exitCode, String stdout, String stderr) {
+    public boolean ok() {
+      return exitCode == 0;
     }
 
-    private final Path configFile;
-    private final int connectTimeoutSeconds;
-
-    /** @param configFile passed as {@code -F}; null for ssh's own (~/.ssh/config) */
-    public SshClient(Path configFile, int connectTimeoutSeconds) {
-        this.configFile = configFile;
-        this.connectTimeoutSeconds = connectTimeoutSeconds;
-    }
-
-    private List<String> common(String program) {
-        List<String> cmd = new ArrayList<>(List.of(program));
-        if (configFile != null) {
-            cmd.addAll(List.of("-F", configFile.toString()));
+    /** The last non-empty line of stderr, else of stdout: what a user needs to see. */
+    public String lastLine() {
+      for (String text : List.of(stderr, stdout)) {
+        List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        if (!lines.isEmpty()) {
+          return lines.get(lines.size() - 1);
         }
-        cmd.addAll(List.of("-o", "BatchMode=yes", "-o", "ConnectTimeout=" + connectTimeoutSeconds));
-        return cmd;
+      }
+      return "exit status " + exitCode;
     }
+  }
 
-    /** Runs a POSIX sh script on the target (fed on stdin to {@code sh -s}, so the login shell does not matter). */
-    public Result runScript(SshTarget target, String script, Duration timeout) {
-        List<String> cmd = common("ssh");
-        cmd.addAll(List.of("-T", "--", target.spec(), "sh -s"));
-        return run(cmd, script, timeout, "ssh " + target);
+  private final Path configFile;
+  private final int connectTimeoutSeconds;
+
+  /**
+   * @param configFile passed as {@code -F}; null for ssh's own (~/.ssh/config)
+   */
+  public SshClient(Path configFile, int connectTimeoutSeconds) {
+    this.configFile = configFile;
+    this.connectTimeoutSeconds = connectTimeoutSeconds;
+  }
+
+  private List<String> common(String program) {
+    List<String> cmd = new ArrayList<>(List.of(program));
+    if (configFile != null) {
+      cmd.addAll(List.of("-F", configFile.toString()));
     }
+    cmd.addAll(List.of("-o", "BatchMode=yes", "-o", "ConnectTimeout=" + connectTimeoutSeconds));
+    return cmd;
+  }
 
-    /** Copies a local file to a path on the target (relative paths are under the remote home). */
-    public Result copy(Path local, SshTarget target, String remotePath, Duration timeout) {
-        List<String> cmd = common("scp");
-        cmd.addAll(List.of("-q", "--", local.toString(), target.spec() + ":" + remotePath));
-        return run(cmd, "", timeout, "scp to " + target);
-    }
+  /**
+   * Runs a POSIX sh script on the target (fed on stdin to {@code sh -s}, so the login shell does
+   * not matter).
+   */
+  public Result runScript(SshTarget target, String script, Duration timeout) {
+    List<String> cmd = common("ssh");
+    cmd.addAll(List.of("-T", "--", target.spec(), "sh -s"));
+    return run(cmd, script, timeout, "ssh " + target);
+  }
 
-    /** The host name ssh would connect to for the target, after its configuration ({@code ssh -G}). */
-    public String resolveHost(SshTarget target) {
-        List<String> cmd = common("ssh");
-        cmd.addAll(List.of("-G", "--", target.spec()));
-        Result r = run(cmd, "", Duration.ofSeconds(10), "ssh -G " + target);
-        if (r.ok()) {
-            for (String line : r.stdout().lines().toList()) {
-                if (line.startsWith("hostname ")) {
-                    return line.substring("hostname ".length()).strip();
-                }
-            }
+  /** Copies a local file to a path on the target (relative paths are under the remote home). */
+  public Result copy(Path local, SshTarget target, String remotePath, Duration timeout) {
+    List<String> cmd = common("scp");
+    cmd.addAll(List.of("-q", "--", local.toString(), target.spec() + ":" + remotePath));
+    return run(cmd, "", timeout, "scp to " + target);
+  }
+
+  /**
+   * The host name ssh would connect to for the target, after its configuration ({@code ssh -G}).
+   */
+  public String resolveHost(SshTarget target) {
+    List<String> cmd = common("ssh");
+    cmd.addAll(List.of("-G", "--", target.spec()));
+    Result r = run(cmd, "", Duration.ofSeconds(10), "ssh -G " + target);
+    if (r.ok()) {
+      for (String line : r.stdout().lines().toList()) {
+        if (line.startsWith("hostname ")) {
+          return line.substring("hostname ".length()).strip();
         }
-        throw new LaunchException(target + ": cannot read the ssh configuration for it (ssh -G): " + r.lastLine());
+      }
     }
+    throw new LaunchException(
+        target + ": cannot read the ssh configuration for it (ssh -G): " + r.lastLine());
+  }
 
-    private static Result run(List<String> cmd, String stdin, Duration timeout, String what) {
-        Process p;
-        try {
-            p = new ProcessBuilder(cmd).start();
-        } catch (IOException e) {
-            throw new LaunchException(what + ": cannot run " + cmd.get(0) + " (is OpenSSH installed?): " + e.getMessage());
-        }
-        CompletableFuture<String> out = drain(p.getInputStream());
-        CompletableFuture<String> err = drain(p.getErrorStream());
-        try (OutputStream in = p.getOutputStream()) {
-            in.write(stdin.getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            // the process ended early; its exit status and stderr tell why
-        }
-        try {
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                throw new LaunchException(what + ": no answer within " + timeout.toSeconds() + " s");
-            }
-            return new Result(p.exitValue(), out.get(5, TimeUnit.SECONDS), err.get(5, TimeUnit.SECONDS));
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new LaunchException(what + ": interrupted");
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new LaunchException(what + ": cannot read its output: " + e.getMessage());
-        }
+  private static Result run(List<String> cmd, String stdin, Duration timeout, String what) {
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).start();
+    } catch (IOException e) {
+      throw new LaunchException(
+          what + ": cannot run " + cmd.get(0) + " (is OpenSSH installed?): " + e.getMessage());
     }
+    CompletableFuture<String> out = drain(p.getInputStream());
+    CompletableFuture<String> err = drain(p.getErrorStream());
+    try (OutputStream in = p.getOutputStream()) {
+      in.write(stdin.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      // the process ended early; its exit status and stderr tell why
+    }
+    try {
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        throw new LaunchException(what + ": no answer within " + timeout.toSeconds() + " s");
+      }
+      return new Result(p.exitValue(), out.get(5, TimeUnit.SECONDS), err.get(5, TimeUnit.SECONDS));
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new LaunchException(what + ": interrupted");
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new LaunchException(what + ": cannot read its output: " + e.getMessage());
+    }
+  }
 
-    private static CompletableFuture<String> drain(InputStream s) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (s) {
-                ByteArrayOutputStream b = new ByteArrayOutputStream();
-                s.transferTo(b);
-                return b.toString(StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+  private static CompletableFuture<String> drain(InputStream s) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (s) {
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            s.transferTo(b);
+            return b.toString(StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
         });
-    }
+  }
 }

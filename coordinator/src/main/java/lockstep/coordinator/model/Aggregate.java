@@ -7,6 +7,12 @@ package lockstep.coordinator.model;
  * @param sumOfNodes the sum of each node's own throughput
  * @param latency percentiles of the merged histograms of all nodes
  */
-public record Aggregate(double seconds, long ops, long bytes, double throughput, double sumOfNodes,
-                        double maxAbsSkewMillis, Latency latency, String histogram) {
-}
+public record Aggregate(
+    double seconds,
+    long ops,
+    long bytes,
+    double throughput,
+    double sumOfNodes,
+    double maxAbsSkewMillis,
+    Latency latency,
+    String histogram) {}

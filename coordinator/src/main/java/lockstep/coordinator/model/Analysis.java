@@ -3,8 +3,8 @@ package lockstep.coordinator.model;
 import java.util.List;
 
 /**
- * Solo vs concurrent. Efficiencies are concurrent / solo; null where a step is missing. Solo
- * and concurrent figures are means over the repeats.
+ * Solo vs concurrent. Efficiencies are concurrent / solo; null where a step is missing. Solo and
+ * concurrent figures are means over the repeats.
  *
  * @param verdict plain sentences, most important first (the findings' messages)
  * @param steps one summary per plan step, in plan order
@@ -15,20 +15,19 @@ import java.util.List;
  * @param valid false when a finding makes the run's figures untrustworthy (e.g. coherence errors)
  */
 public record Analysis(
-        List<NodeScaling> nodes,
-        Double sumOfSolos,
-        Double concurrentSumOfNodes,
-        Double concurrentAggregate,
-        Double aggregateEfficiency,
-        Double meanNodeEfficiency,
-        Double maxAbsSkewMillis,
-        List<String> verdict,
-        List<StepSummary> steps,
-        List<ScalingPoint> scaling,
-        List<OverlapWindow> windows,
-        Fairness fairness,
-        Double concurrentOverlapAggregate,
-        List<Finding> findings,
-        List<String> environmentDifferences,
-        boolean valid) {
-}
+    List<NodeScaling> nodes,
+    Double sumOfSolos,
+    Double concurrentSumOfNodes,
+    Double concurrentAggregate,
+    Double aggregateEfficiency,
+    Double meanNodeEfficiency,
+    Double maxAbsSkewMillis,
+    List<String> verdict,
+    List<StepSummary> steps,
+    List<ScalingPoint> scaling,
+    List<OverlapWindow> windows,
+    Fairness fairness,
+    Double concurrentOverlapAggregate,
+    List<Finding> findings,
+    List<String> environmentDifferences,
+    boolean valid) {}

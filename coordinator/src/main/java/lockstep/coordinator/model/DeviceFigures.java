@@ -7,6 +7,12 @@ package lockstep.coordinator.model;
  * @param queueDepth average requests in flight (weighted I/O time over the interval)
  * @param awaitMillis average time per completed request (read + write time over requests)
  */
-public record DeviceFigures(String device, double readsPerSecond, double writesPerSecond, double readMBps,
-                            double writeMBps, double busyPercent, double queueDepth, double awaitMillis) {
-}
+public record DeviceFigures(
+    String device,
+    double readsPerSecond,
+    double writesPerSecond,
+    double readMBps,
+    double writeMBps,
+    double busyPercent,
+    double queueDepth,
+    double awaitMillis) {}

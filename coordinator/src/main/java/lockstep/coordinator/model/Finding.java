@@ -5,5 +5,4 @@ package lockstep.coordinator.model;
  *
  * @param code stable identifier, e.g. "halved", "rate-limit", "outlier", "start-skew", "coherence"
  */
-public record Finding(String code, Severity severity, String message) {
-}
+public record Finding(String code, Severity severity, String message) {}

@@ -1,5 +1,4 @@
 package lockstep.coordinator.model;
 
 /** One node's solo and concurrent throughput and their ratio. */
-public record NodeScaling(String node, Double solo, Double concurrent, Double efficiency) {
-}
+public record NodeScaling(String node, Double solo, Double concurrent, Double efficiency) {}

@@ -8,7 +8,11 @@ package lockstep.coordinator.model;
  * @param efficiency mean throughput here / the node's mean solo throughput (null without a solo)
  * @param latency percentiles of the node's histograms of every repeat, merged (never averaged)
  */
-public record NodeStepStats(String node, Stats throughput, Stats overlapThroughput, Double efficiency,
-                            Latency latency, double maxAbsSkewMillis,
-                            long coherenceErrors) {
-}
+public record NodeStepStats(
+    String node,
+    Stats throughput,
+    Stats overlapThroughput,
+    Double efficiency,
+    Latency latency,
+    double maxAbsSkewMillis,
+    long coherenceErrors) {}

@@ -6,5 +6,5 @@ package lockstep.coordinator.model;
  * @param seconds wall time of the phase
  * @param rate ops per second over the phase
  */
-public record OperationFigures(String name, long ops, double seconds, double rate, Latency latency) {
-}
+public record OperationFigures(
+    String name, long ops, double seconds, double rate, Latency latency) {}

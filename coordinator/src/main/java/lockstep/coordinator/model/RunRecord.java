@@ -5,57 +5,121 @@ import java.util.Map;
 
 /** Everything one `lockstep run` measured; saved as results/RUN-ID/run.json (docs/results.md). */
 public record RunRecord(
-        String schema,
-        String runId,
-        String name,
-        String createdAt,
-        String coordinatorVersion,
-        String workloadType,
-        Map<String, Object> workload,
-        String unit,
-        String opName,
-        List<String> plan,
-        List<AgentRecord> agents,
-        List<StepRecord> steps,
-        Analysis analysis,
-        RunStatus status,
-        List<String> errors,
-        int repeat,
-        List<Integer> ramp,
-        double skewWarnFraction) {
+    String schema,
+    String runId,
+    String name,
+    String createdAt,
+    String coordinatorVersion,
+    String workloadType,
+    Map<String, Object> workload,
+    String unit,
+    String opName,
+    List<String> plan,
+    List<AgentRecord> agents,
+    List<StepRecord> steps,
+    Analysis analysis,
+    RunStatus status,
+    List<String> errors,
+    int repeat,
+    List<Integer> ramp,
+    double skewWarnFraction) {
 
-    public static final String SCHEMA = "lockstep.run/v1";
-    public static final double DEFAULT_SKEW_WARN_FRACTION = 0.05;
+  public static final String SCHEMA = "lockstep.run/v1";
+  public static final double DEFAULT_SKEW_WARN_FRACTION = 0.05;
 
-    public RunRecord {
-        errors = errors == null ? List.of() : errors;
-        plan = plan == null ? List.of() : plan;
-        workload = workload == null ? Map.of() : workload;
-        repeat = Math.max(1, repeat);
-        ramp = ramp == null ? List.of() : List.copyOf(ramp);
-        skewWarnFraction = skewWarnFraction <= 0 ? DEFAULT_SKEW_WARN_FRACTION : skewWarnFraction;
-    }
+  public RunRecord {
+    errors = errors == null ? List.of() : errors;
+    plan = plan == null ? List.of() : plan;
+    workload = workload == null ? Map.of() : workload;
+    repeat = Math.max(1, repeat);
+    ramp = ramp == null ? List.of() : List.copyOf(ramp);
+    skewWarnFraction = skewWarnFraction <= 0 ? DEFAULT_SKEW_WARN_FRACTION : skewWarnFraction;
+  }
 
-    /** A run without repeats or ramp, default skew threshold. */
-    public RunRecord(String schema, String runId, String name, String createdAt, String coordinatorVersion,
-                     String workloadType, Map<String, Object> workload, String unit, String opName, List<String> plan,
-                     List<AgentRecord> agents, List<StepRecord> steps, Analysis analysis, RunStatus status, List<String> errors) {
-        this(schema, runId, name, createdAt, coordinatorVersion, workloadType, workload, unit, opName, plan, agents, steps,
-                analysis, status, errors, 1, List.of(), DEFAULT_SKEW_WARN_FRACTION);
-    }
+  /** A run without repeats or ramp, default skew threshold. */
+  public RunRecord(
+      String schema,
+      String runId,
+      String name,
+      String createdAt,
+      String coordinatorVersion,
+      String workloadType,
+      Map<String, Object> workload,
+      String unit,
+      String opName,
+      List<String> plan,
+      List<AgentRecord> agents,
+      List<StepRecord> steps,
+      Analysis analysis,
+      RunStatus status,
+      List<String> errors) {
+    this(
+        schema,
+        runId,
+        name,
+        createdAt,
+        coordinatorVersion,
+        workloadType,
+        workload,
+        unit,
+        opName,
+        plan,
+        agents,
+        steps,
+        analysis,
+        status,
+        errors,
+        1,
+        List.of(),
+        DEFAULT_SKEW_WARN_FRACTION);
+  }
 
-    public RunRecord withAnalysis(Analysis newAnalysis) {
-        return new RunRecord(schema, runId, name, createdAt, coordinatorVersion, workloadType, workload, unit, opName, plan,
-                agents, steps, newAnalysis, status, errors, repeat, ramp, skewWarnFraction);
-    }
+  public RunRecord withAnalysis(Analysis newAnalysis) {
+    return new RunRecord(
+        schema,
+        runId,
+        name,
+        createdAt,
+        coordinatorVersion,
+        workloadType,
+        workload,
+        unit,
+        opName,
+        plan,
+        agents,
+        steps,
+        newAnalysis,
+        status,
+        errors,
+        repeat,
+        ramp,
+        skewWarnFraction);
+  }
 
-    /** True when throughput is in MB/s (bytes moved), false for ops/s (locks/s). */
-    public boolean bytesUnit() {
-        return "MB/s".equals(unit);
-    }
+  /** True when throughput is in MB/s (bytes moved), false for ops/s (locks/s). */
+  public boolean bytesUnit() {
+    return "MB/s".equals(unit);
+  }
 
-    public RunRecord withAgents(List<AgentRecord> newAgents) {
-        return new RunRecord(schema, runId, name, createdAt, coordinatorVersion, workloadType, workload, unit, opName, plan,
-                newAgents, steps, analysis, status, errors, repeat, ramp, skewWarnFraction);
-    }
+  public RunRecord withAgents(List<AgentRecord> newAgents) {
+    return new RunRecord(
+        schema,
+        runId,
+        name,
+        createdAt,
+        coordinatorVersion,
+        workloadType,
+        workload,
+        unit,
+        opName,
+        plan,
+        newAgents,
+        steps,
+        analysis,
+        status,
+        errors,
+        repeat,
+        ramp,
+        skewWarnFraction);
+  }
 }

@@ -7,6 +7,11 @@ package lockstep.coordinator.model;
  * @param efficiency aggregate / ideal
  * @param perNode aggregate / nodes
  */
-public record ScalingPoint(int nodes, String group, double aggregate, Double overlapAggregate, Double ideal,
-                           Double efficiency, double perNode) {
-}
+public record ScalingPoint(
+    int nodes,
+    String group,
+    double aggregate,
+    Double overlapAggregate,
+    Double ideal,
+    Double efficiency,
+    double perNode) {}

@@ -12,36 +12,53 @@ import java.util.List;
  * @param repeat 1-based repeat number within the group
  */
 public record StepRecord(
-        String id,
-        String kind,
-        List<String> nodes,
-        long intendedStartUnixNanos,
-        RunStatus status,
-        List<NodeResult> results,
-        Aggregate aggregate,
-        List<String> errors,
-        String group,
-        int repeat) {
+    String id,
+    String kind,
+    List<String> nodes,
+    long intendedStartUnixNanos,
+    RunStatus status,
+    List<NodeResult> results,
+    Aggregate aggregate,
+    List<String> errors,
+    String group,
+    int repeat) {
 
-    public StepRecord {
-        results = results == null ? List.of() : results;
-        errors = errors == null ? List.of() : errors;
-        nodes = nodes == null ? List.of() : nodes;
-        group = group == null || group.isEmpty() ? id : group;
-        repeat = Math.max(1, repeat);
-    }
+  public StepRecord {
+    results = results == null ? List.of() : results;
+    errors = errors == null ? List.of() : errors;
+    nodes = nodes == null ? List.of() : nodes;
+    group = group == null || group.isEmpty() ? id : group;
+    repeat = Math.max(1, repeat);
+  }
 
-    /** A step that is not repeated: its own group, repeat 1. */
-    public StepRecord(String id, String kind, List<String> nodes, long intendedStartUnixNanos, RunStatus status,
-                      List<NodeResult> results, Aggregate aggregate, List<String> errors) {
-        this(id, kind, nodes, intendedStartUnixNanos, status, results, aggregate, errors, id, 1);
-    }
+  /** A step that is not repeated: its own group, repeat 1. */
+  public StepRecord(
+      String id,
+      String kind,
+      List<String> nodes,
+      long intendedStartUnixNanos,
+      RunStatus status,
+      List<NodeResult> results,
+      Aggregate aggregate,
+      List<String> errors) {
+    this(id, kind, nodes, intendedStartUnixNanos, status, results, aggregate, errors, id, 1);
+  }
 
-    public StepRecord withPlace(String newGroup, int newRepeat) {
-        return new StepRecord(id, kind, nodes, intendedStartUnixNanos, status, results, aggregate, errors, newGroup, newRepeat);
-    }
+  public StepRecord withPlace(String newGroup, int newRepeat) {
+    return new StepRecord(
+        id,
+        kind,
+        nodes,
+        intendedStartUnixNanos,
+        status,
+        results,
+        aggregate,
+        errors,
+        newGroup,
+        newRepeat);
+  }
 
-    public boolean ok() {
-        return status == RunStatus.OK;
-    }
+  public boolean ok() {
+    return status == RunStatus.OK;
+  }
 }

@@ -11,8 +11,18 @@ import java.util.List;
  * @param meanNodeEfficiency mean of the nodes' efficiencies
  * @param skewTooLarge some repeat started with a skew above the run's threshold
  */
-public record StepSummary(String group, String kind, List<String> nodes, int repeats, int okRepeats,
-                          List<NodeStepStats> perNode, Stats aggregate, Stats overlapAggregate, Stats overlapSeconds,
-                          Double aggregateEfficiency, Double meanNodeEfficiency, Fairness fairness,
-                          double maxAbsSkewMillis, boolean skewTooLarge) {
-}
+public record StepSummary(
+    String group,
+    String kind,
+    List<String> nodes,
+    int repeats,
+    int okRepeats,
+    List<NodeStepStats> perNode,
+    Stats aggregate,
+    Stats overlapAggregate,
+    Stats overlapSeconds,
+    Double aggregateEfficiency,
+    Double meanNodeEfficiency,
+    Fairness fairness,
+    double maxAbsSkewMillis,
+    boolean skewTooLarge) {}

@@ -14,54 +14,56 @@ import lockstep.coordinator.report.csv.CsvExport;
 import lockstep.coordinator.report.html.RunHtmlReport;
 
 /**
- * Runs on disk: OUT/RUN-ID/ holds run.json (everything; docs/results.md), steps.csv,
- * series.csv and report.html, the last three rebuilt from run.json by `lockstep report`.
+ * Runs on disk: OUT/RUN-ID/ holds run.json (everything; docs/results.md), steps.csv, series.csv and
+ * report.html, the last three rebuilt from run.json by `lockstep report`.
  */
 public final class ResultsStore {
-    public static final String RUN_FILE = "run.json";
-    public static final String REPORT_FILE = "report.html";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  public static final String RUN_FILE = "run.json";
+  public static final String REPORT_FILE = "report.html";
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private final Path out;
+  private final Path out;
 
-    public ResultsStore(Path out) {
-        this.out = out;
+  public ResultsStore(Path out) {
+    this.out = out;
+  }
+
+  /** Writes run.json, the CSV files and report.html; returns run.json's path. */
+  public Path save(RunRecord run) {
+    Path dir = out.resolve(run.runId());
+    try {
+      Files.createDirectories(dir);
+      Path file = dir.resolve(RUN_FILE);
+      Path tmp = dir.resolve(RUN_FILE + ".tmp");
+      JSON.writeValue(tmp.toFile(), run);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      writeDerived(run, dir);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write results to " + dir + ": " + e.getMessage(), e);
     }
+  }
 
-    /** Writes run.json, the CSV files and report.html; returns run.json's path. */
-    public Path save(RunRecord run) {
-        Path dir = out.resolve(run.runId());
-        try {
-            Files.createDirectories(dir);
-            Path file = dir.resolve(RUN_FILE);
-            Path tmp = dir.resolve(RUN_FILE + ".tmp");
-            JSON.writeValue(tmp.toFile(), run);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            writeDerived(run, dir);
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write results to " + dir + ": " + e.getMessage(), e);
-        }
-    }
+  /** steps.csv, series.csv and report.html next to run.json. */
+  public static void writeDerived(RunRecord run, Path dir) throws IOException {
+    CsvExport.write(run, dir);
+    writeAtomically(dir.resolve(REPORT_FILE), RunHtmlReport.render(run));
+  }
 
-    /** steps.csv, series.csv and report.html next to run.json. */
-    public static void writeDerived(RunRecord run, Path dir) throws IOException {
-        CsvExport.write(run, dir);
-        writeAtomically(dir.resolve(REPORT_FILE), RunHtmlReport.render(run));
-    }
+  public static void writeAtomically(Path file, String text) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(tmp, text, StandardCharsets.UTF_8);
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
 
-    public static void writeAtomically(Path file, String text) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
+  public static RunRecord load(Path runJson) throws IOException {
+    return JSON.readValue(runJson.toFile(), RunRecord.class);
+  }
 
-    public static RunRecord load(Path runJson) throws IOException {
-        return JSON.readValue(runJson.toFile(), RunRecord.class);
-    }
-
-    public static ObjectMapper json() {
-        return JSON;
-    }
+  public static ObjectMapper json() {
+    return JSON;
+  }
 }

@@ -10,70 +10,76 @@ import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioException;
 
 /**
- * The steps a scenario's plan runs on a set of nodes, in order: the whole plan once per repeat
- * (so slow drift spreads over every step); "solo" is one step per node, "all" one step with
- * every node, "ramp" one step per node count K with the first K nodes.
+ * The steps a scenario's plan runs on a set of nodes, in order: the whole plan once per repeat (so
+ * slow drift spreads over every step); "solo" is one step per node, "all" one step with every node,
+ * "ramp" one step per node count K with the first K nodes.
  */
 public final class PlanSchedule {
-    private static final String SOLO = "solo";
-    private static final String RAMP = "ramp";
-    private static final String ALL = "all";
-    /** A step id: GROUP, or GROUP-rN when the plan repeats; GROUP is solo-NODE, all or ramp-K. */
-    private static final Pattern REPEATED = Pattern.compile("(.+)-r(\\d+)");
+  private static final String SOLO = "solo";
+  private static final String RAMP = "ramp";
+  private static final String ALL = "all";
 
-    private PlanSchedule() {
+  /** A step id: GROUP, or GROUP-rN when the plan repeats; GROUP is solo-NODE, all or ramp-K. */
+  private static final Pattern REPEATED = Pattern.compile("(.+)-r(\\d+)");
+
+  private PlanSchedule() {}
+
+  /** One step to run. {@code id} is the group, plus "-rN" when the plan repeats. */
+  public record Scheduled(String id, String group, String kind, int repeat, List<StepNode> nodes) {}
+
+  /** A step id read back (an agent's run id holds it, for `lockstep collect`). */
+  public record StepId(String group, String kind, int repeat) {}
+
+  /** What {@link #of} put into a step id: its group, kind (solo, all, ramp) and repeat. */
+  public static StepId parse(String id) {
+    Matcher m = REPEATED.matcher(id);
+    String group = m.matches() ? m.group(1) : id;
+    int repeat = m.matches() ? Integer.parseInt(m.group(2)) : 1;
+    String kind = group.startsWith(SOLO + "-") ? SOLO : group.startsWith(RAMP + "-") ? RAMP : group;
+    return new StepId(group, kind, repeat);
+  }
+
+  public static List<Scheduled> of(Scenario scenario, List<StepNode> nodes) {
+    List<Integer> ramp = PlanFields.counts(scenario.ramp(), nodes.size());
+    if (scenario.plan().contains(PlanStep.RAMP)) {
+      for (int k : ramp) {
+        if (k > nodes.size()) {
+          throw new ScenarioException(
+              "scenario "
+                  + scenario.name()
+                  + ": ramp: "
+                  + k
+                  + " nodes asked for, but only "
+                  + nodes.size()
+                  + " agent(s) given");
+        }
+      }
     }
-
-    /** One step to run. {@code id} is the group, plus "-rN" when the plan repeats. */
-    public record Scheduled(String id, String group, String kind, int repeat, List<StepNode> nodes) {
-    }
-
-    /** A step id read back (an agent's run id holds it, for `lockstep collect`). */
-    public record StepId(String group, String kind, int repeat) {
-    }
-
-    /** What {@link #of} put into a step id: its group, kind (solo, all, ramp) and repeat. */
-    public static StepId parse(String id) {
-        Matcher m = REPEATED.matcher(id);
-        String group = m.matches() ? m.group(1) : id;
-        int repeat = m.matches() ? Integer.parseInt(m.group(2)) : 1;
-        String kind = group.startsWith(SOLO + "-") ? SOLO : group.startsWith(RAMP + "-") ? RAMP : group;
-        return new StepId(group, kind, repeat);
-    }
-
-    public static List<Scheduled> of(Scenario scenario, List<StepNode> nodes) {
-        List<Integer> ramp = PlanFields.counts(scenario.ramp(), nodes.size());
-        if (scenario.plan().contains(PlanStep.RAMP)) {
+    List<Scheduled> out = new ArrayList<>();
+    for (int r = 1; r <= scenario.repeat(); r++) {
+      for (PlanStep step : scenario.plan()) {
+        switch (step) {
+          case SOLO -> {
+            for (StepNode n : nodes) {
+              out.add(scheduled(SOLO + "-" + n.node(), SOLO, r, scenario.repeat(), List.of(n)));
+            }
+          }
+          case ALL -> out.add(scheduled(ALL, ALL, r, scenario.repeat(), nodes));
+          case RAMP -> {
             for (int k : ramp) {
-                if (k > nodes.size()) {
-                    throw new ScenarioException("scenario " + scenario.name() + ": ramp: " + k + " nodes asked for, but only "
-                            + nodes.size() + " agent(s) given");
-                }
+              out.add(scheduled(RAMP + "-" + k, RAMP, r, scenario.repeat(), nodes.subList(0, k)));
             }
+          }
+          default -> throw new IllegalStateException("unknown plan step " + step);
         }
-        List<Scheduled> out = new ArrayList<>();
-        for (int r = 1; r <= scenario.repeat(); r++) {
-            for (PlanStep step : scenario.plan()) {
-                switch (step) {
-                    case SOLO -> {
-                        for (StepNode n : nodes) {
-                            out.add(scheduled(SOLO + "-" + n.node(), SOLO, r, scenario.repeat(), List.of(n)));
-                        }
-                    }
-                    case ALL -> out.add(scheduled(ALL, ALL, r, scenario.repeat(), nodes));
-                    case RAMP -> {
-                        for (int k : ramp) {
-                            out.add(scheduled(RAMP + "-" + k, RAMP, r, scenario.repeat(), nodes.subList(0, k)));
-                        }
-                    }
-                    default -> throw new IllegalStateException("unknown plan step " + step);
-                }
-            }
-        }
-        return out;
+      }
     }
+    return out;
+  }
 
-    private static Scheduled scheduled(String group, String kind, int repeat, int repeats, List<StepNode> nodes) {
-        return new Scheduled(repeats > 1 ? group + "-r" + repeat : group, group, kind, repeat, List.copyOf(nodes));
-    }
+  private static Scheduled scheduled(
+      String group, String kind, int repeat, int repeats, List<StepNode> nodes) {
+    return new Scheduled(
+        repeats > 1 ? group + "-r" + repeat : group, group, kind, repeat, List.copyOf(nodes));
+  }
 }

@@ -7,23 +7,21 @@ import lockstep.coordinator.model.StepRecord;
 
 /** What a run tells the terminal while it goes; every method may be called from any thread. */
 public interface RunListener {
-    void stepArmed(String stepId, List<String> nodes, long startInMillis);
+  void stepArmed(String stepId, List<String> nodes, long startInMillis);
 
-    void progress(String stepId, String node, ProgressSample sample, RunState state);
+  void progress(String stepId, String node, ProgressSample sample, RunState state);
 
-    void stepFinished(StepRecord step);
+  void stepFinished(StepRecord step);
 
-    RunListener SILENT = new RunListener() {
+  RunListener SILENT =
+      new RunListener() {
         @Override
-        public void stepArmed(String stepId, List<String> nodes, long startInMillis) {
-        }
-
-        @Override
-        public void progress(String stepId, String node, ProgressSample sample, RunState state) {
-        }
+        public void stepArmed(String stepId, List<String> nodes, long startInMillis) {}
 
         @Override
-        public void stepFinished(StepRecord step) {
-        }
-    };
+        public void progress(String stepId, String node, ProgressSample sample, RunState state) {}
+
+        @Override
+        public void stepFinished(StepRecord step) {}
+      };
 }

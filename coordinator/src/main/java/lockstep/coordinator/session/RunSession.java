@@ -1,7 +1,5 @@
 package lockstep.coordinator.session;
 
-import lockstep.coordinator.model.RunStatus;
-import lockstep.coordinator.scenario.ScenarioParser;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,65 +9,93 @@ import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.report.ResultsStore;
+import lockstep.coordinator.report.TextReport;
 import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.FaultBounds;
-import lockstep.coordinator.report.TextReport;
 import lockstep.coordinator.scenario.Scenario;
+import lockstep.coordinator.scenario.ScenarioParser;
 
-/** One `lockstep run`: connect, run the plan, save run.json, CSVs and report.html, print the report. */
+/**
+ * One `lockstep run`: connect, run the plan, save run.json, CSVs and report.html, print the report.
+ */
 public final class RunSession {
-    private final PrintStream out;
-    private final ChannelSecurity security;
+  private final PrintStream out;
+  private final ChannelSecurity security;
 
-    public RunSession(PrintStream out) {
-        this(out, ChannelSecurity.NONE);
-    }
+  public RunSession(PrintStream out) {
+    this(out, ChannelSecurity.NONE);
+  }
 
-    /** @param security how to reach the agents (TLS, token, owner id) */
-    public RunSession(PrintStream out, ChannelSecurity security) {
-        this.out = out;
-        this.security = security;
-    }
+  /**
+   * @param security how to reach the agents (TLS, token, owner id)
+   */
+  public RunSession(PrintStream out, ChannelSecurity security) {
+    this.out = out;
+    this.security = security;
+  }
 
-    public record Outcome(RunRecord run, Path runJson) {
-        public boolean ok() {
-            return run.status() == RunStatus.OK;
-        }
+  public record Outcome(RunRecord run, Path runJson) {
+    public boolean ok() {
+      return run.status() == RunStatus.OK;
     }
+  }
 
-    public Outcome execute(Scenario scenario, Path resultsDir) {
-        return execute(scenario, resultsDir, Map.of(), FaultBounds.defaults());
-    }
+  public Outcome execute(Scenario scenario, Path resultsDir) {
+    return execute(scenario, resultsDir, Map.of(), FaultBounds.defaults());
+  }
 
-    /**
-     * @param labelsByAddress labels (from an inventory) for the agent records, by agent address
-     * @param bounds the agents' lease and the coordinator's heartbeat
-     */
-    public Outcome execute(Scenario scenario, Path resultsDir, Map<String, Map<String, String>> labelsByAddress,
-                           FaultBounds bounds) {
-        ScenarioParser.checkNodeCount(scenario, scenario.agents().size(),
-                scenario.name() + " on " + scenario.agents().size() + " agent(s)");
-        List<Agent> agents = scenario.agents().stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
-        try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
-            String runId = ExperimentRunner.newRunId(scenario.name());
-            out.printf("Run %s: %s on %s, plan %s%n", runId, scenario.workloadType(), String.join(", ", scenario.agents()),
-                    scenario.plan().stream().map(p -> p.yamlName()).toList());
-            ResultsStore store = new ResultsStore(resultsDir);
-            try (Interruption interruption = Interruption.install(ensemble, store, runId, System.err)) {
-                ExperimentRunner runner = new ExperimentRunner(scenario, ensemble,
-                        interruption.quiet(ConsoleProgress.forScenario(out, scenario)), bounds);
-                interruption.attach(runner);
-                RunRecord result = runner.run(runId);
-                RunRecord run = labelsByAddress.isEmpty() ? result : result.withAgents(result.agents().stream()
-                        .map(a -> a.withLabels(labelsByAddress.getOrDefault(a.address(), Map.of()))).toList());
-                return interruption.finish(() -> {
-                    Path saved = store.save(run);
-                    TextReport.print(run, out);
-                    out.printf("%nResults: %s%nReport:  %s%n", saved, saved.resolveSibling(ResultsStore.REPORT_FILE));
-                    return new Outcome(run, saved);
-                });
-            }
-        }
+  /**
+   * @param labelsByAddress labels (from an inventory) for the agent records, by agent address
+   * @param bounds the agents' lease and the coordinator's heartbeat
+   */
+  public Outcome execute(
+      Scenario scenario,
+      Path resultsDir,
+      Map<String, Map<String, String>> labelsByAddress,
+      FaultBounds bounds) {
+    ScenarioParser.checkNodeCount(
+        scenario,
+        scenario.agents().size(),
+        scenario.name() + " on " + scenario.agents().size() + " agent(s)");
+    List<Agent> agents =
+        scenario.agents().stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
+    try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
+      String runId = ExperimentRunner.newRunId(scenario.name());
+      out.printf(
+          "Run %s: %s on %s, plan %s%n",
+          runId,
+          scenario.workloadType(),
+          String.join(", ", scenario.agents()),
+          scenario.plan().stream().map(p -> p.yamlName()).toList());
+      ResultsStore store = new ResultsStore(resultsDir);
+      try (Interruption interruption = Interruption.install(ensemble, store, runId, System.err)) {
+        ExperimentRunner runner =
+            new ExperimentRunner(
+                scenario,
+                ensemble,
+                interruption.quiet(ConsoleProgress.forScenario(out, scenario)),
+                bounds);
+        interruption.attach(runner);
+        RunRecord result = runner.run(runId);
+        RunRecord run =
+            labelsByAddress.isEmpty()
+                ? result
+                : result.withAgents(
+                    result.agents().stream()
+                        .map(a -> a.withLabels(labelsByAddress.getOrDefault(a.address(), Map.of())))
+                        .toList());
+        return interruption.finish(
+            () -> {
+              Path saved = store.save(run);
+              TextReport.print(run, out);
+              out.printf(
+                  "%nResults: %s%nReport:  %s%n",
+                  saved, saved.resolveSibling(ResultsStore.REPORT_FILE));
+              return new Outcome(run, saved);
+            });
+      }
     }
+  }
 }

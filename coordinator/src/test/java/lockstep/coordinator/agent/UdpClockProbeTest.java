@@ -4,92 +4,112 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
-import io.grpc.stub.StreamObserver;
-import lockstep.common.WallClock;
-import lockstep.agent.v1.AgentServiceGrpc;
-import lockstep.agent.v1.DescribeRequest;
-import lockstep.agent.v1.DescribeResponse;
-import lockstep.agent.v1.ProbeClockRequest;
-import lockstep.agent.v1.ProbeClockResponse;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.StreamObserver;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.AgentConfig;
 import lockstep.agent.AgentServer;
+import lockstep.agent.v1.AgentServiceGrpc;
+import lockstep.agent.v1.DescribeRequest;
+import lockstep.agent.v1.DescribeResponse;
+import lockstep.agent.v1.ProbeClockRequest;
+import lockstep.agent.v1.ProbeClockResponse;
+import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class UdpClockProbeTest {
 
-    @Test
-    void anAgentThatOffersAClockPortIsProbedOverUdpWithFourTimestampsInOrder(@TempDir Path root) throws Exception {
-        String name = InProcessServerBuilder.generateName();
-        AgentServer server = new AgentServer(InProcessServerBuilder.forName(name),
-                new AgentConfig("n1", root.toRealPath(), "127.0.0.1", 0)).start().startClockProbes("127.0.0.1", 0);
-        ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-        try (GrpcAgent agent = new GrpcAgent("127.0.0.1:7070", channel)) {
-            assertThat(agent.probesClockOverUdp()).isFalse();
-            assertThat(agent.describe().getClockProbePort()).isPositive();
-            assertThat(agent.probesClockOverUdp()).isTrue();
-            ClockSample s = agent.probeClock();
-            // one host, one clock: sent <= arrived <= answered <= received
-            assertThat(s.sentUnixNanos()).isLessThanOrEqualTo(s.agentReceiveUnixNanos());
-            assertThat(s.agentReceiveUnixNanos()).isLessThanOrEqualTo(s.agentSendUnixNanos());
-            assertThat(s.agentSendUnixNanos()).isLessThanOrEqualTo(s.receivedUnixNanos());
-            ClockOffset o = ClockOffset.measure(agent, 2, 8);
-            assertThat(Math.abs(o.offsetNanos())).isLessThanOrEqualTo(o.uncertaintyNanos() + 1);
-        } finally {
-            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-            server.stop();
-        }
+  @Test
+  void anAgentThatOffersAClockPortIsProbedOverUdpWithFourTimestampsInOrder(@TempDir Path root)
+      throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    AgentServer server =
+        new AgentServer(
+                InProcessServerBuilder.forName(name),
+                new AgentConfig("n1", root.toRealPath(), "127.0.0.1", 0))
+            .start()
+            .startClockProbes("127.0.0.1", 0);
+    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
+    try (GrpcAgent agent = new GrpcAgent("127.0.0.1:7070", channel)) {
+      assertThat(agent.probesClockOverUdp()).isFalse();
+      assertThat(agent.describe().getClockProbePort()).isPositive();
+      assertThat(agent.probesClockOverUdp()).isTrue();
+      ClockSample s = agent.probeClock();
+      // one host, one clock: sent <= arrived <= answered <= received
+      assertThat(s.sentUnixNanos()).isLessThanOrEqualTo(s.agentReceiveUnixNanos());
+      assertThat(s.agentReceiveUnixNanos()).isLessThanOrEqualTo(s.agentSendUnixNanos());
+      assertThat(s.agentSendUnixNanos()).isLessThanOrEqualTo(s.receivedUnixNanos());
+      ClockOffset o = ClockOffset.measure(agent, 2, 8);
+      assertThat(Math.abs(o.offsetNanos())).isLessThanOrEqualTo(o.uncertaintyNanos() + 1);
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      server.stop();
     }
+  }
 
-    @Test
-    void unansweredUdpProbesFallBackToTheRpcForGood() throws Exception {
-        // an agent whose UDP port is bound but never answers, as behind a UDP filter
-        try (DatagramSocket silent = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            String name = InProcessServerBuilder.generateName();
-            Server server = InProcessServerBuilder.forName(name).addService(new AgentServiceGrpc.AgentServiceImplBase() {
-                @Override
-                public void describe(DescribeRequest request, StreamObserver<DescribeResponse> response) {
-                    response.onNext(DescribeResponse.newBuilder().setClockProbePort(silent.getLocalPort()).build());
-                    response.onCompleted();
-                }
+  @Test
+  void unansweredUdpProbesFallBackToTheRpcForGood() throws Exception {
+    // an agent whose UDP port is bound but never answers, as behind a UDP filter
+    try (DatagramSocket silent = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+      String name = InProcessServerBuilder.generateName();
+      Server server =
+          InProcessServerBuilder.forName(name)
+              .addService(
+                  new AgentServiceGrpc.AgentServiceImplBase() {
+                    @Override
+                    public void describe(
+                        DescribeRequest request, StreamObserver<DescribeResponse> response) {
+                      response.onNext(
+                          DescribeResponse.newBuilder()
+                              .setClockProbePort(silent.getLocalPort())
+                              .build());
+                      response.onCompleted();
+                    }
 
-                @Override
-                public void probeClock(ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
-                    long now = WallClock.nowNanos();
-                    response.onNext(ProbeClockResponse.newBuilder().setReceiveUnixNanos(now).setSendUnixNanos(now).build());
-                    response.onCompleted();
-                }
-            }).build().start();
-            ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-            try (GrpcAgent agent = new GrpcAgent("127.0.0.1:7070", channel)) {
-                agent.describe();
-                for (int i = 0; i < GrpcAgent.UDP_LOST_IN_A_ROW; i++) {
-                    assertThat(agent.probesClockOverUdp()).isTrue();
-                    assertThat(agent.probeClock().agentReceiveUnixNanos()).isPositive(); // answered over gRPC meanwhile
-                }
-                assertThat(agent.probesClockOverUdp()).isFalse();
-                assertThat(agent.probeClock().agentSendUnixNanos()).isPositive();
-            } finally {
-                channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-                server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-            }
+                    @Override
+                    public void probeClock(
+                        ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
+                      long now = WallClock.nowNanos();
+                      response.onNext(
+                          ProbeClockResponse.newBuilder()
+                              .setReceiveUnixNanos(now)
+                              .setSendUnixNanos(now)
+                              .build());
+                      response.onCompleted();
+                    }
+                  })
+              .build()
+              .start();
+      ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
+      try (GrpcAgent agent = new GrpcAgent("127.0.0.1:7070", channel)) {
+        agent.describe();
+        for (int i = 0; i < GrpcAgent.UDP_LOST_IN_A_ROW; i++) {
+          assertThat(agent.probesClockOverUdp()).isTrue();
+          assertThat(agent.probeClock().agentReceiveUnixNanos())
+              .isPositive(); // answered over gRPC meanwhile
         }
+        assertThat(agent.probesClockOverUdp()).isFalse();
+        assertThat(agent.probeClock().agentSendUnixNanos()).isPositive();
+      } finally {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
     }
+  }
 
-    @Test
-    void anAddressWithoutAHostHasNoUdpProbe() throws Exception {
-        assertThat(UdpClockProbe.open("in-process", 4000)).isEmpty();
-        assertThat(UdpClockProbe.open("127.0.0.1:7070", 0)).isEmpty();
-        try (UdpClockProbe v6 = UdpClockProbe.open("[::1]:7070", 4000).orElseThrow();
-             UdpClockProbe dns = UdpClockProbe.open("dns:///127.0.0.1:7070", 4000).orElseThrow()) {
-            assertThat(v6).isNotNull();
-            assertThat(dns).isNotNull();
-        }
+  @Test
+  void anAddressWithoutAHostHasNoUdpProbe() throws Exception {
+    assertThat(UdpClockProbe.open("in-process", 4000)).isEmpty();
+    assertThat(UdpClockProbe.open("127.0.0.1:7070", 0)).isEmpty();
+    try (UdpClockProbe v6 = UdpClockProbe.open("[::1]:7070", 4000).orElseThrow();
+        UdpClockProbe dns = UdpClockProbe.open("dns:///127.0.0.1:7070", 4000).orElseThrow()) {
+      assertThat(v6).isNotNull();
+      assertThat(dns).isNotNull();
     }
+  }
 }

@@ -2,7 +2,6 @@ package lockstep.coordinator.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import lockstep.coordinator.model.RunStatus;
 import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.model.DeviceFigures;
@@ -12,148 +11,344 @@ import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.ResourceFigures;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import org.junit.jupiter.api.Test;
 
 /** The bottleneck rules on constructed resource figures, each on both sides of its threshold. */
 class BottlenecksTest {
 
-    /** A node's run figures: CPU busy and the workload's share of all CPU, device busy, one interface. */
-    static ResourceFigures figures(double cpuBusy, double workloadCpu, String device, double deviceBusy,
-                                   String iface, double ifaceMBps, Long linkMbps, long dirty) {
-        List<DeviceFigures> devices = device.isEmpty() ? List.of()
-                : List.of(new DeviceFigures(device, 10, 100, 0, 50, deviceBusy, 1.5, 2));
-        Double linkPercent = linkMbps == null ? null : ifaceMBps * 8 / linkMbps * 100;
-        return new ResourceFigures(2, cpuBusy, cpuBusy / 2, cpuBusy / 2, 0, 0, 100 - cpuBusy, workloadCpu, 1000, devices,
-                List.of(new InterfaceFigures(iface, ifaceMBps, ifaceMBps / 10, 100, 100, linkMbps, linkPercent)), dirty, 0, dirty);
-    }
+  /**
+   * A node's run figures: CPU busy and the workload's share of all CPU, device busy, one interface.
+   */
+  static ResourceFigures figures(
+      double cpuBusy,
+      double workloadCpu,
+      String device,
+      double deviceBusy,
+      String iface,
+      double ifaceMBps,
+      Long linkMbps,
+      long dirty) {
+    List<DeviceFigures> devices =
+        device.isEmpty()
+            ? List.of()
+            : List.of(new DeviceFigures(device, 10, 100, 0, 50, deviceBusy, 1.5, 2));
+    Double linkPercent = linkMbps == null ? null : ifaceMBps * 8 / linkMbps * 100;
+    return new ResourceFigures(
+        2,
+        cpuBusy,
+        cpuBusy / 2,
+        cpuBusy / 2,
+        0,
+        0,
+        100 - cpuBusy,
+        workloadCpu,
+        1000,
+        devices,
+        List.of(
+            new InterfaceFigures(
+                iface, ifaceMBps, ifaceMBps / 10, 100, 100, linkMbps, linkPercent)),
+        dirty,
+        0,
+        dirty);
+  }
 
-    static NodeResult node(String name, ResourceFigures run, Double lockShare) {
-        return node(name, run, lockShare, 0);
-    }
+  static NodeResult node(String name, ResourceFigures run, Double lockShare) {
+    return node(name, run, lockShare, 0);
+  }
 
-    static NodeResult node(String name, ResourceFigures run, Double lockShare, long bytes) {
-        NodeResult base = TestRuns.node(name, 1000, 1.0);
-        return new NodeResult(base.node(), base.status(), base.ops(), bytes, base.seconds(), base.throughput(),
-                base.startSkewMillis(), base.clockOffsetMillis(), base.clockUncertaintyMillis(), base.firstOpUnixNanos(),
-                base.endUnixNanos(), base.latency(), base.histogram(), base.series(), null, 0, 0, 0, 0, null, List.of(),
-                new NodeResources(run.busiestDevice() == null ? "" : run.busiestDevice().device(), List.of(), 2,
-                        null, run, List.of(), lockShare));
-    }
+  static NodeResult node(String name, ResourceFigures run, Double lockShare, long bytes) {
+    NodeResult base = TestRuns.node(name, 1000, 1.0);
+    return new NodeResult(
+        base.node(),
+        base.status(),
+        base.ops(),
+        bytes,
+        base.seconds(),
+        base.throughput(),
+        base.startSkewMillis(),
+        base.clockOffsetMillis(),
+        base.clockUncertaintyMillis(),
+        base.firstOpUnixNanos(),
+        base.endUnixNanos(),
+        base.latency(),
+        base.histogram(),
+        base.series(),
+        null,
+        0,
+        0,
+        0,
+        0,
+        null,
+        List.of(),
+        new NodeResources(
+            run.busiestDevice() == null ? "" : run.busiestDevice().device(),
+            List.of(),
+            2,
+            null,
+            run,
+            List.of(),
+            lockShare));
+  }
 
-    static RunRecord run(String type, String opName, Map<String, Object> workload, StepRecord... steps) {
-        return new RunRecord(RunRecord.SCHEMA, "r1", "t", "2026-01-01T00:00:00Z", "0.1", type, workload,
-                "write".equals(type) ? "MB/s" : "locks/s", opName, List.of("solo", "all"),
-                List.of(TestRuns.agent("orca"), TestRuns.agent("porpoise")), List.of(steps), null, RunStatus.OK, List.of(), 1, List.of(), 0.05);
-    }
+  static RunRecord run(
+      String type, String opName, Map<String, Object> workload, StepRecord... steps) {
+    return new RunRecord(
+        RunRecord.SCHEMA,
+        "r1",
+        "t",
+        "2026-01-01T00:00:00Z",
+        "0.1",
+        type,
+        workload,
+        "write".equals(type) ? "MB/s" : "locks/s",
+        opName,
+        List.of("solo", "all"),
+        List.of(TestRuns.agent("orca"), TestRuns.agent("porpoise")),
+        List.of(steps),
+        null,
+        RunStatus.OK,
+        List.of(),
+        1,
+        List.of(),
+        0.05);
+  }
 
-    static Finding only(List<Finding> findings, String step) {
-        return findings.stream().filter(f -> f.message().startsWith("Step " + step + ":")).findFirst().orElseThrow();
-    }
+  static Finding only(List<Finding> findings, String step) {
+    return findings.stream()
+        .filter(f -> f.message().startsWith("Step " + step + ":"))
+        .findFirst()
+        .orElseThrow();
+  }
 
-    @Test
-    void storageBoundNamesTheBusyDeviceAndItsSoloFigure() {
-        RunRecord r = run("write", "write", Map.of("fdatasync", true),
-                TestRuns.step("solo-orca", "solo-orca", "solo", 1, node("orca", figures(20, 15, "sdb", 31, "eth0", 0.1, 1000L, 0), null)),
-                TestRuns.step("all", "all", "all", 1,
-                        node("orca", figures(30, 20, "sdb", 97, "eth0", 0.1, 1000L, 0), null),
-                        node("porpoise", figures(30, 20, "sdc", 60, "eth0", 0.1, 1000L, 0), null)));
-        List<Finding> f = Bottlenecks.of(r);
-        assertThat(only(f, "all").code()).isEqualTo("storage-bound");
-        assertThat(only(f, "all").message()).contains("storage-bound: node orca's device sdb busy 97% while together (31% alone)");
-        assertThat(only(f, "solo-orca").code()).isEqualTo("no-bottleneck");
-        assertThat(f).noneMatch(x -> x.code().equals("page-cache"));
-    }
+  @Test
+  void storageBoundNamesTheBusyDeviceAndItsSoloFigure() {
+    RunRecord r =
+        run(
+            "write",
+            "write",
+            Map.of("fdatasync", true),
+            TestRuns.step(
+                "solo-orca",
+                "solo-orca",
+                "solo",
+                1,
+                node("orca", figures(20, 15, "sdb", 31, "eth0", 0.1, 1000L, 0), null)),
+            TestRuns.step(
+                "all",
+                "all",
+                "all",
+                1,
+                node("orca", figures(30, 20, "sdb", 97, "eth0", 0.1, 1000L, 0), null),
+                node("porpoise", figures(30, 20, "sdc", 60, "eth0", 0.1, 1000L, 0), null)));
+    List<Finding> f = Bottlenecks.of(r);
+    assertThat(only(f, "all").code()).isEqualTo("storage-bound");
+    assertThat(only(f, "all").message())
+        .contains("storage-bound: node orca's device sdb busy 97% while together (31% alone)");
+    assertThat(only(f, "solo-orca").code()).isEqualTo("no-bottleneck");
+    assertThat(f).noneMatch(x -> x.code().equals("page-cache"));
+  }
 
-    @Test
-    void storageThresholdIsEightyPercentBusy() {
-        var below = Bottlenecks.judge("s", List.of(load(figures(10, 5, "vda", 79.9, "lo", 0, null, 0), null)), Map.of(), false);
-        var at = Bottlenecks.judge("s", List.of(load(figures(10, 5, "vda", 80, "lo", 0, null, 0), null)), Map.of(), false);
-        assertThat(below.code()).isEqualTo("no-bottleneck");
-        assertThat(at.code()).isEqualTo("storage-bound");
-    }
+  @Test
+  void storageThresholdIsEightyPercentBusy() {
+    var below =
+        Bottlenecks.judge(
+            "s",
+            List.of(load(figures(10, 5, "vda", 79.9, "lo", 0, null, 0), null)),
+            Map.of(),
+            false);
+    var at =
+        Bottlenecks.judge(
+            "s", List.of(load(figures(10, 5, "vda", 80, "lo", 0, null, 0), null)), Map.of(), false);
+    assertThat(below.code()).isEqualTo("no-bottleneck");
+    assertThat(at.code()).isEqualTo("storage-bound");
+  }
 
-    @Test
-    void cpuBoundSaysHowMuchWasTheWorkloadsOwnProcesses() {
-        var own = Bottlenecks.judge("all", List.of(load(figures(99, 70.3, "vda", 5, "lo", 0, null, 0), 0.9)), Map.of(), true);
-        assertThat(own.code()).isEqualTo("cpu-bound");
-        assertThat(own.message()).contains("CPU-bound on porpoise: 99% busy, 71% of it in the workload's own processes",
-                "may be Lockstep's limit");
-        // an I/O workload on a CPU taken by others (lock workers in that case are 'waiting', below)
-        var other = Bottlenecks.judge("all", List.of(load(figures(90, 20, "", 0, "lo", 40, null, 0), null)), Map.of(), false);
-        assertThat(other.code()).isEqualTo("cpu-bound");
-        assertThat(other.message()).contains("22% of it in the workload's own processes", "mostly outside");
-        var below = Bottlenecks.judge("all", List.of(load(figures(84.9, 20, "", 0, "lo", 40, null, 0), 0.2)), Map.of(), true);
-        assertThat(below.code()).isEqualTo("no-bottleneck");
-    }
+  @Test
+  void cpuBoundSaysHowMuchWasTheWorkloadsOwnProcesses() {
+    var own =
+        Bottlenecks.judge(
+            "all",
+            List.of(load(figures(99, 70.3, "vda", 5, "lo", 0, null, 0), 0.9)),
+            Map.of(),
+            true);
+    assertThat(own.code()).isEqualTo("cpu-bound");
+    assertThat(own.message())
+        .contains(
+            "CPU-bound on porpoise: 99% busy, 71% of it in the workload's own processes",
+            "may be Lockstep's limit");
+    // an I/O workload on a CPU taken by others (lock workers in that case are 'waiting', below)
+    var other =
+        Bottlenecks.judge(
+            "all", List.of(load(figures(90, 20, "", 0, "lo", 40, null, 0), null)), Map.of(), false);
+    assertThat(other.code()).isEqualTo("cpu-bound");
+    assertThat(other.message())
+        .contains("22% of it in the workload's own processes", "mostly outside");
+    var below =
+        Bottlenecks.judge(
+            "all", List.of(load(figures(84.9, 20, "", 0, "lo", 40, null, 0), 0.2)), Map.of(), true);
+    assertThat(below.code()).isEqualTo("no-bottleneck");
+  }
 
-    @Test
-    void waitingWhenWorkersSitInLockCallsWithCpuAndDeviceIdle() {
-        var w = Bottlenecks.judge("all", List.of(load(figures(8, 3, "vda", 3, "lo", 0.5, null, 0), 0.94),
-                load(figures(7, 3, "vda", 2, "lo", 0.5, null, 0), 0.96)), Map.of(), true);
-        assertThat(w.code()).isEqualTo("waiting");
-        assertThat(w.message()).contains("waiting: CPU 8%, device 3% busy, 94% of the workers' time inside lock calls",
-                "the nodes wait on something shared (a cluster lock manager or a rate limit)");
-        // still waiting with the CPU busy but not saturated (a local file-system daemon's work),
-        // and the line says whose the CPU time is
-        var busy = Bottlenecks.judge("all", List.of(load(figures(83, 3, "vda", 3, "lo", 0, null, 0), 0.99)), Map.of(), true);
-        assertThat(busy.code()).isEqualTo("waiting");
-        assertThat(busy.message()).contains("waiting: CPU 83% (", "% of it in the workload's own processes; the rest is the file system's daemons");
-        // even with the CPU saturated, when it goes mostly to others (a local file-system daemon)
-        assertThat(Bottlenecks.judge("all", List.of(load(figures(90, 3, "vda", 3, "lo", 0, null, 0), 0.94)), Map.of(), true).code())
-                .isEqualTo("waiting");
-        // not waiting: CPU saturated by the workload itself (CPU-bound), the lock share too small,
-        // or not a lock workload
-        assertThat(Bottlenecks.judge("all", List.of(load(figures(90, 80, "vda", 3, "lo", 0, null, 0), 0.94)), Map.of(), true).code())
-                .isEqualTo("cpu-bound");
-        assertThat(Bottlenecks.judge("all", List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.49)), Map.of(), true).code())
-                .isEqualTo("no-bottleneck");
-        assertThat(Bottlenecks.judge("all", List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.94)), Map.of(), false).code())
-                .isEqualTo("no-bottleneck");
-        var fuse = Bottlenecks.judge("all", List.of(load(figures(20, 3, "", 0, "lo", 3, null, 0), 0.9)), Map.of(), true);
-        assertThat(fuse.message()).contains("waiting: CPU 20%, no local block device, 90% of the workers' time");
-    }
+  @Test
+  void waitingWhenWorkersSitInLockCallsWithCpuAndDeviceIdle() {
+    var w =
+        Bottlenecks.judge(
+            "all",
+            List.of(
+                load(figures(8, 3, "vda", 3, "lo", 0.5, null, 0), 0.94),
+                load(figures(7, 3, "vda", 2, "lo", 0.5, null, 0), 0.96)),
+            Map.of(),
+            true);
+    assertThat(w.code()).isEqualTo("waiting");
+    assertThat(w.message())
+        .contains(
+            "waiting: CPU 8%, device 3% busy, 94% of the workers' time inside lock calls",
+            "the nodes wait on something shared (a cluster lock manager or a rate limit)");
+    // still waiting with the CPU busy but not saturated (a local file-system daemon's work),
+    // and the line says whose the CPU time is
+    var busy =
+        Bottlenecks.judge(
+            "all", List.of(load(figures(83, 3, "vda", 3, "lo", 0, null, 0), 0.99)), Map.of(), true);
+    assertThat(busy.code()).isEqualTo("waiting");
+    assertThat(busy.message())
+        .contains(
+            "waiting: CPU 83% (",
+            "% of it in the workload's own processes; the rest is the file system's daemons");
+    // even with the CPU saturated, when it goes mostly to others (a local file-system daemon)
+    assertThat(
+            Bottlenecks.judge(
+                    "all",
+                    List.of(load(figures(90, 3, "vda", 3, "lo", 0, null, 0), 0.94)),
+                    Map.of(),
+                    true)
+                .code())
+        .isEqualTo("waiting");
+    // not waiting: CPU saturated by the workload itself (CPU-bound), the lock share too small,
+    // or not a lock workload
+    assertThat(
+            Bottlenecks.judge(
+                    "all",
+                    List.of(load(figures(90, 80, "vda", 3, "lo", 0, null, 0), 0.94)),
+                    Map.of(),
+                    true)
+                .code())
+        .isEqualTo("cpu-bound");
+    assertThat(
+            Bottlenecks.judge(
+                    "all",
+                    List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.49)),
+                    Map.of(),
+                    true)
+                .code())
+        .isEqualTo("no-bottleneck");
+    assertThat(
+            Bottlenecks.judge(
+                    "all",
+                    List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.94)),
+                    Map.of(),
+                    false)
+                .code())
+        .isEqualTo("no-bottleneck");
+    var fuse =
+        Bottlenecks.judge(
+            "all", List.of(load(figures(20, 3, "", 0, "lo", 3, null, 0), 0.9)), Map.of(), true);
+    assertThat(fuse.message())
+        .contains("waiting: CPU 20%, no local block device, 90% of the workers' time");
+  }
 
-    @Test
-    void networkBoundNeedsALinkSpeed() {
-        var n = Bottlenecks.judge("all", List.of(load(figures(30, 10, "", 0, "eth0", 118, 1000L, 0), null)), Map.of(), false);
-        assertThat(n.code()).isEqualTo("network-bound");
-        assertThat(n.message()).contains("network-bound: 118 MB/s on eth0 of node porpoise, 94% of its 1 Gb/s link");
-        // loopback has no link speed: never network-bound, however many bytes
-        var lo = Bottlenecks.judge("all", List.of(load(figures(30, 10, "", 0, "lo", 5000, null, 0), null)), Map.of(), false);
-        assertThat(lo.code()).isEqualTo("no-bottleneck");
-        var slow = Bottlenecks.judge("all", List.of(load(figures(30, 10, "", 0, "eth0", 90, 1000L, 0), null)), Map.of(), false);
-        assertThat(slow.code()).isEqualTo("no-bottleneck");
-    }
+  @Test
+  void networkBoundNeedsALinkSpeed() {
+    var n =
+        Bottlenecks.judge(
+            "all",
+            List.of(load(figures(30, 10, "", 0, "eth0", 118, 1000L, 0), null)),
+            Map.of(),
+            false);
+    assertThat(n.code()).isEqualTo("network-bound");
+    assertThat(n.message())
+        .contains("network-bound: 118 MB/s on eth0 of node porpoise, 94% of its 1 Gb/s link");
+    // loopback has no link speed: never network-bound, however many bytes
+    var lo =
+        Bottlenecks.judge(
+            "all",
+            List.of(load(figures(30, 10, "", 0, "lo", 5000, null, 0), null)),
+            Map.of(),
+            false);
+    assertThat(lo.code()).isEqualTo("no-bottleneck");
+    var slow =
+        Bottlenecks.judge(
+            "all",
+            List.of(load(figures(30, 10, "", 0, "eth0", 90, 1000L, 0), null)),
+            Map.of(),
+            false);
+    assertThat(slow.code()).isEqualTo("no-bottleneck");
+  }
 
-    @Test
-    void pageCacheOnlyForBufferedWritesThatLeftDirtyPages() {
-        long gb = 1_800_000_000L;
-        StepRecord all = TestRuns.step("all", "all", "all", 1,
-                node("orca", figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, gb), null, 2_000_000_000L));
-        assertThat(Bottlenecks.of(run("write", "write", Map.of("fdatasync", false), all)))
-                .anyMatch(f -> f.code().equals("page-cache") && f.message().contains("page cache: 1.8 GB dirty on node orca at the end"));
-        assertThat(Bottlenecks.of(run("write", "write", Map.of("fdatasync", true), all))).noneMatch(f -> f.code().equals("page-cache"));
-        assertThat(Bottlenecks.of(run("write", "write", Map.of("o-direct", true), all))).noneMatch(f -> f.code().equals("page-cache"));
-        StepRecord little = TestRuns.step("all", "all", "all", 1,
-                node("orca", figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, 100_000_000L), null, 2_000_000_000L));
-        assertThat(Bottlenecks.of(run("write", "write", Map.of(), little))).noneMatch(f -> f.code().equals("page-cache"));
-    }
+  @Test
+  void pageCacheOnlyForBufferedWritesThatLeftDirtyPages() {
+    long gb = 1_800_000_000L;
+    StepRecord all =
+        TestRuns.step(
+            "all",
+            "all",
+            "all",
+            1,
+            node("orca", figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, gb), null, 2_000_000_000L));
+    assertThat(Bottlenecks.of(run("write", "write", Map.of("fdatasync", false), all)))
+        .anyMatch(
+            f ->
+                f.code().equals("page-cache")
+                    && f.message().contains("page cache: 1.8 GB dirty on node orca at the end"));
+    assertThat(Bottlenecks.of(run("write", "write", Map.of("fdatasync", true), all)))
+        .noneMatch(f -> f.code().equals("page-cache"));
+    assertThat(Bottlenecks.of(run("write", "write", Map.of("o-direct", true), all)))
+        .noneMatch(f -> f.code().equals("page-cache"));
+    StepRecord little =
+        TestRuns.step(
+            "all",
+            "all",
+            "all",
+            1,
+            node(
+                "orca",
+                figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, 100_000_000L),
+                null,
+                2_000_000_000L));
+    assertThat(Bottlenecks.of(run("write", "write", Map.of(), little)))
+        .noneMatch(f -> f.code().equals("page-cache"));
+  }
 
-    @Test
-    void stepsWithoutSamplesGetNoBottleneckLine() {
-        RunRecord r = run("lock-files", "lock", Map.of(), TestRuns.step("all", "all", "all", 1, TestRuns.node("orca", 100, 1.0)));
-        assertThat(Bottlenecks.of(r)).isEmpty();
-    }
+  @Test
+  void stepsWithoutSamplesGetNoBottleneckLine() {
+    RunRecord r =
+        run(
+            "lock-files",
+            "lock",
+            Map.of(),
+            TestRuns.step("all", "all", "all", 1, TestRuns.node("orca", 100, 1.0)));
+    assertThat(Bottlenecks.of(r)).isEmpty();
+  }
 
-    @Test
-    void theVerdictCarriesTheBottleneck() {
-        RunRecord r = run("lock-files", "lock", Map.of(), TestRuns.step("all", "all", "all", 1,
+  @Test
+  void theVerdictCarriesTheBottleneck() {
+    RunRecord r =
+        run(
+            "lock-files",
+            "lock",
+            Map.of(),
+            TestRuns.step(
+                "all",
+                "all",
+                "all",
+                1,
                 node("orca", figures(8, 3, "vda", 3, "lo", 0.5, null, 0), 0.94)));
-        assertThat(RunAnalyzer.analyse(r).verdict()).anyMatch(v -> v.startsWith("Step all: waiting: CPU 8%"));
-    }
+    assertThat(RunAnalyzer.analyse(r).verdict())
+        .anyMatch(v -> v.startsWith("Step all: waiting: CPU 8%"));
+  }
 
-    private static NodeLoad load(ResourceFigures f, Double lockShare) {
-        return NodeLoad.of("porpoise", List.of(node("porpoise", f, lockShare)));
-    }
+  private static NodeLoad load(ResourceFigures f, Double lockShare) {
+    return NodeLoad.of("porpoise", List.of(node("porpoise", f, lockShare)));
+  }
 }

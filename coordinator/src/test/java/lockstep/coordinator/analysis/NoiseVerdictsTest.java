@@ -9,125 +9,188 @@ import static lockstep.coordinator.analysis.TestRuns.step;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import lockstep.coordinator.model.RunStatus;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.StepRecord;
 import org.junit.jupiter.api.Test;
 
 class NoiseVerdictsTest {
 
-    private static List<String> codes(RunRecord r) {
-        return r.analysis().findings().stream().map(Finding::code).toList();
-    }
+  private static List<String> codes(RunRecord r) {
+    return r.analysis().findings().stream().map(Finding::code).toList();
+  }
 
-    private static String message(RunRecord r, String code) {
-        return r.analysis().findings().stream().filter(f -> f.code().equals(code)).findFirst().orElseThrow().message();
-    }
+  private static String message(RunRecord r, String code) {
+    return r.analysis().findings().stream()
+        .filter(f -> f.code().equals(code))
+        .findFirst()
+        .orElseThrow()
+        .message();
+  }
 
-    private static RunRecord withAgents(RunRecord r, List<AgentRecord> agents) {
-        return analysed(r.withAgents(agents));
-    }
+  private static RunRecord withAgents(RunRecord r, List<AgentRecord> agents) {
+    return analysed(r.withAgents(agents));
+  }
 
-    @Test
-    void aSlowSoloNodeOnTheSameMachineIsNeverCalledAHardwareOutlier() {
-        RunRecord slowAlone = soloThenAll(new double[] {100, 100, 40}, new double[] {50, 50, 20});
-        List<AgentRecord> oneMachine = List.of(agent("node1").withBootId("b1"), agent("node2").withBootId("b1"),
-                agent("node3").withBootId("b1"));
-        RunRecord r = withAgents(slowAlone, oneMachine);
-        assertThat(codes(r)).contains("same-machine").doesNotContain("outlier-solo");
-        assertThat(message(r, "same-machine")).contains("Node node3", "node1, node2", "not hardware", "not yet trustworthy",
-                "repeat: 5");
-        assertThat(r.analysis().verdict()).noneMatch(v -> v.contains("hardware and settings"));
-    }
+  @Test
+  void aSlowSoloNodeOnTheSameMachineIsNeverCalledAHardwareOutlier() {
+    RunRecord slowAlone = soloThenAll(new double[] {100, 100, 40}, new double[] {50, 50, 20});
+    List<AgentRecord> oneMachine =
+        List.of(
+            agent("node1").withBootId("b1"),
+            agent("node2").withBootId("b1"),
+            agent("node3").withBootId("b1"));
+    RunRecord r = withAgents(slowAlone, oneMachine);
+    assertThat(codes(r)).contains("same-machine").doesNotContain("outlier-solo");
+    assertThat(message(r, "same-machine"))
+        .contains("Node node3", "node1, node2", "not hardware", "not yet trustworthy", "repeat: 5");
+    assertThat(r.analysis().verdict()).noneMatch(v -> v.contains("hardware and settings"));
+  }
 
-    @Test
-    void sameHostnameWithAnotherBootOrNoBootIdIsStillAnotherMachine() {
-        RunRecord slowAlone = soloThenAll(new double[] {100, 100, 40}, new double[] {50, 50, 20});
-        RunRecord otherBoot = withAgents(slowAlone, List.of(agent("node1").withBootId("b1"), agent("node2").withBootId("b1"),
+  @Test
+  void sameHostnameWithAnotherBootOrNoBootIdIsStillAnotherMachine() {
+    RunRecord slowAlone = soloThenAll(new double[] {100, 100, 40}, new double[] {50, 50, 20});
+    RunRecord otherBoot =
+        withAgents(
+            slowAlone,
+            List.of(
+                agent("node1").withBootId("b1"),
+                agent("node2").withBootId("b1"),
                 agent("node3").withBootId("b2")));
-        assertThat(codes(otherBoot)).contains("outlier-solo").doesNotContain("same-machine");
-        RunRecord unknown = withAgents(slowAlone, List.of(agent("node1"), agent("node2"), agent("node3")));
-        assertThat(codes(unknown)).contains("outlier-solo");
+    assertThat(codes(otherBoot)).contains("outlier-solo").doesNotContain("same-machine");
+    RunRecord unknown =
+        withAgents(slowAlone, List.of(agent("node1"), agent("node2"), agent("node3")));
+    assertThat(codes(unknown)).contains("outlier-solo");
+  }
+
+  @Test
+  void repeatsThatDisagreeMoreThanTheEffectMakeTheFigureNotYetTrustworthy() {
+    // each node keeps about 0.95x alone vs together (a 5% effect); the "all" repeats vary by about
+    // 30%
+    List<StepRecord> steps = new ArrayList<>();
+    steps.add(step("solo-node1", "solo-node1", "solo", 1, node("node1", 100, 1.0)));
+    steps.add(step("solo-node2", "solo-node2", "solo", 1, node("node2", 100, 1.0)));
+    steps.add(step("all-r1", "all", "all", 1, node("node1", 130, 1.0), node("node2", 130, 1.0)));
+    steps.add(step("all-r2", "all", "all", 2, node("node1", 65, 1.0), node("node2", 65, 1.0)));
+    RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), steps, 2, 0.05));
+    assertThat(codes(r)).contains("not-trustworthy");
+    assertThat(message(r, "not-trustworthy"))
+        .contains("step all", "more than the effect", "repeat: 5");
+
+    List<StepRecord> steady = new ArrayList<>(steps.subList(0, 2));
+    steady.add(step("all-r1", "all", "all", 1, node("node1", 51, 1.0), node("node2", 51, 1.0)));
+    steady.add(step("all-r2", "all", "all", 2, node("node1", 49, 1.0), node("node2", 49, 1.0)));
+    assertThat(codes(analysed(run(List.of(agent("node1"), agent("node2")), steady, 2, 0.05))))
+        .doesNotContain("not-trustworthy");
+  }
+
+  private static List<Sample> series(
+      double seconds, int samples, double firstQuarterRate, double restRate) {
+    List<Sample> out = new ArrayList<>();
+    double ops = 0;
+    double prevT = 0;
+    for (int i = 1; i <= samples; i++) {
+      double t = seconds * i / samples;
+      double q = seconds / 4;
+      double a = Math.min(t, q) - Math.min(prevT, q);
+      double b = (t - prevT) - a;
+      ops += a * firstQuarterRate + b * restRate;
+      out.add(new Sample(t, (long) ops, 0, 0));
+      prevT = t;
     }
+    return out;
+  }
 
-    @Test
-    void repeatsThatDisagreeMoreThanTheEffectMakeTheFigureNotYetTrustworthy() {
-        // each node keeps about 0.95x alone vs together (a 5% effect); the "all" repeats vary by about 30%
-        List<StepRecord> steps = new ArrayList<>();
-        steps.add(step("solo-node1", "solo-node1", "solo", 1, node("node1", 100, 1.0)));
-        steps.add(step("solo-node2", "solo-node2", "solo", 1, node("node2", 100, 1.0)));
-        steps.add(step("all-r1", "all", "all", 1, node("node1", 130, 1.0), node("node2", 130, 1.0)));
-        steps.add(step("all-r2", "all", "all", 2, node("node1", 65, 1.0), node("node2", 65, 1.0)));
-        RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), steps, 2, 0.05));
-        assertThat(codes(r)).contains("not-trustworthy");
-        assertThat(message(r, "not-trustworthy")).contains("step all", "more than the effect", "repeat: 5");
+  private static NodeResult withSeries(String name, List<Sample> series) {
+    long ops = series.get(series.size() - 1).ops();
+    return node(name, ops, 0.0, series.get(series.size() - 1).t(), 0, 0, series);
+  }
 
-        List<StepRecord> steady = new ArrayList<>(steps.subList(0, 2));
-        steady.add(step("all-r1", "all", "all", 1, node("node1", 51, 1.0), node("node2", 51, 1.0)));
-        steady.add(step("all-r2", "all", "all", 2, node("node1", 49, 1.0), node("node2", 49, 1.0)));
-        assertThat(codes(analysed(run(List.of(agent("node1"), agent("node2")), steady, 2, 0.05)))).doesNotContain("not-trustworthy");
-    }
+  @Test
+  void aRampInTheTimeSeriesIsUnsteady() {
+    NodeResult ramp = withSeries("node1", series(2.0, 20, 2000, 10000));
+    assertThat(NoiseVerdicts.firstQuarterOverRest(ramp).getAsDouble()).isCloseTo(0.2, within(0.02));
+    RunRecord r =
+        analysed(
+            run(
+                List.of(agent("node1")),
+                List.of(step("solo-node1", "solo-node1", "solo", 1, ramp)),
+                1,
+                0.05));
+    assertThat(codes(r)).contains("unsteady");
+    assertThat(message(r, "unsteady"))
+        .contains("step solo-node1", "node1 20%", "not yet trustworthy", "repeat: 5");
 
-    private static List<Sample> series(double seconds, int samples, double firstQuarterRate, double restRate) {
-        List<Sample> out = new ArrayList<>();
-        double ops = 0;
-        double prevT = 0;
-        for (int i = 1; i <= samples; i++) {
-            double t = seconds * i / samples;
-            double q = seconds / 4;
-            double a = Math.min(t, q) - Math.min(prevT, q);
-            double b = (t - prevT) - a;
-            ops += a * firstQuarterRate + b * restRate;
-            out.add(new Sample(t, (long) ops, 0, 0));
-            prevT = t;
-        }
-        return out;
-    }
+    NodeResult flat = withSeries("node1", series(2.0, 20, 10000, 10000));
+    assertThat(NoiseVerdicts.firstQuarterOverRest(flat).getAsDouble()).isCloseTo(1.0, within(0.02));
+    assertThat(
+            codes(
+                analysed(
+                    run(
+                        List.of(agent("node1")),
+                        List.of(step("solo-node1", "solo-node1", "solo", 1, flat)),
+                        1,
+                        0.05))))
+        .doesNotContain("unsteady");
+  }
 
-    private static NodeResult withSeries(String name, List<Sample> series) {
-        long ops = series.get(series.size() - 1).ops();
-        return node(name, ops, 0.0, series.get(series.size() - 1).t(), 0, 0, series);
-    }
+  @Test
+  void tooFewSamplesSayNothingAboutSteadiness() {
+    NodeResult shortRun = withSeries("node1", series(0.3, 3, 2000, 10000));
+    assertThat(NoiseVerdicts.firstQuarterOverRest(shortRun)).isEmpty();
+  }
 
-    @Test
-    void aRampInTheTimeSeriesIsUnsteady() {
-        NodeResult ramp = withSeries("node1", series(2.0, 20, 2000, 10000));
-        assertThat(NoiseVerdicts.firstQuarterOverRest(ramp).getAsDouble()).isCloseTo(0.2, within(0.02));
-        RunRecord r = analysed(run(List.of(agent("node1")), List.of(step("solo-node1", "solo-node1", "solo", 1, ramp)), 1, 0.05));
-        assertThat(codes(r)).contains("unsteady");
-        assertThat(message(r, "unsteady")).contains("step solo-node1", "node1 20%", "not yet trustworthy", "repeat: 5");
-
-        NodeResult flat = withSeries("node1", series(2.0, 20, 10000, 10000));
-        assertThat(NoiseVerdicts.firstQuarterOverRest(flat).getAsDouble()).isCloseTo(1.0, within(0.02));
-        assertThat(codes(analysed(run(List.of(agent("node1")), List.of(step("solo-node1", "solo-node1", "solo", 1, flat)), 1, 0.05))))
-                .doesNotContain("unsteady");
-    }
-
-    @Test
-    void tooFewSamplesSayNothingAboutSteadiness() {
-        NodeResult shortRun = withSeries("node1", series(0.3, 3, 2000, 10000));
-        assertThat(NoiseVerdicts.firstQuarterOverRest(shortRun)).isEmpty();
-    }
-
-    @Test
-    void aClockUncertaintyTooLargeForTheStepIsFlaggedLikeALargeSkew() {
-        // skew 0.5 ms on a 1 s step is fine; a clock known only to +-80 ms is not (threshold 5%)
-        NodeResult a = new NodeResult("node1", RunStatus.OK, 100, 0, 1.0, 100, 0.5, 0, 80, TestRuns.ORIGIN, TestRuns.ORIGIN + 1_000_000_000L,
-                new lockstep.coordinator.model.Latency(100, 10, 8, 12, 20, 30, 40), "", List.of(), null, 0);
-        NodeResult b = new NodeResult("node2", RunStatus.OK, 100, 0, 1.0, 100, 0.2, 0, 0.1, TestRuns.ORIGIN, TestRuns.ORIGIN + 1_000_000_000L,
-                new lockstep.coordinator.model.Latency(100, 10, 8, 12, 20, 30, 40), "", List.of(), null, 0);
-        StepRecord s = step("all", "all", "all", 1, a, b);
-        assertThat(RunAnalyzer.maxClockUncertaintyMillis(s)).isEqualTo(80);
-        assertThat(RunAnalyzer.skewTooLarge(s, 0.05)).isTrue();
-        RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05));
-        assertThat(message(r, "start-skew")).contains("known only to ± 80.0 ms");
-        StepRecord fine = step("all", "all", "all", 1, b, b);
-        assertThat(RunAnalyzer.skewTooLarge(fine, 0.05)).isFalse();
-    }
+  @Test
+  void aClockUncertaintyTooLargeForTheStepIsFlaggedLikeALargeSkew() {
+    // skew 0.5 ms on a 1 s step is fine; a clock known only to +-80 ms is not (threshold 5%)
+    NodeResult a =
+        new NodeResult(
+            "node1",
+            RunStatus.OK,
+            100,
+            0,
+            1.0,
+            100,
+            0.5,
+            0,
+            80,
+            TestRuns.ORIGIN,
+            TestRuns.ORIGIN + 1_000_000_000L,
+            new lockstep.coordinator.model.Latency(100, 10, 8, 12, 20, 30, 40),
+            "",
+            List.of(),
+            null,
+            0);
+    NodeResult b =
+        new NodeResult(
+            "node2",
+            RunStatus.OK,
+            100,
+            0,
+            1.0,
+            100,
+            0.2,
+            0,
+            0.1,
+            TestRuns.ORIGIN,
+            TestRuns.ORIGIN + 1_000_000_000L,
+            new lockstep.coordinator.model.Latency(100, 10, 8, 12, 20, 30, 40),
+            "",
+            List.of(),
+            null,
+            0);
+    StepRecord s = step("all", "all", "all", 1, a, b);
+    assertThat(RunAnalyzer.maxClockUncertaintyMillis(s)).isEqualTo(80);
+    assertThat(RunAnalyzer.skewTooLarge(s, 0.05)).isTrue();
+    RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05));
+    assertThat(message(r, "start-skew")).contains("known only to ± 80.0 ms");
+    StepRecord fine = step("all", "all", "all", 1, b, b);
+    assertThat(RunAnalyzer.skewTooLarge(fine, 0.05)).isFalse();
+  }
 }

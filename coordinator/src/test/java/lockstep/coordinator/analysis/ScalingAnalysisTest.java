@@ -3,7 +3,6 @@ package lockstep.coordinator.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import lockstep.coordinator.model.RunStatus;
 import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.model.AgentRecord;
@@ -11,63 +10,129 @@ import lockstep.coordinator.model.Aggregate;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import org.junit.jupiter.api.Test;
 
-/** The analysis on seed 2's published numbers (inputs, not outputs: 180/162 alone, 85.6/80.9 together). */
+/**
+ * The analysis on seed 2's published numbers (inputs, not outputs: 180/162 alone, 85.6/80.9
+ * together).
+ */
 class ScalingAnalysisTest {
-    private static final Latency NONE = new Latency(0, 0, 0, 0, 0, 0, 0);
+  private static final Latency NONE = new Latency(0, 0, 0, 0, 0, 0, 0);
 
-    private static NodeResult node(String name, double mbps, double skewMs) {
-        return new NodeResult(name, RunStatus.OK, 1, (long) (mbps * 1e6), 1.0, mbps, skewMs, 0, 0, 1, 2, NONE, "", List.of(), null, 1);
+  private static NodeResult node(String name, double mbps, double skewMs) {
+    return new NodeResult(
+        name,
+        RunStatus.OK,
+        1,
+        (long) (mbps * 1e6),
+        1.0,
+        mbps,
+        skewMs,
+        0,
+        0,
+        1,
+        2,
+        NONE,
+        "",
+        List.of(),
+        null,
+        1);
+  }
+
+  private static StepRecord step(
+      String id, String kind, double skewMs, double seconds, NodeResult... nodes) {
+    double sum = 0;
+    for (NodeResult n : nodes) {
+      sum += n.throughput();
     }
+    return new StepRecord(
+        id,
+        kind,
+        java.util.Arrays.stream(nodes).map(NodeResult::node).toList(),
+        1,
+        RunStatus.OK,
+        List.of(nodes),
+        new Aggregate(seconds, 1, 1, sum, sum, skewMs, NONE, ""),
+        List.of());
+  }
 
-    private static StepRecord step(String id, String kind, double skewMs, double seconds, NodeResult... nodes) {
-        double sum = 0;
-        for (NodeResult n : nodes) {
-            sum += n.throughput();
-        }
-        return new StepRecord(id, kind, java.util.Arrays.stream(nodes).map(NodeResult::node).toList(), 1, RunStatus.OK, List.of(nodes),
-                new Aggregate(seconds, 1, 1, sum, sum, skewMs, NONE, ""), List.of());
-    }
+  private static RunRecord run(List<StepRecord> steps) {
+    return new RunRecord(
+        RunRecord.SCHEMA,
+        "r",
+        "seed2",
+        "now",
+        "dev",
+        "write",
+        Map.of(),
+        "MB/s",
+        "write",
+        List.of("solo", "all"),
+        List.of(
+            new AgentRecord("orca", "a:1", "", "", "", "", "", "", ""),
+            new AgentRecord("porpoise", "b:1", "", "", "", "", "", "", "")),
+        steps,
+        null,
+        RunStatus.OK,
+        List.of());
+  }
 
-    private static RunRecord run(List<StepRecord> steps) {
-        return new RunRecord(RunRecord.SCHEMA, "r", "seed2", "now", "dev", "write", Map.of(), "MB/s", "write",
-                List.of("solo", "all"),
-                List.of(new AgentRecord("orca", "a:1", "", "", "", "", "", "", ""), new AgentRecord("porpoise", "b:1", "", "", "", "", "", "", "")),
-                steps, null, RunStatus.OK, List.of());
-    }
+  @Test
+  void seed2HalvesEachNode() {
+    var a =
+        RunAnalyzer.analyse(
+            run(
+                List.of(
+                    step("solo-orca", "solo", 0.1, 11, node("orca", 180, 0.1)),
+                    step("solo-porpoise", "solo", 0.1, 12, node("porpoise", 162, 0.1)),
+                    step(
+                        "all",
+                        "all",
+                        0.2,
+                        24,
+                        node("orca", 85.6, 0.1),
+                        node("porpoise", 80.9, 0.2)))));
 
-    @Test
-    void seed2HalvesEachNode() {
-        var a = RunAnalyzer.analyse(run(List.of(
-                step("solo-orca", "solo", 0.1, 11, node("orca", 180, 0.1)),
-                step("solo-porpoise", "solo", 0.1, 12, node("porpoise", 162, 0.1)),
-                step("all", "all", 0.2, 24, node("orca", 85.6, 0.1), node("porpoise", 80.9, 0.2)))));
+    assertThat(a.nodes().get(0).efficiency()).isCloseTo(85.6 / 180, within(1e-9));
+    assertThat(a.nodes().get(1).efficiency()).isCloseTo(80.9 / 162, within(1e-9));
+    assertThat(a.sumOfSolos()).isCloseTo(342, within(1e-9));
+    assertThat(a.aggregateEfficiency()).isCloseTo(166.5 / 342, within(1e-9));
+    assertThat(a.verdict().get(0))
+        .contains("each node kept 0.49x of its solo write throughput")
+        .contains("scaling loss 51%");
+    assertThat(a.verdict()).anyMatch(v -> v.contains("did not grow with more nodes"));
+  }
 
-        assertThat(a.nodes().get(0).efficiency()).isCloseTo(85.6 / 180, within(1e-9));
-        assertThat(a.nodes().get(1).efficiency()).isCloseTo(80.9 / 162, within(1e-9));
-        assertThat(a.sumOfSolos()).isCloseTo(342, within(1e-9));
-        assertThat(a.aggregateEfficiency()).isCloseTo(166.5 / 342, within(1e-9));
-        assertThat(a.verdict().get(0)).contains("each node kept 0.49x of its solo write throughput").contains("scaling loss 51%");
-        assertThat(a.verdict()).anyMatch(v -> v.contains("did not grow with more nodes"));
-    }
+  @Test
+  void warnsWhenStartSkewIsALargeShareOfTheStep() {
+    var a =
+        RunAnalyzer.analyse(
+            run(
+                List.of(
+                    step(
+                        "all",
+                        "all",
+                        300,
+                        2.0,
+                        node("orca", 100, 0),
+                        node("porpoise", 100, 300)))));
+    assertThat(a.verdict())
+        .anyMatch(v -> v.startsWith("Start skew in step all was 300.0 ± 0.0 ms, 15%"));
+    assertThat(a.nodes().get(0).efficiency()).isNull();
+  }
 
-    @Test
-    void warnsWhenStartSkewIsALargeShareOfTheStep() {
-        var a = RunAnalyzer.analyse(run(List.of(
-                step("all", "all", 300, 2.0, node("orca", 100, 0), node("porpoise", 100, 300)))));
-        assertThat(a.verdict()).anyMatch(v -> v.startsWith("Start skew in step all was 300.0 ± 0.0 ms, 15%"));
-        assertThat(a.nodes().get(0).efficiency()).isNull();
-    }
-
-    @Test
-    void noLossMeansScalesWell() {
-        var a = RunAnalyzer.analyse(run(List.of(
-                step("solo-orca", "solo", 0, 1, node("orca", 100, 0)),
-                step("solo-porpoise", "solo", 0, 1, node("porpoise", 100, 0)),
-                step("all", "all", 0.1, 1, node("orca", 97, 0), node("porpoise", 99, 0.1)))));
-        assertThat(a.verdict().get(0)).contains("scale well");
-        assertThat(a.verdict()).noneMatch(v -> v.contains("did not grow"));
-    }
+  @Test
+  void noLossMeansScalesWell() {
+    var a =
+        RunAnalyzer.analyse(
+            run(
+                List.of(
+                    step("solo-orca", "solo", 0, 1, node("orca", 100, 0)),
+                    step("solo-porpoise", "solo", 0, 1, node("porpoise", 100, 0)),
+                    step("all", "all", 0.1, 1, node("orca", 97, 0), node("porpoise", 99, 0.1)))));
+    assertThat(a.verdict().get(0)).contains("scale well");
+    assertThat(a.verdict()).noneMatch(v -> v.contains("did not grow"));
+  }
 }

@@ -1,6 +1,5 @@
 package lockstep.coordinator.analysis;
 
-import lockstep.coordinator.model.RunStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,71 +8,155 @@ import lockstep.coordinator.model.Aggregate;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.StepRecord;
 
 /** Hand-built runs with known figures, for checking the analysis arithmetic. */
 final class TestRuns {
-    static final long ORIGIN = 1_700_000_000_000_000_000L;
+  static final long ORIGIN = 1_700_000_000_000_000_000L;
 
-    private TestRuns() {
-    }
+  private TestRuns() {}
 
-    /** A lock-workload node that did {@code ops} ops between first and end (seconds after the start instant). */
-    static NodeResult node(String name, long ops, double first, double end, double skewMillis, long coherence, List<Sample> series) {
-        double seconds = end - first;
-        return new NodeResult(name, RunStatus.OK, ops, 0, seconds, ops / seconds, skewMillis, 0, 0.1,
-                ORIGIN + (long) (first * 1e9), ORIGIN + (long) (end * 1e9), new Latency(ops, 10, 8, 12, 20, 30, 40), "",
-                series, null, 0, coherence);
-    }
+  /**
+   * A lock-workload node that did {@code ops} ops between first and end (seconds after the start
+   * instant).
+   */
+  static NodeResult node(
+      String name,
+      long ops,
+      double first,
+      double end,
+      double skewMillis,
+      long coherence,
+      List<Sample> series) {
+    double seconds = end - first;
+    return new NodeResult(
+        name,
+        RunStatus.OK,
+        ops,
+        0,
+        seconds,
+        ops / seconds,
+        skewMillis,
+        0,
+        0.1,
+        ORIGIN + (long) (first * 1e9),
+        ORIGIN + (long) (end * 1e9),
+        new Latency(ops, 10, 8, 12, 20, 30, 40),
+        "",
+        series,
+        null,
+        0,
+        coherence);
+  }
 
-    static NodeResult node(String name, long ops, double seconds) {
-        return node(name, ops, 0.001, 0.001 + seconds, 1, 0, List.of());
-    }
+  static NodeResult node(String name, long ops, double seconds) {
+    return node(name, ops, 0.001, 0.001 + seconds, 1, 0, List.of());
+  }
 
-    static StepRecord step(String id, String group, String kind, int repeat, NodeResult... nodes) {
-        List<NodeResult> list = List.of(nodes);
-        double first = list.stream().mapToLong(NodeResult::firstOpUnixNanos).min().orElse(0);
-        double end = list.stream().mapToLong(NodeResult::endUnixNanos).max().orElse(0);
-        long ops = list.stream().mapToLong(NodeResult::ops).sum();
-        double seconds = (end - first) / 1e9;
-        double skew = list.stream().mapToDouble(n -> Math.abs(n.startSkewMillis())).max().orElse(0);
-        Aggregate agg = new Aggregate(seconds, ops, 0, ops / seconds, list.stream().mapToDouble(NodeResult::throughput).sum(),
-                skew, new Latency(ops, 10, 8, 12, 20, 30, 40), "");
-        return new StepRecord(id, kind, list.stream().map(NodeResult::node).toList(), ORIGIN, RunStatus.OK, list, agg, List.of(), group, repeat);
-    }
+  static StepRecord step(String id, String group, String kind, int repeat, NodeResult... nodes) {
+    List<NodeResult> list = List.of(nodes);
+    double first = list.stream().mapToLong(NodeResult::firstOpUnixNanos).min().orElse(0);
+    double end = list.stream().mapToLong(NodeResult::endUnixNanos).max().orElse(0);
+    long ops = list.stream().mapToLong(NodeResult::ops).sum();
+    double seconds = (end - first) / 1e9;
+    double skew = list.stream().mapToDouble(n -> Math.abs(n.startSkewMillis())).max().orElse(0);
+    Aggregate agg =
+        new Aggregate(
+            seconds,
+            ops,
+            0,
+            ops / seconds,
+            list.stream().mapToDouble(NodeResult::throughput).sum(),
+            skew,
+            new Latency(ops, 10, 8, 12, 20, 30, 40),
+            "");
+    return new StepRecord(
+        id,
+        kind,
+        list.stream().map(NodeResult::node).toList(),
+        ORIGIN,
+        RunStatus.OK,
+        list,
+        agg,
+        List.of(),
+        group,
+        repeat);
+  }
 
-    static AgentRecord agent(String node) {
-        return agent(node, "6.1.0", Map.of());
-    }
+  static AgentRecord agent(String node) {
+    return agent(node, "6.1.0", Map.of());
+  }
 
-    static AgentRecord agent(String node, String kernel, Map<String, String> settings) {
-        return new AgentRecord(node, "127.0.0.1:1", "0.1", "host", "/r", "ext4", "/", "rw", "/dev/sda1", kernel, 2, "cpu",
-                1L << 30, "sda1", settings);
-    }
+  static AgentRecord agent(String node, String kernel, Map<String, String> settings) {
+    return new AgentRecord(
+        node,
+        "127.0.0.1:1",
+        "0.1",
+        "host",
+        "/r",
+        "ext4",
+        "/",
+        "rw",
+        "/dev/sda1",
+        kernel,
+        2,
+        "cpu",
+        1L << 30,
+        "sda1",
+        settings);
+  }
 
-    static RunRecord run(List<AgentRecord> agents, List<StepRecord> steps, int repeat, double skewFraction) {
-        return new RunRecord(RunRecord.SCHEMA, "r1", "test", "2026-01-01T00:00:00Z", "0.1", "lock-files", Map.of("type", "lock-files"),
-                "locks/s", "lock", List.of("solo", "all"), agents, steps, null, RunStatus.OK, List.of(), repeat, List.of(), skewFraction);
-    }
+  static RunRecord run(
+      List<AgentRecord> agents, List<StepRecord> steps, int repeat, double skewFraction) {
+    return new RunRecord(
+        RunRecord.SCHEMA,
+        "r1",
+        "test",
+        "2026-01-01T00:00:00Z",
+        "0.1",
+        "lock-files",
+        Map.of("type", "lock-files"),
+        "locks/s",
+        "lock",
+        List.of("solo", "all"),
+        agents,
+        steps,
+        null,
+        RunStatus.OK,
+        List.of(),
+        repeat,
+        List.of(),
+        skewFraction);
+  }
 
-    static RunRecord analysed(RunRecord r) {
-        return r.withAnalysis(RunAnalyzer.analyse(r));
-    }
+  static RunRecord analysed(RunRecord r) {
+    return r.withAnalysis(RunAnalyzer.analyse(r));
+  }
 
-    /** Solo of each node at {@code solo} ops/s, then all together at {@code together} ops/s each, over 1 s. */
-    static RunRecord soloThenAll(double[] solo, double[] together) {
-        List<AgentRecord> agents = new ArrayList<>();
-        List<StepRecord> steps = new ArrayList<>();
-        for (int i = 0; i < solo.length; i++) {
-            agents.add(agent("node" + (i + 1)));
-            steps.add(step("solo-node" + (i + 1), "solo-node" + (i + 1), "solo", 1, node("node" + (i + 1), (long) solo[i], 1.0)));
-        }
-        NodeResult[] all = new NodeResult[together.length];
-        for (int i = 0; i < together.length; i++) {
-            all[i] = node("node" + (i + 1), (long) together[i], 1.0);
-        }
-        steps.add(step("all", "all", "all", 1, all));
-        return analysed(run(agents, steps, 1, 0.05));
+  /**
+   * Solo of each node at {@code solo} ops/s, then all together at {@code together} ops/s each, over
+   * 1 s.
+   */
+  static RunRecord soloThenAll(double[] solo, double[] together) {
+    List<AgentRecord> agents = new ArrayList<>();
+    List<StepRecord> steps = new ArrayList<>();
+    for (int i = 0; i < solo.length; i++) {
+      agents.add(agent("node" + (i + 1)));
+      steps.add(
+          step(
+              "solo-node" + (i + 1),
+              "solo-node" + (i + 1),
+              "solo",
+              1,
+              node("node" + (i + 1), (long) solo[i], 1.0)));
     }
+    NodeResult[] all = new NodeResult[together.length];
+    for (int i = 0; i < together.length; i++) {
+      all[i] = node("node" + (i + 1), (long) together[i], 1.0);
+    }
+    steps.add(step("all", "all", "all", 1, all));
+    return analysed(run(agents, steps, 1, 0.05));
+  }
 }

@@ -28,99 +28,113 @@ import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
 
 /**
- * Issue 8, goal 4: the coordinator's control plane with N lightweight agents. N real agent
- * services (the agent's own AgentServer and AgentService) run in this JVM behind in-process
- * gRPC servers, so no agent process is started; the coordinator's StepRunner drives one tiny
- * step (a 4 KiB write per agent) through prepare, clock sync, start, run, collect and cleanup.
- * Prints per repeat the step's wall time and phase-free total, then
- *   median_seconds X / max_heap_mb Y
- * where heap is the peak of the JVM's heap pools during the steps (coordinator and the N
- * in-process agents together: an upper bound for the coordinator alone).
- * Not a unit test: run by bench/performance.sh (goal "control"). Usage: ControlPlaneBench N [REPEATS]
+ * Issue 8, goal 4: the coordinator's control plane with N lightweight agents. N real agent services
+ * (the agent's own AgentServer and AgentService) run in this JVM behind in-process gRPC servers, so
+ * no agent process is started; the coordinator's StepRunner drives one tiny step (a 4 KiB write per
+ * agent) through prepare, clock sync, start, run, collect and cleanup. Prints per repeat the step's
+ * wall time and phase-free total, then median_seconds X / max_heap_mb Y where heap is the peak of
+ * the JVM's heap pools during the steps (coordinator and the N in-process agents together: an upper
+ * bound for the coordinator alone). Not a unit test: run by bench/performance.sh (goal "control").
+ * Usage: ControlPlaneBench N [REPEATS]
  */
 public final class ControlPlaneBench {
-    private ControlPlaneBench() {
-    }
+  private ControlPlaneBench() {}
 
-    public static void main(String[] args) throws Exception {
-        int n = Integer.parseInt(args[0]);
-        int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        Path work = Files.createTempDirectory("lockstep-control-bench-");
-        List<AgentServer> servers = new ArrayList<>();
-        List<ManagedChannel> channels = new ArrayList<>();
-        List<StepNode> nodes = new ArrayList<>();
-        try {
-            for (int i = 1; i <= n; i++) {
-                Path root = Files.createDirectories(work.resolve("n" + i));
-                String name = InProcessServerBuilder.generateName();
-                // gRPC in-process; clock probes over loopback UDP, as a real agent answers them
-                AgentServer server = new AgentServer(InProcessServerBuilder.forName(name), new AgentConfig("n" + i, root, "127.0.0.1", 0))
-                        .start().startClockProbes("127.0.0.1", 0);
-                servers.add(server);
-                ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
-                channels.add(ch);
-                nodes.add(new StepNode("n" + i, new GrpcAgent("127.0.0.1:" + server.clockProbePort(), ch)));
-            }
-            Scenario scenario = new ScenarioParser().parse("name: control-plane\nplan: [all]\nstart-lead: 50ms\ntelemetry: false\n"
-                    + "workload: {type: write, file: 'w.{node}', size: 4KiB, block-size: 4KiB}", "control-plane.yaml");
-            List<Agent> agents = nodes.stream().map(StepNode::agent).toList();
-            List<Double> seconds = new ArrayList<>();
-            try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
-                // as a run does before its first step (and how a GrpcAgent learns the clock probe port)
-                var described = ensemble.call("describe", agents, Agent::describe, 60_000);
-                if (!described.ok()) {
-                    throw new IllegalStateException(String.join("; ", described.errorMessages()));
-                }
-                StepRunner runner = new StepRunner(scenario, ensemble, RunListener.SILENT);
-                runner.run("warm-up", "all", "all", nodes); // class loading and JIT, not counted
-                System.gc();
-                resetPeaks();
-                for (int r = 1; r <= repeats; r++) {
-                    long t0 = System.nanoTime();
-                    StepRecord step = runner.run("bench-" + r, "all", "all", nodes);
-                    double s = (System.nanoTime() - t0) / 1e9;
-                    seconds.add(s);
-                    System.out.printf(Locale.ROOT, "agents %d repeat %d seconds %.3f status %s%n", n, r, s, step.status());
-                    if (!step.ok()) {
-                        step.errors().stream().limit(5).forEach(e -> System.out.println("  error: " + e));
-                    }
-                }
-            }
-            seconds.sort(Double::compare);
-            double median = seconds.size() % 2 == 1 ? seconds.get(seconds.size() / 2)
-                    : (seconds.get(seconds.size() / 2 - 1) + seconds.get(seconds.size() / 2)) / 2;
-            System.out.printf(Locale.ROOT, "agents %d median_seconds %.3f min %.3f max %.3f%n", n, median, seconds.get(0),
-                    seconds.get(seconds.size() - 1));
-            System.out.printf(Locale.ROOT, "median_seconds %.3f%n", median);
-            System.out.printf(Locale.ROOT, "max_heap_mb %.1f%n", peakHeapBytes() / 1e6);
-        } finally {
-            for (ManagedChannel c : channels) {
-                c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-            }
-            servers.forEach(AgentServer::stop);
-            deleteTree(work);
+  public static void main(String[] args) throws Exception {
+    int n = Integer.parseInt(args[0]);
+    int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    Path work = Files.createTempDirectory("lockstep-control-bench-");
+    List<AgentServer> servers = new ArrayList<>();
+    List<ManagedChannel> channels = new ArrayList<>();
+    List<StepNode> nodes = new ArrayList<>();
+    try {
+      for (int i = 1; i <= n; i++) {
+        Path root = Files.createDirectories(work.resolve("n" + i));
+        String name = InProcessServerBuilder.generateName();
+        // gRPC in-process; clock probes over loopback UDP, as a real agent answers them
+        AgentServer server =
+            new AgentServer(
+                    InProcessServerBuilder.forName(name),
+                    new AgentConfig("n" + i, root, "127.0.0.1", 0))
+                .start()
+                .startClockProbes("127.0.0.1", 0);
+        servers.add(server);
+        ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
+        channels.add(ch);
+        nodes.add(new StepNode("n" + i, new GrpcAgent("127.0.0.1:" + server.clockProbePort(), ch)));
+      }
+      Scenario scenario =
+          new ScenarioParser()
+              .parse(
+                  "name: control-plane\nplan: [all]\nstart-lead: 50ms\ntelemetry: false\n"
+                      + "workload: {type: write, file: 'w.{node}', size: 4KiB, block-size: 4KiB}",
+                  "control-plane.yaml");
+      List<Agent> agents = nodes.stream().map(StepNode::agent).toList();
+      List<Double> seconds = new ArrayList<>();
+      try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
+        // as a run does before its first step (and how a GrpcAgent learns the clock probe port)
+        var described = ensemble.call("describe", agents, Agent::describe, 60_000);
+        if (!described.ok()) {
+          throw new IllegalStateException(String.join("; ", described.errorMessages()));
         }
-    }
-
-    private static void resetPeaks() {
-        ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
-    }
-
-    private static long peakHeapBytes() {
-        long sum = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) {
-                sum += p.getPeakUsage().getUsed();
-            }
+        StepRunner runner = new StepRunner(scenario, ensemble, RunListener.SILENT);
+        runner.run("warm-up", "all", "all", nodes); // class loading and JIT, not counted
+        System.gc();
+        resetPeaks();
+        for (int r = 1; r <= repeats; r++) {
+          long t0 = System.nanoTime();
+          StepRecord step = runner.run("bench-" + r, "all", "all", nodes);
+          double s = (System.nanoTime() - t0) / 1e9;
+          seconds.add(s);
+          System.out.printf(
+              Locale.ROOT, "agents %d repeat %d seconds %.3f status %s%n", n, r, s, step.status());
+          if (!step.ok()) {
+            step.errors().stream().limit(5).forEach(e -> System.out.println("  error: " + e));
+          }
         }
-        return sum;
+      }
+      seconds.sort(Double::compare);
+      double median =
+          seconds.size() % 2 == 1
+              ? seconds.get(seconds.size() / 2)
+              : (seconds.get(seconds.size() / 2 - 1) + seconds.get(seconds.size() / 2)) / 2;
+      System.out.printf(
+          Locale.ROOT,
+          "agents %d median_seconds %.3f min %.3f max %.3f%n",
+          n,
+          median,
+          seconds.get(0),
+          seconds.get(seconds.size() - 1));
+      System.out.printf(Locale.ROOT, "median_seconds %.3f%n", median);
+      System.out.printf(Locale.ROOT, "max_heap_mb %.1f%n", peakHeapBytes() / 1e6);
+    } finally {
+      for (ManagedChannel c : channels) {
+        c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+      servers.forEach(AgentServer::stop);
+      deleteTree(work);
     }
+  }
 
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+  private static void resetPeaks() {
+    ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
+  }
+
+  private static long peakHeapBytes() {
+    long sum = 0;
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) {
+        sum += p.getPeakUsage().getUsed();
+      }
     }
+    return sum;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
 }

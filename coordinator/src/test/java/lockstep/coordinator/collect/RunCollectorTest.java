@@ -8,15 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import lockstep.coordinator.model.RunStatus;
-import lockstep.common.WallClock;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
+import lockstep.common.WallClock;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.run.RunFailedException;
 import org.junit.jupiter.api.AfterEach;
@@ -27,102 +27,143 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three real agents on 127.0.0.1 (no TLS: the owner id names the caller). A "coordinator" prepares
  * and starts a step on two of them with a short lease and then goes silent, as a killed one would;
- * the lease ends the runs and removes their files, and a collector with the same owner id
- * assembles the results, naming the node that holds nothing; another owner gets nothing.
+ * the lease ends the runs and removes their files, and a collector with the same owner id assembles
+ * the results, naming the node that holds nothing; another owner gets nothing.
  */
 class RunCollectorTest {
-    private static final String RUN = "20261130-120000-crashed-ab12";
+  private static final String RUN = "20261130-120000-crashed-ab12";
 
-    @TempDir
-    Path roots;
-    private LoopbackAgentServers servers;
-    private List<String> addresses;
+  @TempDir Path roots;
+  private LoopbackAgentServers servers;
+  private List<String> addresses;
 
-    @BeforeEach
-    void startAgents() throws Exception {
-        servers = LoopbackAgentServers.start(roots, 3);
-        addresses = servers.addresses();
+  @BeforeEach
+  void startAgents() throws Exception {
+    servers = LoopbackAgentServers.start(roots, 3);
+    addresses = servers.addresses();
+  }
+
+  @AfterEach
+  void stop() {
+    servers.close();
+  }
+
+  private AgentEnsemble connect(ChannelSecurity security, List<String> to) {
+    return servers.connect(security, to);
+  }
+
+  private void crashedCoordinatorRanAStepOnTheFirstTwoNodes() {
+    AgentEnsemble crashed = connect(ChannelSecurity.NONE, addresses.subList(0, 2));
+    long startAt = WallClock.nowNanos() + 200_000_000L;
+    for (Agent a : crashed.agents()) {
+      a.prepare(
+          PrepareRequest.newBuilder()
+              .setRunId(RUN + ".all")
+              .setLeaseMillis(1_000)
+              .setStepNodeCount(2)
+              .setWorkload(
+                  WorkloadSpec.newBuilder()
+                      .setWrite(
+                          WriteWorkload.newBuilder()
+                              .setFile("w.{node}")
+                              .setSizeBytes(1 << 20)
+                              .setBlockSizeBytes(4096)))
+              .build());
+      a.start(RUN + ".all", startAt);
     }
+    // it says nothing more: the lease ends the runs and removes their files, keeping the results
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                !Files.exists(roots.resolve("n1/lockstep-" + RUN + ".all"))
+                    && !Files.exists(roots.resolve("n2/lockstep-" + RUN + ".all")));
+  }
 
-    @AfterEach
-    void stop() {
-        servers.close();
-    }
+  @Test
+  void theSameOwnerCollectsEveryNodesResultAndTheNodeHoldingNothingIsNamed() {
+    crashedCoordinatorRanAStepOnTheFirstTwoNodes();
+    RunRecord run = new RunCollector(connect(ChannelSecurity.NONE, addresses)).collect(RUN);
 
-    private AgentEnsemble connect(ChannelSecurity security, List<String> to) {
-        return servers.connect(security, to);
-    }
+    assertThat(run.status()).isEqualTo(RunCollector.STATUS);
+    assertThat(run.runId()).isEqualTo(RUN);
+    assertThat(run.name()).isEqualTo("crashed");
+    assertThat(run.workloadType()).isEqualTo("write");
+    assertThat(run.unit()).isEqualTo("MB/s");
+    assertThat(run.workload())
+        .containsEntry("size_bytes", 1L << 20)
+        .containsEntry("file", "w.{node}");
+    assertThat(run.agents()).extracting(a -> a.node()).containsExactly("n1", "n2", "n3");
+    assertThat(run.steps()).hasSize(1);
+    StepRecord step = run.steps().get(0);
+    assertThat(step.id()).isEqualTo("all");
+    assertThat(step.kind()).isEqualTo("all");
+    assertThat(step.results()).extracting(r -> r.node()).containsExactlyInAnyOrder("n1", "n2");
+    // each node either finished its 1 MiB before the lease ran out, or the lease aborted it: both
+    // are kept
+    assertThat(step.results())
+        .allSatisfy(r -> assertThat(r.status()).isIn(RunStatus.OK, RunStatus.ABORTED));
+    assertThat(step.intendedStartUnixNanos()).isPositive();
+    assertThat(run.errors())
+        .anySatisfy(e -> assertThat(e).startsWith("collected by `lockstep collect`"))
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .isEqualTo(
+                        "node n3: holds nothing of run "
+                            + RUN
+                            + " (cleaned by its coordinator, dropped 15 min after its lease ended,"
+                            + " or its agent restarted)"));
+  }
 
-    private void crashedCoordinatorRanAStepOnTheFirstTwoNodes() {
-        AgentEnsemble crashed = connect(ChannelSecurity.NONE, addresses.subList(0, 2));
-        long startAt = WallClock.nowNanos() + 200_000_000L;
-        for (Agent a : crashed.agents()) {
-            a.prepare(PrepareRequest.newBuilder().setRunId(RUN + ".all").setLeaseMillis(1_000).setStepNodeCount(2)
-                    .setWorkload(WorkloadSpec.newBuilder().setWrite(WriteWorkload.newBuilder()
-                            .setFile("w.{node}").setSizeBytes(1 << 20).setBlockSizeBytes(4096))).build());
-            a.start(RUN + ".all", startAt);
-        }
-        // it says nothing more: the lease ends the runs and removes their files, keeping the results
-        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(roots.resolve("n1/lockstep-" + RUN + ".all"))
-                && !Files.exists(roots.resolve("n2/lockstep-" + RUN + ".all")));
-    }
+  @Test
+  void anotherOwnerCollectsNothingAndIsToldWhoseTheRunIs() {
+    crashedCoordinatorRanAStepOnTheFirstTwoNodes();
+    RunCollector other =
+        new RunCollector(
+            connect(new ChannelSecurity(null, null, null, null, "someone-else"), addresses));
+    assertThatThrownBy(() -> other.collect(RUN))
+        .isInstanceOfSatisfying(
+            RunFailedException.class,
+            e -> {
+              assertThat(e.lines().get(0))
+                  .isEqualTo(
+                      "no agent holds a result of run " + RUN + " that this identity may collect");
+              assertThat(String.join("\n", e.lines()))
+                  .contains("node n1: " + RUN + ".all belongs to owner:")
+                  .contains("node n2: " + RUN + ".all belongs to owner:")
+                  .doesNotContain(ChannelSecurity.OWNER_ID);
+            });
+  }
 
-    @Test
-    void theSameOwnerCollectsEveryNodesResultAndTheNodeHoldingNothingIsNamed() {
-        crashedCoordinatorRanAStepOnTheFirstTwoNodes();
-        RunRecord run = new RunCollector(connect(ChannelSecurity.NONE, addresses)).collect(RUN);
+  @Test
+  void aRunNoAgentHoldsIsAnErrorNamingEachNode() {
+    assertThatThrownBy(
+            () ->
+                new RunCollector(connect(ChannelSecurity.NONE, addresses))
+                    .collect("20261130-000000-never-0000"))
+        .isInstanceOfSatisfying(
+            RunFailedException.class,
+            e ->
+                assertThat(e.lines())
+                    .hasSize(4)
+                    .allSatisfy(l -> assertThat(l).contains("20261130-000000-never-0000")));
+  }
 
-        assertThat(run.status()).isEqualTo(RunCollector.STATUS);
-        assertThat(run.runId()).isEqualTo(RUN);
-        assertThat(run.name()).isEqualTo("crashed");
-        assertThat(run.workloadType()).isEqualTo("write");
-        assertThat(run.unit()).isEqualTo("MB/s");
-        assertThat(run.workload()).containsEntry("size_bytes", 1L << 20).containsEntry("file", "w.{node}");
-        assertThat(run.agents()).extracting(a -> a.node()).containsExactly("n1", "n2", "n3");
-        assertThat(run.steps()).hasSize(1);
-        StepRecord step = run.steps().get(0);
-        assertThat(step.id()).isEqualTo("all");
-        assertThat(step.kind()).isEqualTo("all");
-        assertThat(step.results()).extracting(r -> r.node()).containsExactlyInAnyOrder("n1", "n2");
-        // each node either finished its 1 MiB before the lease ran out, or the lease aborted it: both are kept
-        assertThat(step.results()).allSatisfy(r -> assertThat(r.status()).isIn(RunStatus.OK, RunStatus.ABORTED));
-        assertThat(step.intendedStartUnixNanos()).isPositive();
-        assertThat(run.errors()).anySatisfy(e -> assertThat(e).startsWith("collected by `lockstep collect`"))
-                .anySatisfy(e -> assertThat(e).isEqualTo("node n3: holds nothing of run " + RUN
-                        + " (cleaned by its coordinator, dropped 15 min after its lease ended, or its agent restarted)"));
-    }
-
-    @Test
-    void anotherOwnerCollectsNothingAndIsToldWhoseTheRunIs() {
-        crashedCoordinatorRanAStepOnTheFirstTwoNodes();
-        RunCollector other = new RunCollector(connect(new ChannelSecurity(null, null, null, null, "someone-else"), addresses));
-        assertThatThrownBy(() -> other.collect(RUN)).isInstanceOfSatisfying(RunFailedException.class, e -> {
-            assertThat(e.lines().get(0)).isEqualTo("no agent holds a result of run " + RUN + " that this identity may collect");
-            assertThat(String.join("\n", e.lines())).contains("node n1: " + RUN + ".all belongs to owner:")
-                    .contains("node n2: " + RUN + ".all belongs to owner:")
-                    .doesNotContain(ChannelSecurity.OWNER_ID);
-        });
-    }
-
-    @Test
-    void aRunNoAgentHoldsIsAnErrorNamingEachNode() {
-        assertThatThrownBy(() -> new RunCollector(connect(ChannelSecurity.NONE, addresses)).collect("20261130-000000-never-0000"))
-                .isInstanceOfSatisfying(RunFailedException.class, e -> assertThat(e.lines()).hasSize(4)
-                        .allSatisfy(l -> assertThat(l).contains("20261130-000000-never-0000")));
-    }
-
-    @Test
-    void stepIdsAndRunIdsAreReadBack() {
-        assertThat(RunCollector.partOf(RUN + ".solo-n1-r2", RUN)).isTrue();
-        assertThat(RunCollector.partOf(RUN + "x.all", RUN)).isFalse();
-        assertThat(RunCollector.stepOf(RUN + ".solo-n1-r2", RUN)).isEqualTo("solo-n1-r2");
-        assertThat(RunCollector.nameOf("20261130-134608-my-demo-a2c7")).isEqualTo("my-demo");
-        assertThat(RunCollector.nameOf("20261130-134608-my-demo-0a1b2c3d")).isEqualTo("my-demo");
-        String made = lockstep.coordinator.run.ExperimentRunner.newRunId("x-abcd");
-        assertThat(made).matches("\\d{8}-\\d{6}-x-abcd-[0-9a-f]{8}");
-        assertThat(RunCollector.nameOf(made)).isEqualTo("x-abcd");
-        assertThat(RunCollector.nameOf("adhoc")).isEqualTo("adhoc");
-        assertThat(RunCollector.workloadType(WorkloadSpec.newBuilder().setWrite(WriteWorkload.getDefaultInstance()).build()))
-                .isEqualTo("write");
-    }
+  @Test
+  void stepIdsAndRunIdsAreReadBack() {
+    assertThat(RunCollector.partOf(RUN + ".solo-n1-r2", RUN)).isTrue();
+    assertThat(RunCollector.partOf(RUN + "x.all", RUN)).isFalse();
+    assertThat(RunCollector.stepOf(RUN + ".solo-n1-r2", RUN)).isEqualTo("solo-n1-r2");
+    assertThat(RunCollector.nameOf("20261130-134608-my-demo-a2c7")).isEqualTo("my-demo");
+    assertThat(RunCollector.nameOf("20261130-134608-my-demo-0a1b2c3d")).isEqualTo("my-demo");
+    String made = lockstep.coordinator.run.ExperimentRunner.newRunId("x-abcd");
+    assertThat(made).matches("\\d{8}-\\d{6}-x-abcd-[0-9a-f]{8}");
+    assertThat(RunCollector.nameOf(made)).isEqualTo("x-abcd");
+    assertThat(RunCollector.nameOf("adhoc")).isEqualTo("adhoc");
+    assertThat(
+            RunCollector.workloadType(
+                WorkloadSpec.newBuilder().setWrite(WriteWorkload.getDefaultInstance()).build()))
+        .isEqualTo("write");
+  }
 }

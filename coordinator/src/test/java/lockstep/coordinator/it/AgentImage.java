@@ -16,84 +16,93 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 
 /**
  * The agent image, built from deploy/docker/Dockerfile with BASE_IMAGE from
- * LOCKSTEP_AGENT_BASE_IMAGE. Tagged lockstep/agent-it:HASH (Dockerfile, jars, base image id), so
- * an unchanged build is reused; older tags are removed.
+ * LOCKSTEP_AGENT_BASE_IMAGE. Tagged lockstep/agent-it:HASH (Dockerfile, jars, base image id), so an
+ * unchanged build is reused; older tags are removed.
  */
 final class AgentImage {
-    static final String DEFAULT_BASE = "eclipse-temurin:17-jre";
-    private static final String REPO = "lockstep/agent-it";
-    private static final Logger LOG = LogManager.getLogger(AgentImage.class);
-    private static String built;
+  static final String DEFAULT_BASE = "eclipse-temurin:17-jre";
+  private static final String REPO = "lockstep/agent-it";
+  private static final Logger LOG = LogManager.getLogger(AgentImage.class);
+  private static String built;
 
-    private AgentImage() {
+  private AgentImage() {}
+
+  static String baseImage() {
+    String env = System.getenv("LOCKSTEP_AGENT_BASE_IMAGE");
+    return env == null || env.isBlank() ? DEFAULT_BASE : env;
+  }
+
+  static synchronized String get() throws IOException {
+    if (built != null) {
+      return built;
     }
-
-    static String baseImage() {
-        String env = System.getenv("LOCKSTEP_AGENT_BASE_IMAGE");
-        return env == null || env.isBlank() ? DEFAULT_BASE : env;
+    String base = baseImage();
+    Requirements.image(
+        base,
+        "scripts/ci/base-image.sh builds lockstep/base-jre17:local; set LOCKSTEP_AGENT_BASE_IMAGE");
+    DockerClient docker = DockerClientFactory.instance().client();
+    Path root = RepoFiles.root();
+    Path dockerfile = root.resolve("deploy/docker/Dockerfile");
+    String baseId = docker.inspectImageCmd(base).exec().getId();
+    String tag =
+        REPO + ":" + hash(dockerfile, RepoFiles.agentJar(), RepoFiles.coordinatorJar(), baseId);
+    try {
+      docker.inspectImageCmd(tag).exec();
+      LOG.info("agent image {} already built", tag);
+    } catch (NotFoundException e) {
+      long t0 = System.nanoTime();
+      new ImageFromDockerfile(tag, false)
+          .withFileFromPath("deploy/docker/Dockerfile", dockerfile)
+          .withFileFromPath("agent/target/lockstep-agent.jar", RepoFiles.agentJar())
+          .withFileFromPath("coordinator/target/lockstep.jar", RepoFiles.coordinatorJar())
+          .withDockerfilePath("deploy/docker/Dockerfile")
+          .withBuildArg("BASE_IMAGE", base)
+          .get();
+      LOG.info(
+          "built agent image {} from {} in {} ms", tag, base, (System.nanoTime() - t0) / 1_000_000);
+      removeOlder(docker, tag);
     }
+    built = tag;
+    return tag;
+  }
 
-    static synchronized String get() throws IOException {
-        if (built != null) {
-            return built;
-        }
-        String base = baseImage();
-        Requirements.image(base, "scripts/ci/base-image.sh builds lockstep/base-jre17:local; set LOCKSTEP_AGENT_BASE_IMAGE");
-        DockerClient docker = DockerClientFactory.instance().client();
-        Path root = RepoFiles.root();
-        Path dockerfile = root.resolve("deploy/docker/Dockerfile");
-        String baseId = docker.inspectImageCmd(base).exec().getId();
-        String tag = REPO + ":" + hash(dockerfile, RepoFiles.agentJar(), RepoFiles.coordinatorJar(), baseId);
-        try {
-            docker.inspectImageCmd(tag).exec();
-            LOG.info("agent image {} already built", tag);
-        } catch (NotFoundException e) {
-            long t0 = System.nanoTime();
-            new ImageFromDockerfile(tag, false)
-                    .withFileFromPath("deploy/docker/Dockerfile", dockerfile)
-                    .withFileFromPath("agent/target/lockstep-agent.jar", RepoFiles.agentJar())
-                    .withFileFromPath("coordinator/target/lockstep.jar", RepoFiles.coordinatorJar())
-                    .withDockerfilePath("deploy/docker/Dockerfile")
-                    .withBuildArg("BASE_IMAGE", base)
-                    .get();
-            LOG.info("built agent image {} from {} in {} ms", tag, base, (System.nanoTime() - t0) / 1_000_000);
-            removeOlder(docker, tag);
-        }
-        built = tag;
-        return tag;
-    }
-
-    private static void removeOlder(DockerClient docker, String keep) {
-        docker.listImagesCmd().withReferenceFilter(REPO).exec().forEach(img -> {
-            if (img.getRepoTags() != null) {
+  private static void removeOlder(DockerClient docker, String keep) {
+    docker
+        .listImagesCmd()
+        .withReferenceFilter(REPO)
+        .exec()
+        .forEach(
+            img -> {
+              if (img.getRepoTags() != null) {
                 for (String t : img.getRepoTags()) {
-                    if (!t.equals(keep)) {
-                        try {
-                            docker.removeImageCmd(t).exec();
-                        } catch (RuntimeException e) {
-                            LOG.info("old agent image {} not removed: {}", t, e.getMessage());
-                        }
+                  if (!t.equals(keep)) {
+                    try {
+                      docker.removeImageCmd(t).exec();
+                    } catch (RuntimeException e) {
+                      LOG.info("old agent image {} not removed: {}", t, e.getMessage());
                     }
+                  }
                 }
-            }
-        });
-    }
+              }
+            });
+  }
 
-    private static String hash(Path dockerfile, Path agentJar, Path coordinatorJar, String baseId) throws IOException {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            for (Path p : new Path[] {dockerfile, agentJar, coordinatorJar}) {
-                try (InputStream in = Files.newInputStream(p)) {
-                    byte[] buf = new byte[1 << 16];
-                    for (int n; (n = in.read(buf)) > 0; ) {
-                        md.update(buf, 0, n);
-                    }
-                }
-            }
-            md.update(baseId.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(md.digest()).substring(0, 12);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+  private static String hash(Path dockerfile, Path agentJar, Path coordinatorJar, String baseId)
+      throws IOException {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      for (Path p : new Path[] {dockerfile, agentJar, coordinatorJar}) {
+        try (InputStream in = Files.newInputStream(p)) {
+          byte[] buf = new byte[1 << 16];
+          for (int n; (n = in.read(buf)) > 0; ) {
+            md.update(buf, 0, n);
+          }
         }
+      }
+      md.update(baseId.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(md.digest()).substring(0, 12);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
+  }
 }

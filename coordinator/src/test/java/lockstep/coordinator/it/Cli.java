@@ -7,23 +7,27 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import lockstep.coordinator.cli.LockstepCli;
 
-/** Runs the coordinator's command line in this JVM and keeps what it printed (and echoes it to the test log). */
+/**
+ * Runs the coordinator's command line in this JVM and keeps what it printed (and echoes it to the
+ * test log).
+ */
 public record Cli(int exitCode, String out, String err) {
-    public static synchronized Cli run(String... args) {
-        PrintStream saved = System.out;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        int code;
-        try (PrintStream capture = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            System.setOut(capture);
-            var cmd = LockstepCli.commandLine();
-            cmd.setErr(new PrintWriter(err, true));
-            code = cmd.execute(args);
-        } finally {
-            System.setOut(saved);
-        }
-        Cli r = new Cli(code, bytes.toString(StandardCharsets.UTF_8), err.toString());
-        System.out.println("$ lockstep " + String.join(" ", args) + "\n" + r.out + r.err + "(exit " + code + ")");
-        return r;
+  public static synchronized Cli run(String... args) {
+    PrintStream saved = System.out;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    StringWriter err = new StringWriter();
+    int code;
+    try (PrintStream capture = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      System.setOut(capture);
+      var cmd = LockstepCli.commandLine();
+      cmd.setErr(new PrintWriter(err, true));
+      code = cmd.execute(args);
+    } finally {
+      System.setOut(saved);
     }
+    Cli r = new Cli(code, bytes.toString(StandardCharsets.UTF_8), err.toString());
+    System.out.println(
+        "$ lockstep " + String.join(" ", args) + "\n" + r.out + r.err + "(exit " + code + ")");
+    return r;
+  }
 }

@@ -2,7 +2,6 @@ package lockstep.coordinator.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import lockstep.coordinator.model.RunStatus;
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
@@ -19,6 +18,7 @@ import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
@@ -28,80 +28,98 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The phased runner against in-process agents (write workloads need no separate processes). */
 class StepRunnerTest {
-    @TempDir
-    Path tmp;
+  @TempDir Path tmp;
 
-    private final List<AgentServer> servers = new ArrayList<>();
-    private final List<ManagedChannel> channels = new ArrayList<>();
+  private final List<AgentServer> servers = new ArrayList<>();
+  private final List<ManagedChannel> channels = new ArrayList<>();
 
-    private List<Agent> agents(int n) throws Exception {
-        List<Agent> out = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-            Path root = Files.createDirectories(tmp.resolve("n" + i));
-            String name = InProcessServerBuilder.generateName();
-            servers.add(new AgentServer(InProcessServerBuilder.forName(name), new AgentConfig("n" + i, root.toRealPath(), "in-process", 0)).start());
-            ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
-            channels.add(ch);
-            out.add(new GrpcAgent("in-process:" + i, ch));
-        }
-        return out;
+  private List<Agent> agents(int n) throws Exception {
+    List<Agent> out = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      Path root = Files.createDirectories(tmp.resolve("n" + i));
+      String name = InProcessServerBuilder.generateName();
+      servers.add(
+          new AgentServer(
+                  InProcessServerBuilder.forName(name),
+                  new AgentConfig("n" + i, root.toRealPath(), "in-process", 0))
+              .start());
+      ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
+      channels.add(ch);
+      out.add(new GrpcAgent("in-process:" + i, ch));
     }
+    return out;
+  }
 
-    @AfterEach
-    void stop() throws Exception {
-        for (ManagedChannel c : channels) {
-            c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-        }
-        servers.forEach(AgentServer::stop);
+  @AfterEach
+  void stop() throws Exception {
+    for (ManagedChannel c : channels) {
+      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
+    servers.forEach(AgentServer::stop);
+  }
 
-    private static Scenario scenario(String workload) {
-        return new ScenarioParser().parse("name: t\nplan: [solo, all]\nstart-lead: 100ms\nworkload: " + workload, "t.yaml");
+  private static Scenario scenario(String workload) {
+    return new ScenarioParser()
+        .parse("name: t\nplan: [solo, all]\nstart-lead: 100ms\nworkload: " + workload, "t.yaml");
+  }
+
+  @Test
+  void runsSoloThenAllAndReportsEveryNode() throws Exception {
+    Scenario s =
+        scenario("{type: write, file: 'w.{node}', block-size: 64KiB, size: 8MiB}")
+            .withAgents(List.of("a", "b"));
+    try (AgentEnsemble ensemble = new AgentEnsemble(agents(2))) {
+      RunRecord run = new ExperimentRunner(s, ensemble, RunListener.SILENT).run("test-run");
+
+      assertThat(run.status()).isEqualTo(RunStatus.OK);
+      assertThat(run.steps())
+          .extracting(StepRecord::id)
+          .containsExactly("solo-n1", "solo-n2", "all");
+      StepRecord all = run.steps().get(2);
+      assertThat(all.results()).extracting(NodeResult::node).containsExactly("n1", "n2");
+      for (NodeResult n : all.results()) {
+        assertThat(n.status()).isEqualTo(RunStatus.OK);
+        assertThat(n.bytes()).isEqualTo(8L << 20);
+        assertThat(n.throughput()).isPositive();
+        assertThat(n.firstOpUnixNanos())
+            .isGreaterThanOrEqualTo(all.intendedStartUnixNanos() - 1_000_000);
+        assertThat(n.series()).isNotEmpty();
+        assertThat(n.filesRemoved()).isEqualTo(1);
+      }
+      assertThat(all.aggregate().ops()).isEqualTo(2 * 128);
+      assertThat(all.aggregate().latency().count()).isEqualTo(2 * 128);
+      assertThat(run.analysis().nodes()).allSatisfy(ns -> assertThat(ns.efficiency()).isPositive());
+      assertThat(run.analysis().verdict()).isNotEmpty();
     }
-
-    @Test
-    void runsSoloThenAllAndReportsEveryNode() throws Exception {
-        Scenario s = scenario("{type: write, file: 'w.{node}', block-size: 64KiB, size: 8MiB}").withAgents(List.of("a", "b"));
-        try (AgentEnsemble ensemble = new AgentEnsemble(agents(2))) {
-            RunRecord run = new ExperimentRunner(s, ensemble, RunListener.SILENT).run("test-run");
-
-            assertThat(run.status()).isEqualTo(RunStatus.OK);
-            assertThat(run.steps()).extracting(StepRecord::id).containsExactly("solo-n1", "solo-n2", "all");
-            StepRecord all = run.steps().get(2);
-            assertThat(all.results()).extracting(NodeResult::node).containsExactly("n1", "n2");
-            for (NodeResult n : all.results()) {
-                assertThat(n.status()).isEqualTo(RunStatus.OK);
-                assertThat(n.bytes()).isEqualTo(8L << 20);
-                assertThat(n.throughput()).isPositive();
-                assertThat(n.firstOpUnixNanos()).isGreaterThanOrEqualTo(all.intendedStartUnixNanos() - 1_000_000);
-                assertThat(n.series()).isNotEmpty();
-                assertThat(n.filesRemoved()).isEqualTo(1);
-            }
-            assertThat(all.aggregate().ops()).isEqualTo(2 * 128);
-            assertThat(all.aggregate().latency().count()).isEqualTo(2 * 128);
-            assertThat(run.analysis().nodes()).allSatisfy(ns -> assertThat(ns.efficiency()).isPositive());
-            assertThat(run.analysis().verdict()).isNotEmpty();
-        }
-        try (Stream<Path> left = Files.walk(tmp).filter(Files::isRegularFile)) {
-            assertThat(left).isEmpty();
-        }
+    try (Stream<Path> left = Files.walk(tmp).filter(Files::isRegularFile)) {
+      assertThat(left).isEmpty();
     }
+  }
 
-    @Test
-    void aNodeThatCannotPrepareFailsTheStepAndTheOthersAreCleanedUp() throws Exception {
-        Scenario s = scenario("{type: write, file: 'w', size: 1MiB}").withAgents(List.of("a", "b"));
-        List<Agent> agents = agents(2);
-        // a directory in the way on n2 only, planted in the step's own directory (r.all: run r, step all)
-        Files.createDirectories(tmp.resolve("n2/lockstep-r.all/w"));
-        try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
-            StepRecord step = new StepRunner(s, ensemble, RunListener.SILENT)
-                    .run("r", "all", "all", List.of(new StepNode("n1", agents.get(0)), new StepNode("n2", agents.get(1))));
-            assertThat(step.ok()).isFalse();
-            assertThat(step.errors()).singleElement().asString()
-                    .startsWith("node n2: prepare: ")
-                    .contains("open lockstep-r.all/w: EEXIST"); // created with O_EXCL: what is in the way is refused, not opened
-        }
-        assertThat(tmp.resolve("n1/lockstep-r.all")).doesNotExist();
-        assertThat(tmp.resolve("n2/lockstep-r.all/w")).isDirectory();
+  @Test
+  void aNodeThatCannotPrepareFailsTheStepAndTheOthersAreCleanedUp() throws Exception {
+    Scenario s = scenario("{type: write, file: 'w', size: 1MiB}").withAgents(List.of("a", "b"));
+    List<Agent> agents = agents(2);
+    // a directory in the way on n2 only, planted in the step's own directory (r.all: run r, step
+    // all)
+    Files.createDirectories(tmp.resolve("n2/lockstep-r.all/w"));
+    try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
+      StepRecord step =
+          new StepRunner(s, ensemble, RunListener.SILENT)
+              .run(
+                  "r",
+                  "all",
+                  "all",
+                  List.of(new StepNode("n1", agents.get(0)), new StepNode("n2", agents.get(1))));
+      assertThat(step.ok()).isFalse();
+      assertThat(step.errors())
+          .singleElement()
+          .asString()
+          .startsWith("node n2: prepare: ")
+          .contains("open lockstep-r.all/w: EEXIST"); // created with O_EXCL: what is in the way is
+      // refused, not opened
     }
+    assertThat(tmp.resolve("n1/lockstep-r.all")).doesNotExist();
+    assertThat(tmp.resolve("n2/lockstep-r.all/w")).isDirectory();
+  }
 }

@@ -6,46 +6,71 @@ import lockstep.coordinator.analysis.Verdicts;
 
 /** `lockstep compare` on the terminal: A and B side by side with B / A. */
 public final class CompareTextReport {
-    private CompareTextReport() {
-    }
+  private CompareTextReport() {}
 
-    public static void print(RunComparison c, PrintStream out) {
-        out.printf("A: %s  %s %s, %d node(s), %s%n", c.a().runId(), c.a().workloadType(), c.a().workload(), c.a().agents().size(), c.a().createdAt());
-        out.printf("B: %s  %s %s, %d node(s), %s%n", c.b().runId(), c.b().workloadType(), c.b().workload(), c.b().agents().size(), c.b().createdAt());
-        c.warnings().forEach(w -> out.println("WARNING: " + w));
-        if (!c.settingDifferences().isEmpty()) {
-            out.println("Settings that changed from A to B:");
-            c.settingDifferences().forEach(d -> out.println("  " + d));
-        }
-        out.printf("%n%-12s %-19s %14s %14s %9s%n", "node", "step", "A " + c.unit(), "B " + c.unit(), "B / A");
-        for (RunComparison.NodeRow n : c.nodes()) {
-            row(out, n.node(), "solo", n.solo(), false);
-            row(out, n.node(), "together", n.together(), false);
-        }
-        out.println();
-        for (RunComparison.Row r : new RunComparison.Row[] {c.aggregate(), c.overlapAggregate(), c.sumOfSolos()}) {
-            row(out, r.label(), "", r, false);
-        }
-        row(out, c.aggregateEfficiency().label(), "", c.aggregateEfficiency(), true);
-        row(out, c.meanNodeEfficiency().label(), "", c.meanNodeEfficiency(), true);
-        RunComparison.Row agg = c.aggregate();
-        if (agg.ratio() != null) {
-            out.printf(Locale.ROOT, "%nB reached %.2fx A's aggregate (%s vs %s %s).%n", agg.ratio(), Verdicts.num(agg.b()),
-                    Verdicts.num(agg.a()), c.unit());
-        }
-        ResourceComparison.of(c.a(), c.b()).print(out);
+  public static void print(RunComparison c, PrintStream out) {
+    out.printf(
+        "A: %s  %s %s, %d node(s), %s%n",
+        c.a().runId(),
+        c.a().workloadType(),
+        c.a().workload(),
+        c.a().agents().size(),
+        c.a().createdAt());
+    out.printf(
+        "B: %s  %s %s, %d node(s), %s%n",
+        c.b().runId(),
+        c.b().workloadType(),
+        c.b().workload(),
+        c.b().agents().size(),
+        c.b().createdAt());
+    c.warnings().forEach(w -> out.println("WARNING: " + w));
+    if (!c.settingDifferences().isEmpty()) {
+      out.println("Settings that changed from A to B:");
+      c.settingDifferences().forEach(d -> out.println("  " + d));
     }
+    out.printf(
+        "%n%-12s %-19s %14s %14s %9s%n", "node", "step", "A " + c.unit(), "B " + c.unit(), "B / A");
+    for (RunComparison.NodeRow n : c.nodes()) {
+      row(out, n.node(), "solo", n.solo(), false);
+      row(out, n.node(), "together", n.together(), false);
+    }
+    out.println();
+    for (RunComparison.Row r :
+        new RunComparison.Row[] {c.aggregate(), c.overlapAggregate(), c.sumOfSolos()}) {
+      row(out, r.label(), "", r, false);
+    }
+    row(out, c.aggregateEfficiency().label(), "", c.aggregateEfficiency(), true);
+    row(out, c.meanNodeEfficiency().label(), "", c.meanNodeEfficiency(), true);
+    RunComparison.Row agg = c.aggregate();
+    if (agg.ratio() != null) {
+      out.printf(
+          Locale.ROOT,
+          "%nB reached %.2fx A's aggregate (%s vs %s %s).%n",
+          agg.ratio(),
+          Verdicts.num(agg.b()),
+          Verdicts.num(agg.a()),
+          c.unit());
+    }
+    ResourceComparison.of(c.a(), c.b()).print(out);
+  }
 
-    private static void row(PrintStream out, String label, String step, RunComparison.Row r, boolean ratioValues) {
-        if (r.a() == null && r.b() == null) {
-            return;
-        }
-        String label2 = step.isEmpty() ? String.format("%-32s", label) : String.format("%-12s %-19s", label, step);
-        out.printf(Locale.ROOT, "%s %14s %14s %9s%n", label2, v(r.a(), ratioValues), v(r.b(), ratioValues),
-                r.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.ratio()));
+  private static void row(
+      PrintStream out, String label, String step, RunComparison.Row r, boolean ratioValues) {
+    if (r.a() == null && r.b() == null) {
+      return;
     }
+    String label2 =
+        step.isEmpty() ? String.format("%-32s", label) : String.format("%-12s %-19s", label, step);
+    out.printf(
+        Locale.ROOT,
+        "%s %14s %14s %9s%n",
+        label2,
+        v(r.a(), ratioValues),
+        v(r.b(), ratioValues),
+        r.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.ratio()));
+  }
 
-    private static String v(Double d, boolean ratio) {
-        return d == null ? "-" : ratio ? String.format(Locale.ROOT, "%.2fx", d) : Verdicts.num(d);
-    }
+  private static String v(Double d, boolean ratio) {
+    return d == null ? "-" : ratio ? String.format(Locale.ROOT, "%.2fx", d) : Verdicts.num(d);
+  }
 }

@@ -11,104 +11,146 @@ import lockstep.coordinator.model.NodeScaling;
 import lockstep.coordinator.model.RunRecord;
 
 /**
- * Two runs side by side (A = before, B = after): per node solo and together, the ratio B / A,
- * the aggregates, and warnings when they did not run the same workload on the same nodes.
- * Ratios are null where either side lacks the figure.
+ * Two runs side by side (A = before, B = after): per node solo and together, the ratio B / A, the
+ * aggregates, and warnings when they did not run the same workload on the same nodes. Ratios are
+ * null where either side lacks the figure.
  */
-public record RunComparison(RunRecord a, RunRecord b, List<NodeRow> nodes, Row aggregate, Row sumOfSolos,
-                            Row aggregateEfficiency, Row meanNodeEfficiency, Row overlapAggregate,
-                            List<String> settingDifferences, List<String> warnings) {
+public record RunComparison(
+    RunRecord a,
+    RunRecord b,
+    List<NodeRow> nodes,
+    Row aggregate,
+    Row sumOfSolos,
+    Row aggregateEfficiency,
+    Row meanNodeEfficiency,
+    Row overlapAggregate,
+    List<String> settingDifferences,
+    List<String> warnings) {
 
-    /** One figure in A and B and their ratio B / A. */
-    public record Row(String label, Double a, Double b, Double ratio) {
-        static Row of(String label, Double a, Double b) {
-            return new Row(label, a, b, a != null && b != null && a != 0 ? b / a : null);
-        }
+  /** One figure in A and B and their ratio B / A. */
+  public record Row(String label, Double a, Double b, Double ratio) {
+    static Row of(String label, Double a, Double b) {
+      return new Row(label, a, b, a != null && b != null && a != 0 ? b / a : null);
     }
+  }
 
-    public record NodeRow(String node, Row solo, Row together) {
+  public record NodeRow(String node, Row solo, Row together) {}
+
+  public static RunComparison of(RunRecord a, RunRecord b) {
+    List<String> warnings = new ArrayList<>();
+    if (!Objects.equals(a.workloadType(), b.workloadType())) {
+      warnings.add(
+          "the workloads differ: A ran "
+              + a.workloadType()
+              + ", B ran "
+              + b.workloadType()
+              + "; ratios compare unlike things");
+    } else if (!Objects.equals(a.workload(), b.workload())) {
+      warnings.add("the workload parameters differ: A " + a.workload() + ", B " + b.workload());
     }
-
-    public static RunComparison of(RunRecord a, RunRecord b) {
-        List<String> warnings = new ArrayList<>();
-        if (!Objects.equals(a.workloadType(), b.workloadType())) {
-            warnings.add("the workloads differ: A ran " + a.workloadType() + ", B ran " + b.workloadType() + "; ratios compare unlike things");
-        } else if (!Objects.equals(a.workload(), b.workload())) {
-            warnings.add("the workload parameters differ: A " + a.workload() + ", B " + b.workload());
-        }
-        if (!Objects.equals(a.unit(), b.unit())) {
-            warnings.add("the units differ: A in " + a.unit() + ", B in " + b.unit());
-        }
-        Set<String> nodesA = new TreeSet<>(a.agents().stream().map(AgentRecord::node).toList());
-        Set<String> nodesB = new TreeSet<>(b.agents().stream().map(AgentRecord::node).toList());
-        if (!nodesA.equals(nodesB)) {
-            warnings.add("the node sets differ: A ran on " + nodesA + ", B on " + nodesB);
-        }
-        if (!Objects.equals(a.plan(), b.plan())) {
-            warnings.add("the plans differ: A " + a.plan() + ", B " + b.plan());
-        }
-        if (a.analysis() != null && !a.analysis().valid()) {
-            warnings.add("run A is INVALID (" + a.analysis().verdict().get(0) + ")");
-        }
-        if (b.analysis() != null && !b.analysis().valid()) {
-            warnings.add("run B is INVALID (" + b.analysis().verdict().get(0) + ")");
-        }
-        Set<String> all = new LinkedHashSet<>(a.agents().stream().map(AgentRecord::node).toList());
-        b.agents().forEach(x -> all.add(x.node()));
-        List<NodeRow> rows = new ArrayList<>();
-        for (String n : all) {
-            NodeScaling sa = scaling(a, n);
-            NodeScaling sb = scaling(b, n);
-            rows.add(new NodeRow(n, Row.of("solo", sa == null ? null : sa.solo(), sb == null ? null : sb.solo()),
-                    Row.of("together", sa == null ? null : sa.concurrent(), sb == null ? null : sb.concurrent())));
-        }
-        var aa = a.analysis();
-        var ab = b.analysis();
-        return new RunComparison(a, b, List.copyOf(rows),
-                Row.of("aggregate (all nodes together)", aa == null ? null : aa.concurrentSumOfNodes(), ab == null ? null : ab.concurrentSumOfNodes()),
-                Row.of("sum of solos", aa == null ? null : aa.sumOfSolos(), ab == null ? null : ab.sumOfSolos()),
-                Row.of("aggregate efficiency", aa == null ? null : aa.aggregateEfficiency(), ab == null ? null : ab.aggregateEfficiency()),
-                Row.of("per-node efficiency (mean)", aa == null ? null : aa.meanNodeEfficiency(), ab == null ? null : ab.meanNodeEfficiency()),
-                Row.of("aggregate in overlap window", aa == null ? null : aa.concurrentOverlapAggregate(), ab == null ? null : ab.concurrentOverlapAggregate()),
-                settingDifferences(a, b), List.copyOf(warnings));
+    if (!Objects.equals(a.unit(), b.unit())) {
+      warnings.add("the units differ: A in " + a.unit() + ", B in " + b.unit());
     }
-
-    private static NodeScaling scaling(RunRecord r, String node) {
-        return r.analysis() == null ? null : r.analysis().nodes().stream().filter(x -> x.node().equals(node)).findFirst().orElse(null);
+    Set<String> nodesA = new TreeSet<>(a.agents().stream().map(AgentRecord::node).toList());
+    Set<String> nodesB = new TreeSet<>(b.agents().stream().map(AgentRecord::node).toList());
+    if (!nodesA.equals(nodesB)) {
+      warnings.add("the node sets differ: A ran on " + nodesA + ", B on " + nodesB);
     }
+    if (!Objects.equals(a.plan(), b.plan())) {
+      warnings.add("the plans differ: A " + a.plan() + ", B " + b.plan());
+    }
+    if (a.analysis() != null && !a.analysis().valid()) {
+      warnings.add("run A is INVALID (" + a.analysis().verdict().get(0) + ")");
+    }
+    if (b.analysis() != null && !b.analysis().valid()) {
+      warnings.add("run B is INVALID (" + b.analysis().verdict().get(0) + ")");
+    }
+    Set<String> all = new LinkedHashSet<>(a.agents().stream().map(AgentRecord::node).toList());
+    b.agents().forEach(x -> all.add(x.node()));
+    List<NodeRow> rows = new ArrayList<>();
+    for (String n : all) {
+      NodeScaling sa = scaling(a, n);
+      NodeScaling sb = scaling(b, n);
+      rows.add(
+          new NodeRow(
+              n,
+              Row.of("solo", sa == null ? null : sa.solo(), sb == null ? null : sb.solo()),
+              Row.of(
+                  "together",
+                  sa == null ? null : sa.concurrent(),
+                  sb == null ? null : sb.concurrent())));
+    }
+    var aa = a.analysis();
+    var ab = b.analysis();
+    return new RunComparison(
+        a,
+        b,
+        List.copyOf(rows),
+        Row.of(
+            "aggregate (all nodes together)",
+            aa == null ? null : aa.concurrentSumOfNodes(),
+            ab == null ? null : ab.concurrentSumOfNodes()),
+        Row.of(
+            "sum of solos",
+            aa == null ? null : aa.sumOfSolos(),
+            ab == null ? null : ab.sumOfSolos()),
+        Row.of(
+            "aggregate efficiency",
+            aa == null ? null : aa.aggregateEfficiency(),
+            ab == null ? null : ab.aggregateEfficiency()),
+        Row.of(
+            "per-node efficiency (mean)",
+            aa == null ? null : aa.meanNodeEfficiency(),
+            ab == null ? null : ab.meanNodeEfficiency()),
+        Row.of(
+            "aggregate in overlap window",
+            aa == null ? null : aa.concurrentOverlapAggregate(),
+            ab == null ? null : ab.concurrentOverlapAggregate()),
+        settingDifferences(a, b),
+        List.copyOf(warnings));
+  }
 
-    /** Environment and cluster settings that changed between the runs, per node (what the user changed, e.g. plock_rate_limit). */
-    static List<String> settingDifferences(RunRecord a, RunRecord b) {
-        List<String> out = new ArrayList<>();
-        for (AgentRecord x : a.agents()) {
-            AgentRecord y = b.agents().stream().filter(o -> o.node().equals(x.node())).findFirst().orElse(null);
-            if (y == null) {
-                continue;
-            }
-            Set<String> keys = new TreeSet<>(x.clusterSettings().keySet());
-            keys.addAll(y.clusterSettings().keySet());
-            for (String k : keys) {
-                String va = x.clusterSettings().getOrDefault(k, "(not set)");
-                String vb = y.clusterSettings().getOrDefault(k, "(not set)");
-                if (!va.equals(vb)) {
-                    out.add(x.node() + ": " + k + " " + va + " -> " + vb);
-                }
-            }
-            diff(out, x.node(), "kernel", x.kernel(), y.kernel());
-            diff(out, x.node(), "file system", x.fsType(), y.fsType());
-            diff(out, x.node(), "mount options", x.mountOptions(), y.mountOptions());
+  private static NodeScaling scaling(RunRecord r, String node) {
+    return r.analysis() == null
+        ? null
+        : r.analysis().nodes().stream().filter(x -> x.node().equals(node)).findFirst().orElse(null);
+  }
+
+  /**
+   * Environment and cluster settings that changed between the runs, per node (what the user
+   * changed, e.g. plock_rate_limit).
+   */
+  static List<String> settingDifferences(RunRecord a, RunRecord b) {
+    List<String> out = new ArrayList<>();
+    for (AgentRecord x : a.agents()) {
+      AgentRecord y =
+          b.agents().stream().filter(o -> o.node().equals(x.node())).findFirst().orElse(null);
+      if (y == null) {
+        continue;
+      }
+      Set<String> keys = new TreeSet<>(x.clusterSettings().keySet());
+      keys.addAll(y.clusterSettings().keySet());
+      for (String k : keys) {
+        String va = x.clusterSettings().getOrDefault(k, "(not set)");
+        String vb = y.clusterSettings().getOrDefault(k, "(not set)");
+        if (!va.equals(vb)) {
+          out.add(x.node() + ": " + k + " " + va + " -> " + vb);
         }
-        return out;
+      }
+      diff(out, x.node(), "kernel", x.kernel(), y.kernel());
+      diff(out, x.node(), "file system", x.fsType(), y.fsType());
+      diff(out, x.node(), "mount options", x.mountOptions(), y.mountOptions());
     }
+    return out;
+  }
 
-    private static void diff(List<String> out, String node, String what, String a, String b) {
-        if (!Objects.equals(a, b) && !(a == null || a.isEmpty()) && !(b == null || b.isEmpty())) {
-            out.add(node + ": " + what + " " + a + " -> " + b);
-        }
+  private static void diff(List<String> out, String node, String what, String a, String b) {
+    if (!Objects.equals(a, b) && !(a == null || a.isEmpty()) && !(b == null || b.isEmpty())) {
+      out.add(node + ": " + what + " " + a + " -> " + b);
     }
+  }
 
-    public String unit() {
-        return a.unit();
-    }
-
+  public String unit() {
+    return a.unit();
+  }
 }

@@ -13,89 +13,108 @@ import java.util.List;
  * charts' options are inlined, so the file opens offline and needs no network.
  */
 public final class HtmlPage {
-    /** Keep in step with echarts.version in coordinator/pom.xml. */
-    public static final String ECHARTS_VERSION = "5.3.1";
-    static final String ECHARTS = "META-INF/resources/webjars/echarts/" + ECHARTS_VERSION + "/dist/echarts.min.js";
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static volatile String echarts;
+  /** Keep in step with echarts.version in coordinator/pom.xml. */
+  public static final String ECHARTS_VERSION = "5.3.1";
 
-    private final StringBuilder body = new StringBuilder();
-    private final String title;
+  static final String ECHARTS =
+      "META-INF/resources/webjars/echarts/" + ECHARTS_VERSION + "/dist/echarts.min.js";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static volatile String echarts;
 
-    public HtmlPage(String title) {
-        this.title = title;
+  private final StringBuilder body = new StringBuilder();
+  private final String title;
+
+  public HtmlPage(String title) {
+    this.title = title;
+  }
+
+  public HtmlPage raw(String html) {
+    body.append(html).append('\n');
+    return this;
+  }
+
+  public HtmlPage chart(Chart c) {
+    body.append("<figure class=\"chart\"><figcaption><h3>")
+        .append(esc(c.title()))
+        .append("</h3><p>")
+        .append(esc(c.caption()))
+        .append("</p></figcaption><div class=\"chart-box\" id=\"chart-")
+        .append(esc(c.id()))
+        .append("\" data-chart=\"")
+        .append(esc(c.id()))
+        .append("\"></div></figure>\n");
+    return this;
+  }
+
+  public String render(List<Chart> charts) {
+    StringBuilder out = new StringBuilder(1_200_000);
+    out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        .append("<title>")
+        .append(esc(title))
+        .append("</title>\n<style>\n")
+        .append(resource("report/report.css"))
+        .append("</style>\n</head>\n<body>\n<main>\n")
+        .append(body)
+        .append("</main>\n")
+        .append("<script>\n")
+        .append(echarts())
+        .append("\n</script>\n")
+        .append("<script type=\"application/json\" id=\"lockstep-charts\">")
+        .append(chartsJson(charts))
+        .append("</script>\n")
+        .append("<script>\n")
+        .append(resource("report/report.js"))
+        .append("</script>\n</body>\n</html>\n");
+    return out.toString();
+  }
+
+  static String chartsJson(List<Chart> charts) {
+    try {
+      return JSON.writeValueAsString(charts).replace("</", "<\\/").replace("<!--", "<\\!--");
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("charts are not serialisable", e);
     }
+  }
 
-    public HtmlPage raw(String html) {
-        body.append(html).append('\n');
-        return this;
+  static String echarts() {
+    String e = echarts;
+    if (e == null) {
+      e = resource(ECHARTS);
+      echarts = e;
     }
+    return e;
+  }
 
-    public HtmlPage chart(Chart c) {
-        body.append("<figure class=\"chart\"><figcaption><h3>").append(esc(c.title())).append("</h3><p>")
-                .append(esc(c.caption())).append("</p></figcaption><div class=\"chart-box\" id=\"chart-")
-                .append(esc(c.id())).append("\" data-chart=\"").append(esc(c.id())).append("\"></div></figure>\n");
-        return this;
+  static String resource(String name) {
+    try (InputStream in = HtmlPage.class.getClassLoader().getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name + " on the classpath");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 
-    public String render(List<Chart> charts) {
-        StringBuilder out = new StringBuilder(1_200_000);
-        out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-                .append("<title>").append(esc(title)).append("</title>\n<style>\n").append(resource("report/report.css"))
-                .append("</style>\n</head>\n<body>\n<main>\n").append(body).append("</main>\n")
-                .append("<script>\n").append(echarts()).append("\n</script>\n")
-                .append("<script type=\"application/json\" id=\"lockstep-charts\">").append(chartsJson(charts)).append("</script>\n")
-                .append("<script>\n").append(resource("report/report.js")).append("</script>\n</body>\n</html>\n");
-        return out.toString();
+  /** HTML-escapes text for element content and attribute values. */
+  public static String esc(Object o) {
+    if (o == null) {
+      return "";
     }
-
-    static String chartsJson(List<Chart> charts) {
-        try {
-            return JSON.writeValueAsString(charts).replace("</", "<\\/").replace("<!--", "<\\!--");
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("charts are not serialisable", e);
-        }
+    String s = o.toString();
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        case '&' -> b.append("&amp;");
+        case '"' -> b.append("&quot;");
+        case '\'' -> b.append("&#39;");
+        default -> b.append(c);
+      }
     }
-
-    static String echarts() {
-        String e = echarts;
-        if (e == null) {
-            e = resource(ECHARTS);
-            echarts = e;
-        }
-        return e;
-    }
-
-    static String resource(String name) {
-        try (InputStream in = HtmlPage.class.getClassLoader().getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + name + " on the classpath");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** HTML-escapes text for element content and attribute values. */
-    public static String esc(Object o) {
-        if (o == null) {
-            return "";
-        }
-        String s = o.toString();
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '&' -> b.append("&amp;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&#39;");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
-    }
+    return b.toString();
+  }
 }

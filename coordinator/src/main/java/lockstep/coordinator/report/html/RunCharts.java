@@ -22,193 +22,380 @@ import lockstep.coordinator.model.StepSummary;
 
 /** The charts of a run's report, as ECharts options built from run.json's figures. */
 public final class RunCharts {
-    static final int MAX_SERIES_CHARTS = 6;
+  static final int MAX_SERIES_CHARTS = 6;
 
-    private RunCharts() {
-    }
+  private RunCharts() {}
 
-    public static List<Chart> of(RunRecord run) {
-        List<Chart> out = new ArrayList<>();
-        Analysis a = run.analysis();
-        if (a == null) {
-            return out;
-        }
-        Chart bars = soloVsTogether(run, a);
-        if (bars != null) {
-            out.add(bars);
-        }
-        Chart curve = scalingCurve(run, a);
-        if (curve != null) {
-            out.add(curve);
-        }
-        out.addAll(timeSeries(run, a));
-        out.addAll(ResourceCharts.of(run));
-        Chart lat = latency(run);
-        if (lat != null) {
-            out.add(lat);
-        }
-        return out;
+  public static List<Chart> of(RunRecord run) {
+    List<Chart> out = new ArrayList<>();
+    Analysis a = run.analysis();
+    if (a == null) {
+      return out;
     }
+    Chart bars = soloVsTogether(run, a);
+    if (bars != null) {
+      out.add(bars);
+    }
+    Chart curve = scalingCurve(run, a);
+    if (curve != null) {
+      out.add(curve);
+    }
+    out.addAll(timeSeries(run, a));
+    out.addAll(ResourceCharts.of(run));
+    Chart lat = latency(run);
+    if (lat != null) {
+      out.add(lat);
+    }
+    return out;
+  }
 
-    static Chart soloVsTogether(RunRecord run, Analysis a) {
-        List<String> nodes = run.agents().stream().map(AgentRecord::node).toList();
-        List<Object> series = new ArrayList<>();
-        List<String> legend = new ArrayList<>();
-        if (a.nodes().stream().anyMatch(n -> n.solo() != null)) {
-            legend.add("alone (solo)");
-            series.add(bar("alone (solo)", nodes.stream().map(n -> a.nodes().stream().filter(x -> x.node().equals(n))
-                    .findFirst().map(NodeScaling::solo).map(EChartsOptions::roundOrNull).orElse(null)).toList()));
-        }
-        for (StepSummary s : a.steps()) {
-            if (s.nodes().size() < 2 || s.perNode().isEmpty()) {
-                continue;
-            }
-            String name = s.group() + " (" + s.nodes().size() + " nodes at once)";
-            legend.add(name);
-            series.add(bar(name, nodes.stream().map(n -> s.perNode().stream().filter(x -> x.node().equals(n)).findFirst()
-                    .map(NodeStepStats::throughput).map(t -> roundOrNull(t.mean())).orElse(null)).toList()));
-        }
-        if (series.isEmpty()) {
-            return null;
-        }
-        Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
-        o.put("xAxis", EChartsOptions.categoryAxis(nodes));
-        o.put("yAxis", EChartsOptions.valueAxis(run.unit() + " per node", false));
-        o.put("series", series);
-        return new Chart("solo-vs-together", "Each node: alone vs together",
-                "Mean " + run.unit() + " of each node over the repeats, alone and in every multi-node step.", o);
+  static Chart soloVsTogether(RunRecord run, Analysis a) {
+    List<String> nodes = run.agents().stream().map(AgentRecord::node).toList();
+    List<Object> series = new ArrayList<>();
+    List<String> legend = new ArrayList<>();
+    if (a.nodes().stream().anyMatch(n -> n.solo() != null)) {
+      legend.add("alone (solo)");
+      series.add(
+          bar(
+              "alone (solo)",
+              nodes.stream()
+                  .map(
+                      n ->
+                          a.nodes().stream()
+                              .filter(x -> x.node().equals(n))
+                              .findFirst()
+                              .map(NodeScaling::solo)
+                              .map(EChartsOptions::roundOrNull)
+                              .orElse(null))
+                  .toList()));
     }
+    for (StepSummary s : a.steps()) {
+      if (s.nodes().size() < 2 || s.perNode().isEmpty()) {
+        continue;
+      }
+      String name = s.group() + " (" + s.nodes().size() + " nodes at once)";
+      legend.add(name);
+      series.add(
+          bar(
+              name,
+              nodes.stream()
+                  .map(
+                      n ->
+                          s.perNode().stream()
+                              .filter(x -> x.node().equals(n))
+                              .findFirst()
+                              .map(NodeStepStats::throughput)
+                              .map(t -> roundOrNull(t.mean()))
+                              .orElse(null))
+                  .toList()));
+    }
+    if (series.isEmpty()) {
+      return null;
+    }
+    Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
+    o.put("xAxis", EChartsOptions.categoryAxis(nodes));
+    o.put("yAxis", EChartsOptions.valueAxis(run.unit() + " per node", false));
+    o.put("series", series);
+    return new Chart(
+        "solo-vs-together",
+        "Each node: alone vs together",
+        "Mean "
+            + run.unit()
+            + " of each node over the repeats, alone and in every multi-node step.",
+        o);
+  }
 
-    private static Map<String, Object> bar(String name, List<Double> values) {
-        return map("name", name, "type", "bar", "data", values,
-                "label", map("show", true, "position", "top"), "barMaxWidth", 60);
-    }
+  private static Map<String, Object> bar(String name, List<Double> values) {
+    return map(
+        "name",
+        name,
+        "type",
+        "bar",
+        "data",
+        values,
+        "label",
+        map("show", true, "position", "top"),
+        "barMaxWidth",
+        60);
+  }
 
-    static Chart scalingCurve(RunRecord run, Analysis a) {
-        List<ScalingPoint> pts = a.scaling();
-        if (pts.isEmpty() || pts.stream().noneMatch(p -> p.nodes() > 1)) {
-            return null;
-        }
-        List<String> legend = new ArrayList<>(List.of("measured aggregate"));
-        List<Object> series = new ArrayList<>();
-        series.add(map("name", "measured aggregate", "type", "line", "symbolSize", 10,
-                "data", pts.stream().map(p -> point(p.nodes(), p.aggregate())).toList(),
-                "label", map("show", true, "position", "top")));
-        List<Object> window = pts.stream().filter(p -> p.overlapAggregate() != null)
-                .map(p -> (Object) point(p.nodes(), p.overlapAggregate())).toList();
-        if (!window.isEmpty()) {
-            legend.add("while all ran (overlap window)");
-            series.add(map("name", "while all ran (overlap window)", "type", "line", "symbol", "diamond", "symbolSize", 9, "data", window));
-        }
-        List<Object> ideal = pts.stream().filter(p -> p.ideal() != null).map(p -> (Object) point(p.nodes(), p.ideal())).toList();
-        if (!ideal.isEmpty()) {
-            legend.add("ideal (sum of solos)");
-            series.add(map("name", "ideal (sum of solos)", "type", "line", "lineStyle", map("type", "dashed"), "symbol", "none", "data", ideal));
-        }
-        Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
-        o.put("xAxis", map("type", "value", "name", "nodes running at once", "nameLocation", "middle", "nameGap", 30,
-                "minInterval", 1, "min", 0, "max", pts.stream().mapToInt(ScalingPoint::nodes).max().orElse(1) + 1));
-        o.put("yAxis", EChartsOptions.valueAxis("aggregate " + run.unit(), false));
-        o.put("series", series);
-        return new Chart("scaling-curve", "Scaling curve",
-                "Aggregate " + run.unit() + " (sum over nodes, mean over repeats) against the number of nodes running at once; "
-                        + "the dashed line is what perfect scaling would give.", o);
+  static Chart scalingCurve(RunRecord run, Analysis a) {
+    List<ScalingPoint> pts = a.scaling();
+    if (pts.isEmpty() || pts.stream().noneMatch(p -> p.nodes() > 1)) {
+      return null;
     }
+    List<String> legend = new ArrayList<>(List.of("measured aggregate"));
+    List<Object> series = new ArrayList<>();
+    series.add(
+        map(
+            "name",
+            "measured aggregate",
+            "type",
+            "line",
+            "symbolSize",
+            10,
+            "data",
+            pts.stream().map(p -> point(p.nodes(), p.aggregate())).toList(),
+            "label",
+            map("show", true, "position", "top")));
+    List<Object> window =
+        pts.stream()
+            .filter(p -> p.overlapAggregate() != null)
+            .map(p -> (Object) point(p.nodes(), p.overlapAggregate()))
+            .toList();
+    if (!window.isEmpty()) {
+      legend.add("while all ran (overlap window)");
+      series.add(
+          map(
+              "name",
+              "while all ran (overlap window)",
+              "type",
+              "line",
+              "symbol",
+              "diamond",
+              "symbolSize",
+              9,
+              "data",
+              window));
+    }
+    List<Object> ideal =
+        pts.stream()
+            .filter(p -> p.ideal() != null)
+            .map(p -> (Object) point(p.nodes(), p.ideal()))
+            .toList();
+    if (!ideal.isEmpty()) {
+      legend.add("ideal (sum of solos)");
+      series.add(
+          map(
+              "name",
+              "ideal (sum of solos)",
+              "type",
+              "line",
+              "lineStyle",
+              map("type", "dashed"),
+              "symbol",
+              "none",
+              "data",
+              ideal));
+    }
+    Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
+    o.put(
+        "xAxis",
+        map(
+            "type",
+            "value",
+            "name",
+            "nodes running at once",
+            "nameLocation",
+            "middle",
+            "nameGap",
+            30,
+            "minInterval",
+            1,
+            "min",
+            0,
+            "max",
+            pts.stream().mapToInt(ScalingPoint::nodes).max().orElse(1) + 1));
+    o.put("yAxis", EChartsOptions.valueAxis("aggregate " + run.unit(), false));
+    o.put("series", series);
+    return new Chart(
+        "scaling-curve",
+        "Scaling curve",
+        "Aggregate "
+            + run.unit()
+            + " (sum over nodes, mean over repeats) against the number of nodes running at once; "
+            + "the dashed line is what perfect scaling would give.",
+        o);
+  }
 
-    static List<Chart> timeSeries(RunRecord run, Analysis a) {
-        List<Chart> out = new ArrayList<>();
-        List<StepRecord> multi = run.steps().stream().filter(s -> s.results().size() > 1).limit(MAX_SERIES_CHARTS).toList();
-        for (StepRecord s : multi) {
-            OverlapWindow w = a.windows().stream().filter(x -> x.stepId().equals(s.id())).findFirst().orElse(null);
-            out.add(seriesChart(run, "series-" + s.id(), "Over time: step " + s.id(), s.results().stream()
-                    .collect(LinkedHashMap::new, (m, n) -> m.put(n.node(), n), Map::putAll), w,
-                    "Each node's " + run.unit() + " per sample interval, on the coordinator's clock; 0 s is the start instant"
-                            + (w != null && w.exists() ? "; the shaded band is the window in which every node was running." : ".")));
-        }
-        if (multi.isEmpty()) {
-            Map<String, NodeResult> solos = new LinkedHashMap<>();
-            run.steps().stream().filter(s -> s.results().size() == 1).forEach(s -> solos.put(s.id(), s.results().get(0)));
-            if (!solos.isEmpty()) {
-                out.add(seriesChart(run, "series-solo", "Over time: solo steps", solos, null,
-                        "Each solo step's " + run.unit() + " per sample interval; 0 s is each step's start instant."));
-            }
-        }
-        return out;
+  static List<Chart> timeSeries(RunRecord run, Analysis a) {
+    List<Chart> out = new ArrayList<>();
+    List<StepRecord> multi =
+        run.steps().stream().filter(s -> s.results().size() > 1).limit(MAX_SERIES_CHARTS).toList();
+    for (StepRecord s : multi) {
+      OverlapWindow w =
+          a.windows().stream().filter(x -> x.stepId().equals(s.id())).findFirst().orElse(null);
+      out.add(
+          seriesChart(
+              run,
+              "series-" + s.id(),
+              "Over time: step " + s.id(),
+              s.results().stream()
+                  .collect(LinkedHashMap::new, (m, n) -> m.put(n.node(), n), Map::putAll),
+              w,
+              "Each node's "
+                  + run.unit()
+                  + " per sample interval, on the coordinator's clock; 0 s is the start instant"
+                  + (w != null && w.exists()
+                      ? "; the shaded band is the window in which every node was running."
+                      : ".")));
     }
+    if (multi.isEmpty()) {
+      Map<String, NodeResult> solos = new LinkedHashMap<>();
+      run.steps().stream()
+          .filter(s -> s.results().size() == 1)
+          .forEach(s -> solos.put(s.id(), s.results().get(0)));
+      if (!solos.isEmpty()) {
+        out.add(
+            seriesChart(
+                run,
+                "series-solo",
+                "Over time: solo steps",
+                solos,
+                null,
+                "Each solo step's "
+                    + run.unit()
+                    + " per sample interval; 0 s is each step's start instant."));
+      }
+    }
+    return out;
+  }
 
-    private static Chart seriesChart(RunRecord run, String id, String title, Map<String, NodeResult> byName, OverlapWindow w,
-                                     String caption) {
-        List<Object> series = new ArrayList<>();
-        List<String> legend = new ArrayList<>(byName.keySet());
-        boolean first = true;
-        for (var e : byName.entrySet()) {
-            List<Object> data = new ArrayList<>();
-            List<Sample> samples = e.getValue().series() == null ? List.of() : e.getValue().series();
-            for (int i = 1; i < samples.size(); i++) {
-                data.add(point(samples.get(i).t(), samples.get(i).rate()));
-            }
-            Map<String, Object> s = map("name", e.getKey(), "type", "line", "step", "end", "showSymbol", true,
-                    "symbolSize", 5, "data", data);
-            if (first) {
-                s.put("markLine", map("symbol", "none", "silent", true, "lineStyle", map("color", "#c0392b", "width", 2),
-                        "label", map("formatter", "start instant", "position", "insideEndTop"),
-                        "data", List.of(map("xAxis", 0))));
-                if (w != null && w.exists()) {
-                    s.put("markArea", map("silent", true, "itemStyle", map("color", "rgba(46, 134, 193, 0.12)"),
-                            "label", map("show", true, "position", "insideTop", "color", "#1f618d"),
-                            "data", List.of(List.of(map("name", "all nodes running", "xAxis", EChartsOptions.round(w.startSeconds())),
-                                    map("xAxis", EChartsOptions.round(w.endSeconds()))))));
-                }
-                first = false;
-            }
-            series.add(s);
+  private static Chart seriesChart(
+      RunRecord run,
+      String id,
+      String title,
+      Map<String, NodeResult> byName,
+      OverlapWindow w,
+      String caption) {
+    List<Object> series = new ArrayList<>();
+    List<String> legend = new ArrayList<>(byName.keySet());
+    boolean first = true;
+    for (var e : byName.entrySet()) {
+      List<Object> data = new ArrayList<>();
+      List<Sample> samples = e.getValue().series() == null ? List.of() : e.getValue().series();
+      for (int i = 1; i < samples.size(); i++) {
+        data.add(point(samples.get(i).t(), samples.get(i).rate()));
+      }
+      Map<String, Object> s =
+          map(
+              "name",
+              e.getKey(),
+              "type",
+              "line",
+              "step",
+              "end",
+              "showSymbol",
+              true,
+              "symbolSize",
+              5,
+              "data",
+              data);
+      if (first) {
+        s.put(
+            "markLine",
+            map(
+                "symbol",
+                "none",
+                "silent",
+                true,
+                "lineStyle",
+                map("color", "#c0392b", "width", 2),
+                "label",
+                map("formatter", "start instant", "position", "insideEndTop"),
+                "data",
+                List.of(map("xAxis", 0))));
+        if (w != null && w.exists()) {
+          s.put(
+              "markArea",
+              map(
+                  "silent",
+                  true,
+                  "itemStyle",
+                  map("color", "rgba(46, 134, 193, 0.12)"),
+                  "label",
+                  map("show", true, "position", "insideTop", "color", "#1f618d"),
+                  "data",
+                  List.of(
+                      List.of(
+                          map(
+                              "name",
+                              "all nodes running",
+                              "xAxis",
+                              EChartsOptions.round(w.startSeconds())),
+                          map("xAxis", EChartsOptions.round(w.endSeconds()))))));
         }
-        Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
-        double minT = byName.values().stream().flatMap(n -> n.series() == null ? java.util.stream.Stream.<Sample>empty() : n.series().stream())
-                .mapToDouble(Sample::t).min().orElse(0);
-        o.put("xAxis", map("type", "value", "name", "seconds since the start instant", "nameLocation", "middle", "nameGap", 30,
-                "min", Math.min(0, Math.floor(minT * 10) / 10)));
-        o.put("yAxis", EChartsOptions.valueAxis(run.unit(), false));
-        o.put("series", series);
-        o.put("dataZoom", List.of(map("type", "inside")));
-        return new Chart(id, title, caption, o);
+        first = false;
+      }
+      series.add(s);
     }
+    Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
+    double minT =
+        byName.values().stream()
+            .flatMap(
+                n ->
+                    n.series() == null
+                        ? java.util.stream.Stream.<Sample>empty()
+                        : n.series().stream())
+            .mapToDouble(Sample::t)
+            .min()
+            .orElse(0);
+    o.put(
+        "xAxis",
+        map(
+            "type",
+            "value",
+            "name",
+            "seconds since the start instant",
+            "nameLocation",
+            "middle",
+            "nameGap",
+            30,
+            "min",
+            Math.min(0, Math.floor(minT * 10) / 10)));
+    o.put("yAxis", EChartsOptions.valueAxis(run.unit(), false));
+    o.put("series", series);
+    o.put("dataZoom", List.of(map("type", "inside")));
+    return new Chart(id, title, caption, o);
+  }
 
-    static Chart latency(RunRecord run) {
-        List<String> cats = new ArrayList<>();
-        List<List<Double>> cols = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        for (StepRecord s : run.steps()) {
-            if (s.repeat() != 1) {
-                continue;
-            }
-            for (NodeResult n : s.results()) {
-                if (n.latency() == null || n.latency().count() == 0) {
-                    continue;
-                }
-                cats.add(n.node() + " · " + s.group());
-                cols.get(0).add(roundOrNull(positive(n.latency().p50Micros())));
-                cols.get(1).add(roundOrNull(positive(n.latency().p90Micros())));
-                cols.get(2).add(roundOrNull(positive(n.latency().p99Micros())));
-                cols.get(3).add(roundOrNull(positive(n.latency().p999Micros())));
-            }
+  static Chart latency(RunRecord run) {
+    List<String> cats = new ArrayList<>();
+    List<List<Double>> cols =
+        List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    for (StepRecord s : run.steps()) {
+      if (s.repeat() != 1) {
+        continue;
+      }
+      for (NodeResult n : s.results()) {
+        if (n.latency() == null || n.latency().count() == 0) {
+          continue;
         }
-        if (cats.isEmpty()) {
-            return null;
-        }
-        List<String> names = List.of("p50", "p90", "p99", "p99.9");
-        List<Object> series = new ArrayList<>();
-        for (int i = 0; i < names.size(); i++) {
-            series.add(map("name", names.get(i), "type", "bar", "data", cols.get(i)));
-        }
-        Map<String, Object> o = EChartsOptions.base("µs", names);
-        o.put("xAxis", map("type", "category", "data", cats, "axisLabel", map("rotate", cats.size() > 6 ? 30 : 0, "interval", 0)));
-        o.put("yAxis", EChartsOptions.valueAxis("latency µs (log scale)", true));
-        o.put("series", series);
-        return new Chart("latency", "Operation latency percentiles",
-                "Per node and step (first repeat), from each node's HdrHistogram; log scale.", o);
+        cats.add(n.node() + " · " + s.group());
+        cols.get(0).add(roundOrNull(positive(n.latency().p50Micros())));
+        cols.get(1).add(roundOrNull(positive(n.latency().p90Micros())));
+        cols.get(2).add(roundOrNull(positive(n.latency().p99Micros())));
+        cols.get(3).add(roundOrNull(positive(n.latency().p999Micros())));
+      }
     }
+    if (cats.isEmpty()) {
+      return null;
+    }
+    List<String> names = List.of("p50", "p90", "p99", "p99.9");
+    List<Object> series = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      series.add(map("name", names.get(i), "type", "bar", "data", cols.get(i)));
+    }
+    Map<String, Object> o = EChartsOptions.base("µs", names);
+    o.put(
+        "xAxis",
+        map(
+            "type",
+            "category",
+            "data",
+            cats,
+            "axisLabel",
+            map("rotate", cats.size() > 6 ? 30 : 0, "interval", 0)));
+    o.put("yAxis", EChartsOptions.valueAxis("latency µs (log scale)", true));
+    o.put("series", series);
+    return new Chart(
+        "latency",
+        "Operation latency percentiles",
+        "Per node and step (first repeat), from each node's HdrHistogram; log scale.",
+        o);
+  }
 
-    private static Double positive(double v) {
-        return v > 0 ? v : null;
-    }
+  private static Double positive(double v) {
+    return v > 0 ? v : null;
+  }
 }
