@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import lockstep.agent.env.BootId;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.MountInfo;
@@ -45,22 +46,17 @@ import lockstep.agent.v1.WatchProgressResponse;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.common.Version;
 import lockstep.common.WallClock;
+import lockstep.common.WorkloadKind;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /** The gRPC face of the agent: maps each call onto the {@link RunRegistry}. */
 final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
   static final List<String> CAPABILITIES =
-      List.of(
-          "workload:write",
-          "workload:read",
-          "workload:lock-files",
-          "workload:ping-pong",
-          "workload:hot-lock",
-          "workload:metadata",
-          "lock:fcntl",
-          "lock:flock",
-          "lock:ofd");
+      Stream.concat(
+              WorkloadKind.names().stream().map(n -> "workload:" + n),
+              Stream.of("lock:fcntl", "lock:flock", "lock:ofd"))
+          .toList();
   private static final Logger LOG = LogManager.getLogger(AgentService.class);
   private static final int MIN_INTERVAL_MILLIS = 50;
   private static final int DEFAULT_INTERVAL_MILLIS = 250;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.telemetry.RunTelemetry;
-import lockstep.agent.telemetry.WorkerCount;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadError;
@@ -13,6 +12,7 @@ import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.Workload;
 import lockstep.common.WallClock;
+import lockstep.common.WorkloadKind;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -188,7 +188,7 @@ final class Run {
               .setState(RunState.RUN_STATE_FAILED)
               .setError(WorkloadError.newBuilder().setOperation("run").setMessage(e.toString()));
     }
-    r.setIntendedStartUnixNanos(startAt).setWorkers(WorkerCount.of(spec));
+    r.setIntendedStartUnixNanos(startAt).setWorkers(WorkloadKind.of(spec).workers(spec));
     if (telemetry != null) {
       r.setTelemetry(telemetry.finish());
     }

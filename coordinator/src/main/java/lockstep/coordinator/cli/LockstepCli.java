@@ -6,7 +6,7 @@ import lockstep.common.Logging;
 import lockstep.common.Version;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.report.ReportInputException;
-import lockstep.coordinator.run.RunFailedException;
+import lockstep.coordinator.results.RunFailedException;
 import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import org.apache.logging.log4j.LogManager;

@@ -21,6 +21,7 @@ import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.StepRecord;
+import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.run.RunListener;
 import lockstep.coordinator.run.StepNode;
 import lockstep.coordinator.run.StepRunner;
@@ -77,7 +78,8 @@ public final class ControlPlaneBench {
         if (!described.ok()) {
           throw new IllegalStateException(String.join("; ", described.errorMessages()));
         }
-        StepRunner runner = new StepRunner(scenario, ensemble, RunListener.SILENT);
+        StepRunner runner =
+            new StepRunner(scenario, ensemble, RunListener.SILENT, FaultBounds.defaults());
         runner.run("warm-up", "all", "all", nodes); // class loading and JIT, not counted
         System.gc();
         resetPeaks();

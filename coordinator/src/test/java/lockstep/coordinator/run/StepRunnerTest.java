@@ -69,7 +69,9 @@ class StepRunnerTest {
         scenario("{type: write, file: 'w.{node}', block-size: 64KiB, size: 8MiB}")
             .withAgents(List.of("a", "b"));
     try (AgentEnsemble ensemble = new AgentEnsemble(agents(2))) {
-      RunRecord run = new ExperimentRunner(s, ensemble, RunListener.SILENT).run("test-run");
+      RunRecord run =
+          new ExperimentRunner(s, ensemble, RunListener.SILENT, FaultBounds.defaults())
+              .run("test-run");
 
       assertThat(run.status()).isEqualTo(RunStatus.OK);
       assertThat(run.steps())
@@ -105,7 +107,7 @@ class StepRunnerTest {
     Files.createDirectories(tmp.resolve("n2/lockstep-r.all/w"));
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
       StepRecord step =
-          new StepRunner(s, ensemble, RunListener.SILENT)
+          new StepRunner(s, ensemble, RunListener.SILENT, FaultBounds.defaults())
               .run(
                   "r",
                   "all",

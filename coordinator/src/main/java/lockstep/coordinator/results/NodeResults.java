@@ -1,4 +1,4 @@
-package lockstep.coordinator.run;
+package lockstep.coordinator.results;
 
 import java.util.ArrayList;
 import java.util.Base64;
@@ -9,6 +9,7 @@ import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
+import lockstep.common.WorkloadKind;
 import lockstep.coordinator.agent.ClockOffset;
 import lockstep.coordinator.model.ErrorRecord;
 import lockstep.coordinator.model.Latency;
@@ -34,8 +35,9 @@ public final class NodeResults {
       WorkloadResult r,
       ClockOffset clock,
       long intendedStartCoordinatorNanos,
-      boolean bytesUnit,
+      WorkloadKind<?> kind,
       long filesRemoved) {
+    boolean bytesUnit = kind.countsBytes();
     boolean started = r.getFirstOpUnixNanos() > 0;
     long first = started ? clock.toCoordinatorClock(r.getFirstOpUnixNanos()) : 0;
     long end = started ? clock.toCoordinatorClock(r.getEndUnixNanos()) : 0;
@@ -72,7 +74,7 @@ public final class NodeResults {
             latency,
             r.getWorkers(),
             seconds,
-            "lock".equals(r.getOpName())));
+            kind.takesLocks()));
   }
 
   static List<OperationFigures> operations(List<OperationResult> raw) {

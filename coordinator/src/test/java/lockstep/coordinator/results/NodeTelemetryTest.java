@@ -1,4 +1,4 @@
-package lockstep.coordinator.run;
+package lockstep.coordinator.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

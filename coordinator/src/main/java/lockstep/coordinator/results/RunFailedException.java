@@ -1,4 +1,4 @@
-package lockstep.coordinator.run;
+package lockstep.coordinator.results;
 
 import java.util.List;
 
