@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.run;
 
 import io.grpc.Status;
 import java.util.Map;
@@ -10,11 +10,11 @@ import lockstep.agent.security.CallerIdentity;
  * clean it; anyone else gets PERMISSION_DENIED naming the reason. (Identities: see {@link
  * CallerIdentity}.)
  */
-final class RunOwners {
+public final class RunOwners {
   private final Map<String, String> owners = new ConcurrentHashMap<>();
   private final String node;
 
-  RunOwners(String node) {
+  public RunOwners(String node) {
     this.node = node;
   }
 
@@ -22,13 +22,13 @@ final class RunOwners {
    * Before a Prepare: the run id is free (it becomes the caller's), or already the caller's (a
    * repeated prepare).
    */
-  void claim(String runId) {
+  public void claim(String runId) {
     owners.putIfAbsent(runId, CallerIdentity.current());
     check(runId, "prepare");
   }
 
   /** Before any other call about a run: refused unless the caller prepared it. */
-  void check(String runId, String call) {
+  public void check(String runId, String call) {
     String owner = owners.get(runId);
     String caller = CallerIdentity.current();
     if (owner != null && !owner.equals(caller)) {
@@ -48,11 +48,11 @@ final class RunOwners {
   }
 
   /** The identity that prepared the run, or "" when none is known. */
-  String ownerOf(String runId) {
+  public String ownerOf(String runId) {
     return owners.getOrDefault(runId, "");
   }
 
-  void forget(String runId) {
+  public void forget(String runId) {
     owners.remove(runId);
   }
 }

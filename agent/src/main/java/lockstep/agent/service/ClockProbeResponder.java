@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.service;
 
 import java.io.IOException;
 import java.net.DatagramPacket;

@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.run;
 
 import java.nio.file.Path;
 import java.util.ArrayDeque;

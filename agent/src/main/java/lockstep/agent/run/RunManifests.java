@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.run;
 
 import io.grpc.Status;
 import java.io.IOException;

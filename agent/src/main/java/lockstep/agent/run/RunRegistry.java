@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.run;
 
 import io.grpc.Status;
 import java.nio.file.Path;
@@ -29,13 +29,12 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * The runs this agent knows, by run id; at most one holds files, locks or workers at a time.
- * Samples each running run's progress every {@value #SAMPLE_MILLIS} ms and ends runs whose lease
+ * Samples each running run's progress every {@value Run#SAMPLE_MILLIS} ms and ends runs whose lease
  * ran out: they are aborted and their files removed, but their result is kept for {@link
  * Leases#RESULT_RETENTION_MILLIS} ms so that a coordinator (or `lockstep collect`) can still fetch
  * it.
  */
-final class RunRegistry implements AutoCloseable {
-  static final long SAMPLE_MILLIS = 100;
+public final class RunRegistry implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(RunRegistry.class);
 
   private final AgentConfig config;
@@ -66,7 +65,7 @@ final class RunRegistry implements AutoCloseable {
 
   private record Claim(String runId, String peer, long sinceMillis) {}
 
-  RunRegistry(AgentConfig config) {
+  public RunRegistry(AgentConfig config) {
     this.config = config;
     this.paths = new RootedPaths(config.root(), config.nodeName());
     this.manifests = new RunManifests(paths);
@@ -79,10 +78,11 @@ final class RunRegistry implements AutoCloseable {
           paths.root(),
           left);
     }
-    timer.scheduleAtFixedRate(this::tick, SAMPLE_MILLIS, SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
+    timer.scheduleAtFixedRate(
+        this::tick, Run.SAMPLE_MILLIS, Run.SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
-  AgentConfig config() {
+  public AgentConfig config() {
     return config;
   }
 
@@ -120,7 +120,7 @@ final class RunRegistry implements AutoCloseable {
    *
    * @param peer who asks (remote address of the call), named to whoever is refused later
    */
-  Run prepare(PrepareRequest request, String peer) {
+  public Run prepare(PrepareRequest request, String peer) {
     if (request.getRunId().isBlank()) {
       throw Status.INVALID_ARGUMENT.withDescription("run_id is empty").asRuntimeException();
     }
@@ -247,7 +247,7 @@ final class RunRegistry implements AutoCloseable {
    * The run's directory, if empty, and its manifest, for a run a Cleanup call cleaned; returns
    * whether the run was one (an unknown run id, or one cleaned otherwise, has nothing left).
    */
-  boolean removeRunDir(String runId) {
+  public boolean removeRunDir(String runId) {
     if (!keptRunDirs.remove(runId)) {
       return false;
     }
@@ -259,7 +259,7 @@ final class RunRegistry implements AutoCloseable {
   /** Who owns a run, as others may see it (set by the service, which keeps the owners). */
   private volatile Function<String, String> owners = id -> "";
 
-  void showOwners(Function<String, String> shownOwnerOf) {
+  public void showOwners(Function<String, String> shownOwnerOf) {
     this.owners = shownOwnerOf;
   }
 
@@ -331,17 +331,17 @@ final class RunRegistry implements AutoCloseable {
   /**
    * Every run this agent holds (prepared, running, or ended and kept for collect), oldest first.
    */
-  List<Run> list() {
+  public List<Run> list() {
     return runs.values().stream()
         .sorted(java.util.Comparator.comparingLong(Run::preparedAtMillis))
         .toList();
   }
 
-  boolean isKnown(String runId) {
+  public boolean isKnown(String runId) {
     return runs.containsKey(runId);
   }
 
-  Run get(String runId) {
+  public Run get(String runId) {
     Run run = runs.get(runId);
     if (run == null) {
       throw Status.NOT_FOUND
@@ -355,7 +355,7 @@ final class RunRegistry implements AutoCloseable {
   /**
    * A client connection closed: the runs it prepared end soon unless their coordinator calls again.
    */
-  void peerGone(String peer) {
+  public void peerGone(String peer) {
     if (peer.equals("unknown peer")) {
       return;
     }
@@ -377,7 +377,7 @@ final class RunRegistry implements AutoCloseable {
    * Renews the leases of the listed runs; returns those already ended (cleanup begun), which it
    * cannot renew.
    */
-  List<Run> keepAlive(List<String> runIds) {
+  public List<Run> keepAlive(List<String> runIds) {
     List<Run> ended = new ArrayList<>();
     for (String id : runIds) {
       Run run = runs.get(id);
@@ -396,7 +396,7 @@ final class RunRegistry implements AutoCloseable {
    * Cleans up and forgets a run; an unknown run id is already clean. With {@code keepRunDir} (a
    * Cleanup call) the run's directory and manifest stay for {@link #removeRunDir}.
    */
-  CleanupReport cleanup(String runId, boolean keepRunDir) {
+  public CleanupReport cleanup(String runId, boolean keepRunDir) {
     Run run = runs.get(runId);
     if (run == null) {
       return new CleanupReport(0, List.of());

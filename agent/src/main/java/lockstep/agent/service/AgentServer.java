@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.service;
 
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -11,6 +11,8 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import java.io.IOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import lockstep.agent.run.AgentConfig;
+import lockstep.agent.run.RunRegistry;
 import lockstep.agent.security.AgentSecurity;
 import lockstep.agent.v1.AgentServiceGrpc;
 

@@ -1,20 +1,18 @@
-package lockstep.agent;
+package lockstep.agent.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import lockstep.agent.run.Leases;
 import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
@@ -34,6 +32,7 @@ import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
 import lockstep.common.WallClock;
+import lockstep.testsupport.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,28 +40,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The agent service over an in-process channel: phases, idempotency and errors as Status. */
 class AgentServiceTest {
-  @TempDir Path root;
+  @TempDir Path base;
+  private Path root;
 
-  private AgentServer server;
-  private ManagedChannel channel;
+  private InProcessCluster<AgentServer> cluster;
   private AgentServiceGrpc.AgentServiceBlockingStub stub;
 
   @BeforeEach
   void start() throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    server =
-        new AgentServer(
-                InProcessServerBuilder.forName(name).directExecutor(),
-                new AgentConfig("n1", root.toRealPath(), "in-process", 0))
-            .start();
-    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
-    stub = AgentServiceGrpc.newBlockingStub(channel);
+    cluster =
+        InProcessCluster.of(AgentMembers.plain()).members(1).under(base).directExecutor().start();
+    root = cluster.member(0).root();
+    stub = AgentServiceGrpc.newBlockingStub(cluster.member(0).channel());
   }
 
   @AfterEach
-  void stop() throws Exception {
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    server.stop();
+  void stop() {
+    cluster.close();
   }
 
   private AgentServiceGrpc.AgentServiceBlockingStub call() {

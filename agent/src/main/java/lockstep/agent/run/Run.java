@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.run;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +17,10 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /** One run on this agent: prepared -> armed -> running -> succeeded/failed/aborted. */
-final class Run {
+public final class Run {
+  /** How often a running run's progress and resources are sampled (the progress cadence). */
+  public static final long SAMPLE_MILLIS = 100;
+
   private static final Logger LOG = LogManager.getLogger(Run.class);
 
   private final String runId;
@@ -68,16 +71,16 @@ final class Run {
   }
 
   /** Who prepared the run (the peer address of the Prepare call). */
-  String preparedBy() {
+  public String preparedBy() {
     return preparedBy;
   }
 
-  long preparedAtMillis() {
+  public long preparedAtMillis() {
     return preparedAtMillis;
   }
 
   /** Why the run was aborted (its lease ran out, the coordinator asked), or null. */
-  String abortReason() {
+  public String abortReason() {
     return abortReason;
   }
 
@@ -91,24 +94,24 @@ final class Run {
   /**
    * Whether its cleanup was asked for by its owner (an Abort with remove_files), not by its lease.
    */
-  boolean cleanedOnRequest() {
+  public boolean cleanedOnRequest() {
     return cleanedOnRequest;
   }
 
   /** When cleanup ended, 0 while it has not. */
-  long cleanedAtMillis() {
+  public long cleanedAtMillis() {
     return cleanedAtMillis;
   }
 
-  String runId() {
+  public String runId() {
     return runId;
   }
 
-  WorkloadSpec spec() {
+  public WorkloadSpec spec() {
     return spec;
   }
 
-  Workload workload() {
+  public Workload workload() {
     return workload;
   }
 
@@ -144,7 +147,7 @@ final class Run {
     peerGoneAtMillis = nowMillis;
   }
 
-  RunState state() {
+  public RunState state() {
     RunState s = state;
     if (s == RunState.RUN_STATE_ARMED && WallClock.nowNanos() >= startAt) {
       return RunState.RUN_STATE_RUNNING;
@@ -152,14 +155,14 @@ final class Run {
     return s;
   }
 
-  static boolean isFinal(RunState s) {
+  public static boolean isFinal(RunState s) {
     return s == RunState.RUN_STATE_SUCCEEDED
         || s == RunState.RUN_STATE_FAILED
         || s == RunState.RUN_STATE_ABORTED;
   }
 
   /** Arms the run for the instant; repeating the same instant is a no-op. */
-  synchronized RunState arm(long startAtUnixNanos) {
+  public synchronized RunState arm(long startAtUnixNanos) {
     if (state != RunState.RUN_STATE_PREPARED) {
       if (startAt == startAtUnixNanos) {
         return state();
@@ -170,7 +173,7 @@ final class Run {
     startAt = startAtUnixNanos;
     state = RunState.RUN_STATE_ARMED;
     if (sampler != null) {
-      telemetry = RunTelemetry.start(sampler, startAt, RunRegistry.SAMPLE_MILLIS, runId);
+      telemetry = RunTelemetry.start(sampler, startAt, SAMPLE_MILLIS, runId);
     }
     runner = new Thread(this::execute, "run-" + runId);
     runner.start();
@@ -216,7 +219,7 @@ final class Run {
     }
   }
 
-  ProgressSample progress() {
+  public ProgressSample progress() {
     return ProgressSample.newBuilder()
         .setAtUnixNanos(WallClock.nowNanos())
         .setOps(workload.opsSoFar())
@@ -225,11 +228,11 @@ final class Run {
   }
 
   /** Runs {@code action} once the run has reached a final state (at once if it has). */
-  void whenFinished(Runnable action) {
+  public void whenFinished(Runnable action) {
     finished.thenRun(action);
   }
 
-  WorkloadResult result() {
+  public WorkloadResult result() {
     WorkloadResult r = result;
     if (r != null) {
       return r;
@@ -242,7 +245,7 @@ final class Run {
         .build();
   }
 
-  synchronized RunState abort(String reason) {
+  public synchronized RunState abort(String reason) {
     if (isFinal(state)) {
       return state;
     }
@@ -273,7 +276,7 @@ final class Run {
    * As {@link #cleanup(String)}, asked for by the run's owner (Abort with remove_files) rather than
    * its lease.
    */
-  CleanupReport cleanupOnRequest(String reason) {
+  public CleanupReport cleanupOnRequest(String reason) {
     return cleanup(reason, true);
   }
 

@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.service;
 
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import lockstep.agent.fs.MountInfo;
+import lockstep.agent.run.AgentConfig;
 import lockstep.agent.security.AgentSecurity;
 import lockstep.agent.security.SecurityOptions;
 import lockstep.common.ListeningLine;

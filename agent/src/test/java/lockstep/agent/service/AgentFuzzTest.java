@@ -1,12 +1,9 @@
-package lockstep.agent;
+package lockstep.agent.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -35,6 +32,7 @@ import lockstep.agent.v1.StartRequest;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
 import lockstep.common.WallClock;
+import lockstep.testsupport.InProcessCluster;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -69,15 +67,15 @@ class AgentFuzzTest {
   private Path outside;
   private Map<String, String> outsideBefore;
   private Map<String, String> rootBefore;
-  private AgentServer server;
-  private ManagedChannel channel;
+  private InProcessCluster<AgentServer> cluster;
   private AgentServiceGrpc.AgentServiceBlockingStub stub;
   private int runs;
 
   @BeforeProperty
   void start() throws Exception {
     base = Files.createTempDirectory("lockstep-fuzz-");
-    root = Files.createDirectories(base.resolve("root"));
+    // the cluster's member n1 has its root at base/n1: made (with a planted link) before it starts
+    root = Files.createDirectories(base.resolve("n1"));
     outside = Files.createDirectories(base.resolve("outside"));
     Files.writeString(outside.resolve("secret"), "must stay as it is\n");
     Files.writeString(
@@ -85,20 +83,13 @@ class AgentFuzzTest {
     Files.createSymbolicLink(root.resolve("link-out"), outside);
     outsideBefore = snapshot(outside);
     rootBefore = snapshot(root);
-    String name = InProcessServerBuilder.generateName();
-    server =
-        new AgentServer(
-                InProcessServerBuilder.forName(name),
-                new AgentConfig("n1", root.toRealPath(), "in-process", 0))
-            .start();
-    channel = InProcessChannelBuilder.forName(name).build();
-    stub = AgentServiceGrpc.newBlockingStub(channel);
+    cluster = InProcessCluster.of(AgentMembers.plain()).members(1).under(base).start();
+    stub = AgentServiceGrpc.newBlockingStub(cluster.member(0).channel());
   }
 
   @AfterProperty
   void stop() throws Exception {
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    server.stop();
+    cluster.close();
     try (Stream<Path> s = Files.walk(base)) {
       s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

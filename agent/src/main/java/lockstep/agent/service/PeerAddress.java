@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.service;
 
 import io.grpc.Context;
 import io.grpc.Contexts;

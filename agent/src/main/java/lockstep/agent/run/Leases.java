@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.run;
 
 import io.grpc.Status;
 
@@ -25,7 +25,7 @@ public final class Leases {
   private Leases() {}
 
   /** The lease a Prepare gets: its own, or the default for 0; above the maximum is refused. */
-  static long effective(long requestedMillis) {
+  public static long effective(long requestedMillis) {
     if (requestedMillis == 0) {
       return DEFAULT_LEASE_MILLIS;
     }

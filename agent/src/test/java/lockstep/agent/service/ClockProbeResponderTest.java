@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

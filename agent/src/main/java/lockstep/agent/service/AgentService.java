@@ -1,4 +1,4 @@
-package lockstep.agent;
+package lockstep.agent.service;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -19,6 +19,10 @@ import java.util.stream.Stream;
 import lockstep.agent.env.BootId;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.MountInfo;
+import lockstep.agent.run.AgentConfig;
+import lockstep.agent.run.Run;
+import lockstep.agent.run.RunOwners;
+import lockstep.agent.run.RunRegistry;
 import lockstep.agent.security.CallerIdentity;
 import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AbortResponse;
