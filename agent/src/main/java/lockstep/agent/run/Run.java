@@ -2,6 +2,7 @@ package lockstep.agent.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.telemetry.RunTelemetry;
 import lockstep.agent.v1.ProgressSample;
@@ -39,8 +40,7 @@ public final class Run {
   private volatile long lastTouchMillis = System.currentTimeMillis();
   private volatile String abortReason;
   private Thread runner;
-  private final java.util.concurrent.CompletableFuture<Void> finished =
-      new java.util.concurrent.CompletableFuture<>();
+  private final CompletableFuture<Void> finished = new CompletableFuture<>();
   private final String preparedBy;
   private final long preparedAtMillis = System.currentTimeMillis();
   private final Object cleanupLock = new Object();

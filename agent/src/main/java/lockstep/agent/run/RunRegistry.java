@@ -1,9 +1,11 @@
 package lockstep.agent.run;
 
 import io.grpc.Status;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -200,7 +202,7 @@ public final class RunRegistry implements AutoCloseable {
     // when it starts again
     try {
       manifests.write(request.getRunId(), List.of(runPaths.runDir()));
-    } catch (PosixException | java.io.UncheckedIOException e) {
+    } catch (PosixException | UncheckedIOException e) {
       throw Status.FAILED_PRECONDITION
           .withDescription(
               "prepare failed: cannot write the run's manifest under "
@@ -332,9 +334,7 @@ public final class RunRegistry implements AutoCloseable {
    * Every run this agent holds (prepared, running, or ended and kept for collect), oldest first.
    */
   public List<Run> list() {
-    return runs.values().stream()
-        .sorted(java.util.Comparator.comparingLong(Run::preparedAtMillis))
-        .toList();
+    return runs.values().stream().sorted(Comparator.comparingLong(Run::preparedAtMillis)).toList();
   }
 
   public boolean isKnown(String runId) {

@@ -2,7 +2,10 @@ package lockstep.agent.service;
 
 import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -141,7 +144,7 @@ public final class AgentMain implements Callable<Integer> {
     } catch (IOException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
       String why =
-          cause instanceof java.net.BindException
+          cause instanceof BindException
               ? cause.getMessage()
                   + " (another process holds it; pick another"
                   + " port, or port 0 for a free one)"
@@ -228,8 +231,8 @@ public final class AgentMain implements Callable<Integer> {
     String host = System.getenv("HOSTNAME");
     if (host == null || host.isBlank()) {
       try {
-        host = java.net.InetAddress.getLocalHost().getHostName();
-      } catch (java.net.UnknownHostException e) {
+        host = InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
         host = "node";
       }
     }

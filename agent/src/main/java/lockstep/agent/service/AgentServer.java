@@ -1,11 +1,13 @@
 package lockstep.agent.service;
 
+import io.grpc.Attributes;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerTransportFilter;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import java.io.IOException;
@@ -63,9 +65,9 @@ public final class AgentServer {
     this.server =
         builder
             .addTransportFilter(
-                new io.grpc.ServerTransportFilter() {
+                new ServerTransportFilter() {
                   @Override
-                  public void transportTerminated(io.grpc.Attributes transport) {
+                  public void transportTerminated(Attributes transport) {
                     if (transport != null) {
                       registry.peerGone(PeerAddress.of(transport));
                     }

@@ -1,5 +1,6 @@
 package lockstep.agent.service;
 
+import io.grpc.Attributes;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Grpc;
@@ -20,7 +21,7 @@ final class PeerAddress implements ServerInterceptor {
   }
 
   /** The address a transport's peer is known by, as {@link #current} gives it. */
-  static String of(io.grpc.Attributes transport) {
+  static String of(Attributes transport) {
     SocketAddress remote = transport.get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
     return remote == null ? "unknown peer" : remote.toString().replaceFirst("^/", "");
   }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 import lockstep.common.WorkloadKind;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.RunRecord;
@@ -224,8 +225,7 @@ public final class Bottlenecks {
     return b >= 1e6 ? f("%.0f MB", b / 1e6) : f("%.0f kB", b / 1e3);
   }
 
-  private static NodeLoad max(
-      List<NodeLoad> loads, java.util.function.ToDoubleFunction<NodeLoad> by) {
+  private static NodeLoad max(List<NodeLoad> loads, ToDoubleFunction<NodeLoad> by) {
     return loads.stream().max(Comparator.comparingDouble(by)).orElseThrow();
   }
 
