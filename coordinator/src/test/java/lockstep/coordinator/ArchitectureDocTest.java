@@ -121,7 +121,7 @@ class ArchitectureDocTest {
     return Pattern.compile("\\b" + m + "\\s*\\(").matcher(source).find()
         || Pattern.compile("\\b" + m + "\\s*(=|;|,|\\))").matcher(source).find()
         || Pattern.compile("^\\s*" + m + "\\b", Pattern.MULTILINE).matcher(source).find()
-        || Pattern.compile("\\brpc\\s+" + m + "\\b").matcher(source).find();
+        || Pattern.compile("\\b(rpc|oneof)\\s+" + m + "\\b").matcher(source).find();
   }
 
   /** A class of the JDK or gRPC the page names by its simple name (`Status`, `Instant.now()`). */
