@@ -2,10 +2,13 @@ package lockstep.agent;
 
 import java.util.ArrayList;
 import java.util.List;
+import lockstep.agent.metrics.RunView;
+import lockstep.agent.metrics.WorkloadWords;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.telemetry.RunTelemetry;
 import lockstep.agent.telemetry.WorkerCount;
 import lockstep.agent.v1.ProgressSample;
+import lockstep.agent.v1.ResourceSample;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadResult;
@@ -227,6 +230,20 @@ final class Run {
   /** Runs {@code action} once the run has reached a final state (at once if it has). */
   void whenFinished(Runnable action) {
     finished.thenRun(action);
+  }
+
+  /** What a metrics scrape shows of this run ({@code lockstep-agent --metrics}). */
+  synchronized RunView view() {
+    ResourceSample latest = telemetry == null ? null : telemetry.latest();
+    WorkloadResult r = result;
+    return new RunView(
+        runId,
+        WorkloadWords.of(spec),
+        state(),
+        r != null ? r.getOps() : workload.opsSoFar(),
+        r != null ? r.getBytes() : workload.bytesSoFar(),
+        latest,
+        sampler != null);
   }
 
   WorkloadResult result() {

@@ -53,6 +53,9 @@ final class RunRegistry implements AutoCloseable {
 
   private String blockDevice;
 
+  /** Told of every run that reaches a final state (the metrics endpoint's totals). */
+  private volatile java.util.function.Consumer<Run> onFinished = r -> {};
+
   /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
   private Claim preparing;
 
@@ -167,6 +170,7 @@ final class RunRegistry implements AutoCloseable {
               sampler,
               () -> cleanedUp(request.getRunId()));
       runs.put(run.runId(), run);
+      run.whenFinished(() -> onFinished.accept(run));
       LOG.info(
           "run {} prepared for {}: {}, lease {} ms",
           run.runId(),
@@ -312,8 +316,12 @@ final class RunRegistry implements AutoCloseable {
     }
   }
 
+  void onFinished(java.util.function.Consumer<Run> action) {
+    onFinished = action;
+  }
+
   /** The root's block device, looked up once: it does not change while the agent runs. */
-  private synchronized String blockDevice() {
+  synchronized String blockDevice() {
     if (blockDevice == null) {
       blockDevice = NodeEnvironment.blockDeviceOf(config.root());
     }
