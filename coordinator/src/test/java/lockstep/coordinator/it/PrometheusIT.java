@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -270,8 +271,24 @@ class PrometheusIT {
             });
     JsonNode cpu = query(prom, "lockstep_node_cpu_seconds_total{mode=\"user\"}");
     assertThat(cpu).hasSize(1);
+    // what a scrape costs the agent, as Prometheus timed it (the whole HTTP exchange)
+    String d = "scrape_duration_seconds{job=\"lockstep-agent\"}[5m]";
+    double avg = query(prom, "avg_over_time(" + d + ")").get(0).path("value").get(1).asDouble();
+    double max = query(prom, "max_over_time(" + d + ")").get(0).path("value").get(1).asDouble();
+    double samples =
+        query(prom, "max_over_time(scrape_samples_scraped{job=\"lockstep-agent\"}[5m])")
+            .get(0)
+            .path("value")
+            .get(1)
+            .asDouble();
     System.out.printf(
-        "PrometheusIT: %.1f s in all; first scrape of the run showed %.0f operations%n",
-        (System.nanoTime() - began) / 1e9, first[0]);
+        Locale.ROOT,
+        "PrometheusIT: %.1f s in all; first scrape of the run showed %.0f operations; scrape"
+            + " duration avg %.2f ms, max %.2f ms, up to %.0f samples%n",
+        (System.nanoTime() - began) / 1e9,
+        first[0],
+        avg * 1e3,
+        max * 1e3,
+        samples);
   }
 }
