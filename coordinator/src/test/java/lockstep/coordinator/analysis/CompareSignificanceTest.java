@@ -151,5 +151,14 @@ class CompareSignificanceTest {
         .containsExactly(
             "not judged (fewer than 2 repeats on a side) in step(s) solo-node1, solo-node2, all:"
                 + " run both with repeat: 3 or more");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    CompareTextReport.print(
+        RunComparison.of(a, b), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    // one sentence, not a table of "not judged"
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .contains(
+            "Significance: not judged (fewer than 2 repeats on a side) in step(s) solo-node1,"
+                + " solo-node2, all: run both with repeat: 3 or more.")
+        .doesNotContain("95% CI");
   }
 }

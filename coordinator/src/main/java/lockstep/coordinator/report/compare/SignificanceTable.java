@@ -121,8 +121,17 @@ public record SignificanceTable(List<Line> lines) {
     return out;
   }
 
+  /** No line could be judged (no repeats on a side anywhere): one sentence says so. */
+  private boolean nothingJudged() {
+    return lines.stream().allMatch(l -> l.s().verdict() == Significance.Verdict.TOO_FEW_REPEATS);
+  }
+
   public void print(PrintStream out, String unit) {
     if (lines.isEmpty()) {
+      return;
+    }
+    if (nothingJudged()) {
+      out.printf("%nSignificance: %s.%n", summary().get(0));
       return;
     }
     out.printf(
@@ -149,6 +158,9 @@ public record SignificanceTable(List<Line> lines) {
   public String html(String unit) {
     if (lines.isEmpty()) {
       return "";
+    }
+    if (nothingJudged()) {
+      return "<h2>Significance</h2><p>" + esc(summary().get(0)) + ".</p>";
     }
     StringBuilder t =
         new StringBuilder(
