@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The agent's layers, top-down: service (its gRPC face: main, server, service, clock probes) -> run
- * (the run lifecycle: registry, runs, leases, owners, manifests, run directories) -> security,
- * telemetry, env and workload (what a run does) -> process (the agent's side of worker processes)
- * -> worker (what runs inside a worker process) -> fs (the syscalls); lockstep.common below all. No
- * package loops, and nothing in the agent's root package.
+ * (the run lifecycle: registry, runs, leases, owners, manifests, run directories) -> metrics (the
+ * Prometheus endpoint), security, telemetry, env and workload (what a run does) -> process (the
+ * agent's side of worker processes) -> worker (what runs inside a worker process) -> fs (the
+ * syscalls); lockstep.common below all. No package loops, and nothing in the agent's root package.
  */
 class ArchitectureTest {
   private static JavaClasses classes;
@@ -49,6 +49,8 @@ class ArchitectureTest {
         .definedBy("lockstep.agent.run..")
         .layer("security")
         .definedBy("lockstep.agent.security..")
+        .layer("metrics")
+        .definedBy("lockstep.agent.metrics..")
         .layer("telemetry")
         .definedBy("lockstep.agent.telemetry..")
         .layer("env")
@@ -67,8 +69,10 @@ class ArchitectureTest {
         .mayOnlyBeAccessedByLayers("service")
         .whereLayer("security")
         .mayOnlyBeAccessedByLayers("service", "run")
-        .whereLayer("telemetry")
+        .whereLayer("metrics")
         .mayOnlyBeAccessedByLayers("service", "run")
+        .whereLayer("telemetry")
+        .mayOnlyBeAccessedByLayers("service", "run", "metrics")
         .whereLayer("env")
         .mayOnlyBeAccessedByLayers("service", "run", "telemetry")
         .whereLayer("workload")

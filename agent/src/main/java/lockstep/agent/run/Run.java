@@ -3,9 +3,11 @@ package lockstep.agent.run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import lockstep.agent.metrics.RunView;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.telemetry.RunTelemetry;
 import lockstep.agent.v1.ProgressSample;
+import lockstep.agent.v1.ResourceSample;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadResult;
@@ -230,6 +232,20 @@ public final class Run {
   /** Runs {@code action} once the run has reached a final state (at once if it has). */
   public void whenFinished(Runnable action) {
     finished.thenRun(action);
+  }
+
+  /** What a metrics scrape shows of this run ({@code lockstep-agent --metrics}). */
+  public synchronized RunView view() {
+    ResourceSample latest = telemetry == null ? null : telemetry.latest();
+    WorkloadResult r = result;
+    return new RunView(
+        runId,
+        WorkloadKind.of(spec).name(),
+        state(),
+        r != null ? r.getOps() : workload.opsSoFar(),
+        r != null ? r.getBytes() : workload.bytesSoFar(),
+        latest,
+        sampler != null);
   }
 
   public WorkloadResult result() {

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.PosixException;
@@ -53,6 +54,9 @@ public final class RunRegistry implements AutoCloseable {
   private final Set<String> keptRunDirs = ConcurrentHashMap.newKeySet();
 
   private String blockDevice;
+
+  /** Told of every run that reaches a final state (the metrics endpoint's totals). */
+  private volatile java.util.function.Consumer<Run> onFinished = r -> {};
 
   /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
   private Claim preparing;
@@ -169,6 +173,7 @@ public final class RunRegistry implements AutoCloseable {
               sampler,
               () -> cleanedUp(request.getRunId()));
       runs.put(run.runId(), run);
+      run.whenFinished(() -> onFinished.accept(run));
       LOG.info(
           "run {} prepared for {}: {}, lease {} ms",
           run.runId(),
@@ -314,8 +319,12 @@ public final class RunRegistry implements AutoCloseable {
     }
   }
 
+  public void onFinished(Consumer<Run> action) {
+    onFinished = action;
+  }
+
   /** The root's block device, looked up once: it does not change while the agent runs. */
-  private synchronized String blockDevice() {
+  public synchronized String blockDevice() {
     if (blockDevice == null) {
       blockDevice = NodeEnvironment.blockDeviceOf(config.root());
     }

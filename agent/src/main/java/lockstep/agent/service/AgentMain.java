@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import lockstep.agent.fs.MountInfo;
+import lockstep.agent.metrics.MetricsAddress;
 import lockstep.agent.run.AgentConfig;
 import lockstep.agent.security.AgentSecurity;
 import lockstep.agent.security.SecurityOptions;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code lockstep-agent --listen HOST:PORT --root DIR [--name NAME] [--tls-cert F --tls-key F
- * --tls-client-ca F] [--token-file F] [--insecure]}.
+ * --tls-client-ca F] [--token-file F] [--insecure] [--metrics [HOST:]PORT [--metrics-public]]}.
  */
 @Command(
     name = "lockstep-agent",
@@ -88,6 +89,21 @@ public final class AgentMain implements Callable<Integer> {
               + " port can run workloads).")
   boolean insecure;
 
+  @Option(
+      names = "--metrics",
+      paramLabel = "[HOST:]PORT",
+      description =
+          "Serve Prometheus/OpenMetrics on http://HOST:PORT/metrics (PORT alone: 127.0.0.1;"
+              + " port 0 picks one). Off by default.")
+  String metrics;
+
+  @Option(
+      names = "--metrics-public",
+      description =
+          "Allow --metrics on a non-loopback address (it has no authentication or TLS: anyone who"
+              + " reaches it reads run ids, workload types and node counters).")
+  boolean metricsPublic;
+
   public static void main(String[] args) {
     Logging.init("log4j2-agent.xml");
     CommandLine cmd =
@@ -117,6 +133,17 @@ public final class AgentMain implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     AgentConfig config = parse();
+    MetricsAddress metricsAt = null;
+    if (metrics != null) {
+      try {
+        metricsAt = MetricsAddress.parse(metrics, metricsPublic);
+      } catch (MetricsAddress.InvalidMetricsAddress e) {
+        throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+      }
+    } else if (metricsPublic) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this), "--metrics-public needs --metrics HOST:PORT");
+    }
     AgentSecurity security =
         new SecurityOptions(tlsCert, tlsKey, tlsClientCa, tokenFile, insecure)
             .resolve(new CommandLine(this), config.listenHost(), System.getenv("LOCKSTEP_TOKEN"));
@@ -152,6 +179,20 @@ public final class AgentMain implements Callable<Integer> {
       throw new StartupException("--listen " + listen + ": cannot listen: " + why);
     }
     startClockProbes(server, config.listenHost());
+    String metricsLine = null;
+    if (metricsAt != null) {
+      try {
+        int port =
+            server.startMetrics(config.nodeName(), metricsAt.host(), metricsAt.port()).port();
+        metricsLine =
+            "lockstep-agent metrics on http://"
+                + new MetricsAddress(metricsAt.host(), port)
+                + "/metrics";
+      } catch (IOException e) {
+        server.stop();
+        throw new StartupException("--metrics " + metrics + ": cannot listen: " + e.getMessage());
+      }
+    }
     String fs = MountInfo.of(config.root()).map(MountInfo::fsType).orElse("unknown");
     System.out.println(
         ListeningLine.format(
@@ -162,6 +203,9 @@ public final class AgentMain implements Callable<Integer> {
             config.root().toString(),
             fs,
             security.describe()));
+    if (metricsLine != null) {
+      System.out.println(metricsLine);
+    }
     System.out.flush();
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "shutdown"));
     server.awaitTermination();

@@ -11,12 +11,18 @@ import io.grpc.ServerTransportFilter;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import lockstep.agent.metrics.AgentMetrics;
 import lockstep.agent.run.AgentConfig;
+import lockstep.agent.run.Run;
 import lockstep.agent.run.RunRegistry;
 import lockstep.agent.security.AgentSecurity;
+import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.v1.AgentServiceGrpc;
+import lockstep.common.WorkloadKind;
 
 /**
  * The agent's gRPC server around any {@link ServerBuilder}: Netty in production, in-process in
@@ -28,6 +34,7 @@ public final class AgentServer {
   private final AgentService service;
   private final HealthStatusManager health = new HealthStatusManager();
   private ClockProbeResponder clockProbes;
+  private AgentMetrics metrics;
 
   /**
    * Largest request the agent reads; a larger one ends RESOURCE_EXHAUSTED before the service sees
@@ -97,6 +104,22 @@ public final class AgentServer {
     return this;
   }
 
+  /**
+   * Serves Prometheus metrics on {@code host:port} ({@code --metrics}; port 0 picks one, see {@link
+   * AgentMetrics#port}), fed from the runs this server holds; stopped with the server.
+   */
+  public AgentMetrics startMetrics(String nodeName, String host, int port) throws IOException {
+    ResourceSampler idle =
+        new ResourceSampler(
+            Path.of("/"), registry.blockDevice(), () -> List.of(ProcessHandle.current().pid()));
+    AgentMetrics m =
+        new AgentMetrics(
+            nodeName, () -> registry.list().stream().map(Run::view).toList(), idle::sample);
+    registry.onFinished(r -> m.finished(r.runId(), WorkloadKind.of(r.spec()).name(), r.result()));
+    metrics = m.start(host, port);
+    return m;
+  }
+
   /** The UDP clock probe port, 0 before {@link #startClockProbes}. */
   public int clockProbePort() {
     return clockProbes == null ? 0 : clockProbes.port();
@@ -121,6 +144,9 @@ public final class AgentServer {
     }
     if (clockProbes != null) {
       clockProbes.close();
+    }
+    if (metrics != null) {
+      metrics.close();
     }
     service.close();
     registry.close();
