@@ -233,7 +233,7 @@ final class Run {
   }
 
   /** What a metrics scrape shows of this run ({@code lockstep-agent --metrics}). */
-  synchronized RunView view() {
+  public synchronized RunView view() {
     ResourceSample latest = telemetry == null ? null : telemetry.latest();
     WorkloadResult r = result;
     return new RunView(

@@ -316,12 +316,13 @@ final class RunRegistry implements AutoCloseable {
     }
   }
 
-  void onFinished(java.util.function.Consumer<Run> action) {
+  /** Tells {@code action} of every run that reaches a final state (the metrics endpoint). */
+  public void onFinished(java.util.function.Consumer<Run> action) {
     onFinished = action;
   }
 
   /** The root's block device, looked up once: it does not change while the agent runs. */
-  synchronized String blockDevice() {
+  public synchronized String blockDevice() {
     if (blockDevice == null) {
       blockDevice = NodeEnvironment.blockDeviceOf(config.root());
     }
