@@ -319,6 +319,7 @@ public final class RunRegistry implements AutoCloseable {
     }
   }
 
+  /** Tells {@code action} of every run that reaches a final state (the metrics endpoint). */
   public void onFinished(Consumer<Run> action) {
     onFinished = action;
   }
