@@ -56,7 +56,7 @@ public final class RunRegistry implements AutoCloseable {
   private String blockDevice;
 
   /** Told of every run that reaches a final state (the metrics endpoint's totals). */
-  private volatile java.util.function.Consumer<Run> onFinished = r -> {};
+  private volatile Consumer<Run> onFinished = r -> {};
 
   /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
   private Claim preparing;
