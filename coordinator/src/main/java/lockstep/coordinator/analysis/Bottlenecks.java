@@ -203,7 +203,7 @@ public final class Bottlenecks {
   }
 
   private static Finding finding(String step, String code, String text) {
-    return new Finding(code, Severity.INFO, "Step " + step + ": " + text + ".");
+    return new Finding(code, Severity.INFO, "Step " + step + ": " + text + ".", step);
   }
 
   private static String deviceText(NodeLoad disk) {

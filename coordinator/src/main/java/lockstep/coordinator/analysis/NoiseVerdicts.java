@@ -84,7 +84,8 @@ final class NoiseVerdicts {
                   noisiest.aggregate().cv() * 100,
                   a.meanNodeEfficiency(),
                   effect * 100,
-                  suggestedRepeats(run))));
+                  suggestedRepeats(run)),
+              noisiest.group()));
     }
   }
 
@@ -106,7 +107,8 @@ final class NoiseVerdicts {
                     "In step %s the rate was unsteady: over the first quarter of the run it was"
                         + " this share of the rest's (%s), a ramp or interference: that figure is"
                         + " not yet trustworthy; try repeat: %d or a longer workload.",
-                    s.id(), String.join(", ", unsteady), suggestedRepeats(run))));
+                    s.id(), String.join(", ", unsteady), suggestedRepeats(run)),
+                s.id()));
       }
     }
   }

@@ -106,8 +106,9 @@ public final class RunAnalyzer {
             List.of(),
             envDiffs,
             true);
-    List<Finding> findings = new ArrayList<>(Verdicts.of(run, partial));
-    findings.addAll(Bottlenecks.of(run));
+    List<Finding> found = new ArrayList<>(Verdicts.of(run, partial));
+    found.addAll(Bottlenecks.of(run));
+    List<Finding> findings = Headlines.order(run, found);
     boolean valid = findings.stream().noneMatch(f -> f.severity() == Severity.INVALID);
     return new Analysis(
         partial.nodes(),

@@ -230,7 +230,8 @@ public final class Verdicts {
                         unit,
                         Math.abs(dev) * 100,
                         dev < 0 ? "lower" : "higher",
-                        num(median))));
+                        num(median)),
+                    s.group()));
           }
         }
       } else if (s.perNode().size() == 2
@@ -248,7 +249,8 @@ public final class Verdicts {
                     s.fairness().minOverMax() * 100,
                     s.fairness().fastest(),
                     unit,
-                    s.fairness().jainIndex())));
+                    s.fairness().jainIndex()),
+                s.group()));
       }
     }
     List<NodeScaling> solos = a.nodes().stream().filter(n -> n.solo() != null).toList();
@@ -324,7 +326,8 @@ public final class Verdicts {
                       uncertainty,
                       skew / span * 100,
                       span,
-                      run.skewWarnFraction() * 100)));
+                      run.skewWarnFraction() * 100),
+                  s.id()));
         } else {
           out.add(
               new Finding(
@@ -339,7 +342,8 @@ public final class Verdicts {
                       uncertainty,
                       uncertainty / span * 100,
                       span,
-                      run.skewWarnFraction() * 100)));
+                      run.skewWarnFraction() * 100),
+                  s.id()));
         }
       }
     }
@@ -355,7 +359,8 @@ public final class Verdicts {
                 f(
                     "In step %s the nodes never ran at the same time "
                         + "(one finished before another began): it measured no concurrency.",
-                    w.stepId())));
+                    w.stepId()),
+                w.stepId()));
         continue;
       }
       double diff =
@@ -378,7 +383,8 @@ public final class Verdicts {
                     unit,
                     Math.abs(diff) * 100,
                     diff < 0 ? "lower" : "higher",
-                    num(w.wholeAggregate()))));
+                    num(w.wholeAggregate())),
+                w.stepId()));
       }
     }
   }
@@ -393,7 +399,8 @@ public final class Verdicts {
                 f(
                     "The %d repeats of step %s vary by %.0f%% (stddev/mean): "
                         + "more repeats or a longer workload would firm up its figures.",
-                    s.aggregate().n(), s.group(), s.aggregate().cv() * 100)));
+                    s.aggregate().n(), s.group(), s.aggregate().cv() * 100),
+                s.group()));
       }
     }
   }

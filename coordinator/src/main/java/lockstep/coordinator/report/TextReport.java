@@ -1,17 +1,18 @@
 package lockstep.coordinator.report;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import lockstep.coordinator.analysis.RunAnalyzer;
 import lockstep.coordinator.analysis.Verdicts;
 import lockstep.coordinator.model.Analysis;
-import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingKind;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.NodeScaling;
 import lockstep.coordinator.model.NodeStepStats;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.ScalingPoint;
-import lockstep.coordinator.model.Severity;
 import lockstep.coordinator.model.Stats;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
@@ -132,9 +133,17 @@ public final class TextReport {
     }
     if (!a.findings().isEmpty()) {
       out.printf("%nVerdict%s:%n", a.valid() ? "" : " (RUN INVALID)");
-      for (Finding f : a.findings()) {
-        out.println(
-            "  " + (f.severity() == Severity.INFO ? "" : f.severity().name() + ": ") + f.message());
+      for (VerdictLines.Line l : VerdictLines.headlines(a.findings())) {
+        out.println("  " + l.prefix() + l.shown());
+      }
+      Map<FindingKind, List<VerdictLines.Line>> rest = VerdictLines.rest(a.findings());
+      if (!rest.isEmpty()) {
+        out.printf("%nMore findings, by kind:%n");
+        rest.forEach(
+            (kind, lines) -> {
+              out.println("  " + kind.heading() + ":");
+              lines.forEach(l -> out.println("    " + l.prefix() + l.shown()));
+            });
       }
     } else if (!a.verdict().isEmpty()) {
       out.printf("%nVerdict:%n");

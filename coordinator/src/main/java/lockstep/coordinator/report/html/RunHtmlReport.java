@@ -13,6 +13,7 @@ import lockstep.coordinator.analysis.Verdicts;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingKind;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.NodeStepStats;
 import lockstep.coordinator.model.RunRecord;
@@ -22,6 +23,7 @@ import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
 import lockstep.coordinator.report.LatencyText;
 import lockstep.coordinator.report.SkewText;
+import lockstep.coordinator.report.VerdictLines;
 
 /** report.html of one run: verdict, key figures, charts, tables, environment. */
 public final class RunHtmlReport {
@@ -120,20 +122,38 @@ public final class RunHtmlReport {
         new StringBuilder(
             "<section class=\"verdict "
                 + cls
-                + "\"><h2 style=\"border:0;margin:4px 0\">Verdict</h2><ul>");
-    for (Finding f : findings) {
-      b.append("<li class=\"")
-          .append(esc(f.severity().toString()))
-          .append("\" data-code=\"")
-          .append(esc(f.code()))
-          .append("\">")
-          .append(esc(f.message()))
-          .append("</li>");
-    }
+                + "\"><h2 style=\"border:0;margin:4px 0\">Verdict</h2><ul class=\"headlines\">");
+    VerdictLines.headlines(findings).forEach(l -> b.append(item(l)));
     if (findings.isEmpty()) {
       b.append("<li>No finding: the run has no solo/concurrent pair to compare.</li>");
     }
-    return b.append("</ul></section>").toString();
+    b.append("</ul>");
+    Map<FindingKind, List<VerdictLines.Line>> rest = VerdictLines.rest(findings);
+    if (!rest.isEmpty()) {
+      int n = rest.values().stream().mapToInt(List::size).sum();
+      b.append("<details class=\"more-findings\"><summary>")
+          .append(n)
+          .append(n == 1 ? " more finding" : " more findings")
+          .append(", by kind</summary>");
+      rest.forEach(
+          (kind, lines) -> {
+            b.append("<h3>").append(esc(kind.heading())).append("</h3><ul>");
+            lines.forEach(l -> b.append(item(l)));
+            b.append("</ul>");
+          });
+      b.append("</details>");
+    }
+    return b.append("</section>").toString();
+  }
+
+  private static String item(VerdictLines.Line l) {
+    return "<li class=\""
+        + esc(l.severity().toString())
+        + "\" data-code=\""
+        + esc(l.code())
+        + "\">"
+        + esc(l.shown())
+        + "</li>";
   }
 
   static String cards(RunRecord run, Analysis a) {
