@@ -77,7 +77,7 @@ public final class Bottlenecks {
     List<Finding> out = new ArrayList<>();
     groups.forEach(
         (g, loads) -> {
-          out.add(judge(g, loads, stepNodes.get(g) > 1 ? solo : Map.of(), run.takesLocks()));
+          out.add(judge(g, loads, stepNodes.get(g) > 1 ? solo : Map.of(), LockWait.of(run)));
           if (pageCacheWrites) {
             pageCache(g, loads).ifPresent(out::add);
           }
@@ -85,8 +85,12 @@ public final class Bottlenecks {
     return List.copyOf(out);
   }
 
+  /**
+   * @param lockWait what a lock workload's workers wait on; null for a workload without locks
+   */
   static Finding judge(
-      String step, List<NodeLoad> loads, Map<String, NodeLoad> solo, boolean lockWorkload) {
+      String step, List<NodeLoad> loads, Map<String, NodeLoad> solo, LockWait lockWait) {
+    boolean lockWorkload = lockWait != null;
     String while_ = solo.isEmpty() ? "" : " while together";
     NodeLoad disk = max(loads, NodeLoad::deviceBusyPercent);
     if (disk.hasDevice() && disk.deviceBusyPercent() >= STORAGE_BUSY_PERCENT) {
@@ -165,11 +169,15 @@ public final class Bottlenecks {
                   cpu.workloadShareOfBusy() * 100);
       return finding(
           step,
-          "waiting",
+          lockWait.code(),
           f(
-              "waiting: CPU %.0f%%%s, %s, %.0f%% of the workers' time inside lock calls; "
-                  + "%s on something shared (a cluster lock manager or a rate limit)",
-              cpu.cpuBusyPercent(), whose, deviceText(disk), lock.lockWaitShare() * 100, who));
+              "waiting: CPU %.0f%%%s, %s, %.0f%% of the workers' time inside lock calls; %s %s",
+              cpu.cpuBusyPercent(),
+              whose,
+              deviceText(disk),
+              lock.lockWaitShare() * 100,
+              who,
+              lockWait.onWhat()));
     }
     String lockText =
         lock == null
@@ -197,7 +205,8 @@ public final class Bottlenecks {
               f(
                   "Step %s: page cache: %s dirty on node %s at the end; "
                       + "the figure includes no writeback unless fdatasync is on.",
-                  step, bytes(d.dirtyBytes()), d.node())));
+                  step, bytes(d.dirtyBytes()), d.node()),
+              step));
     }
     return Optional.empty();
   }

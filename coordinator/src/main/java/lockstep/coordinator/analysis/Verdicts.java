@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
+import java.util.Optional;
+import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
@@ -35,6 +36,11 @@ public final class Verdicts {
    */
   static final double FLAT_SPREAD = 0.10;
 
+  /** A lock rate between these shares of the cluster's rate limit is pinned at it. */
+  static final double PINNED_LOW = 0.5;
+
+  static final double PINNED_HIGH = 1.15;
+
   /** A node whose throughput is this far from the median of the others is an outlier. */
   static final double OUTLIER = 0.25;
 
@@ -55,7 +61,7 @@ public final class Verdicts {
       out.add(
           new Finding("run-failed", Severity.INVALID, "The run failed: " + run.errors().get(0)));
     }
-    efficiency(a, what, out);
+    efficiency(a, what, unit, out);
     aggregate(run, a, unit, out);
     rateLimit(run, a, unit, out);
     outliers(run, a, unit, out);
@@ -63,6 +69,7 @@ public final class Verdicts {
     overlap(a, unit, out);
     noisyRepeats(a, out);
     NoiseVerdicts.add(run, a, out);
+    singleMachine(run, out);
     a.environmentDifferences()
         .forEach(
             d ->
@@ -97,7 +104,7 @@ public final class Verdicts {
     }
   }
 
-  private static void efficiency(Analysis a, String what, List<Finding> out) {
+  private static void efficiency(Analysis a, String what, String unit, List<Finding> out) {
     Double meanEff = a.meanNodeEfficiency();
     if (meanEff == null) {
       if (a.concurrentSumOfNodes() != null) {
@@ -106,8 +113,8 @@ public final class Verdicts {
                 "together",
                 Severity.INFO,
                 f(
-                    "All nodes together: %s in total (no solo steps to compare with).",
-                    num(a.concurrentSumOfNodes()))));
+                    "All nodes together: %s %s in total (no solo steps to compare with).",
+                    num(a.concurrentSumOfNodes()), unit)));
       }
       return;
     }
@@ -165,40 +172,79 @@ public final class Verdicts {
               "aggregate-flat",
               Severity.WARNING,
               "The aggregate did not grow with more nodes: the nodes share one bottleneck"
-                  + (run.takesLocks()
-                      ? " (a cluster lock manager or a rate limit)."
-                      : " (shared storage or a cluster-wide lock).")));
+                  + (FileSystems.allLocal(run)
+                      ? " (the one machine's disk, memory or CPUs: a local file system has no"
+                          + " cluster lock manager)."
+                      : run.takesLocks()
+                          ? " (" + FileSystems.lockManager(run) + ", or a rate limit)."
+                          : " (shared storage or a cluster-wide lock).")));
     }
   }
 
-  /** Lock rates equal on every node, alone and together: a limiter, not contention. */
+  /**
+   * A lock rate pinned at the rate limit the cluster reports (dlm_controld's plock_rate_limit), or
+   * equal on every node alone and together: a limiter, not contention. Never on a local file
+   * system, which has neither a lock manager nor a limit.
+   */
   private static void rateLimit(RunRecord run, Analysis a, String unit, List<Finding> out) {
-    if (!run.takesLocks()) {
-      return;
-    }
-    List<NodeScaling> both =
-        a.nodes().stream().filter(n -> n.solo() != null && n.concurrent() != null).toList();
-    if (both.isEmpty()
-        || both.size() < 2 && a.steps().stream().noneMatch(s -> s.nodes().size() > 1)) {
+    if (!run.takesLocks() || FileSystems.allLocal(run)) {
       return;
     }
     List<Double> rates = new ArrayList<>();
-    both.forEach(
-        n -> {
-          rates.add(n.solo());
-          rates.add(n.concurrent());
-        });
+    a.nodes()
+        .forEach(
+            n -> {
+              if (n.solo() != null) {
+                rates.add(n.solo());
+              }
+              if (n.concurrent() != null) {
+                rates.add(n.concurrent());
+              }
+            });
+    if (rates.isEmpty()) {
+      return;
+    }
     rates.sort(Double::compare);
     double median = rates.get(rates.size() / 2);
-    double spread = median <= 0 ? 1 : (rates.get(rates.size() - 1) - rates.get(0)) / median;
-    if (spread <= FLAT_SPREAD) {
-      String limit =
-          run.agents().stream()
-              .map(ag -> ag.clusterSettings().get("cluster.conf:gfs_controld.plock_rate_limit"))
-              .filter(Objects::nonNull)
-              .findFirst()
-              .map(v -> " gfs_controld plock_rate_limit is " + v + " on this cluster.")
-              .orElse(" Check e.g. gfs_controld plock_rate_limit in /etc/cluster/cluster.conf.");
+    double highest = rates.get(rates.size() - 1);
+    Optional<RateLimits> limit = RateLimits.of(run).filter(l -> l.value() > 0);
+    if (limit.isPresent()
+        && median >= PINNED_LOW * limit.get().value()
+        && highest <= PINNED_HIGH * limit.get().value()) {
+      out.add(
+          new Finding(
+              "rate-limit",
+              Severity.WARNING,
+              f(
+                  "Rate limit: the lock rate is pinned at the cluster's limit (%s): about %s %s"
+                      + " per node (%s .. %s, alone and together), so the lock manager, not"
+                      + " contention, sets this figure.%s Raise it (dlm_tool set_config"
+                      + " plock_rate_limit=N on every node, 0 for none) to see what the file system"
+                      + " can do.",
+                  limit.get().words(),
+                  num(median),
+                  unit,
+                  num(rates.get(0)),
+                  num(highest),
+                  slowestLock(run))));
+      return;
+    }
+    boolean together = rates.size() > 1 && a.steps().stream().anyMatch(s -> s.nodes().size() > 1);
+    double spread = median <= 0 ? 1 : (highest - rates.get(0)) / median;
+    if (together && spread <= FLAT_SPREAD) {
+      String known =
+          RateLimits.of(run)
+              .map(
+                  l ->
+                      l.value() > 0
+                          ? " The cluster's " + l.words() + ", and the rate is not at it."
+                          : " The cluster's "
+                              + l.words()
+                              + " (no limit), so it is not that"
+                              + " limit.")
+              .orElse(
+                  " Check the lock manager's rate limit (dlm_controld's plock_rate_limit:"
+                      + " dlm_tool dump_config).");
       out.add(
           new Finding(
               "rate-limit",
@@ -206,8 +252,25 @@ public final class Verdicts {
               f(
                   "The lock rate is flat at about %s %s on every node, alone and together "
                       + "(within %.0f%%): that looks like a rate limit, not contention.%s",
-                  num(median), unit, spread * 100, limit)));
+                  num(median), unit, spread * 100, known)));
     }
+  }
+
+  /** " The slowest lock took 1.0 s ..." when the worst wait looks like dlm_controld's pause. */
+  private static String slowestLock(RunRecord run) {
+    double worstMillis =
+        run.steps().stream()
+            .flatMap(s -> s.results().stream())
+            .filter(n -> n.latency() != null)
+            .mapToDouble(n -> n.latency().maxMicros() / 1000.0)
+            .max()
+            .orElse(0);
+    return worstMillis >= 900
+        ? f(
+            " The slowest lock took %.1f s: dlm_controld stops taking lock requests for the rest of"
+                + " the second once the limit is reached.",
+            worstMillis / 1000)
+        : "";
   }
 
   private static void outliers(RunRecord run, Analysis a, String unit, List<Finding> out) {
@@ -292,6 +355,26 @@ public final class Verdicts {
                       num(median))));
         }
       }
+    }
+  }
+
+  /** Every agent on one machine: together vs alone measures that machine. */
+  private static void singleMachine(RunRecord run, List<Finding> out) {
+    List<AgentRecord> agents = run.agents();
+    if (agents.size() >= 2 && agents.stream().allMatch(x -> x.sameMachineAs(agents.get(0)))) {
+      out.add(
+          new Finding(
+              "single-machine",
+              Severity.INFO,
+              f(
+                  "All %d agents run on one machine (%s): they share its %s and CPUs, so alone vs"
+                      + " together here measures that machine%s, not a cluster of nodes.",
+                  agents.size(),
+                  agents.get(0).hostname(),
+                  FileSystems.allLocal(run) ? "disk, memory" : "network, memory",
+                  FileSystems.allLocal(run)
+                      ? " and its local file system (" + agents.get(0).fsType() + ")"
+                      : "")));
     }
   }
 

@@ -157,10 +157,10 @@ class BottlenecksTest {
             "s",
             List.of(load(figures(10, 5, "vda", 79.9, "lo", 0, null, 0), null)),
             Map.of(),
-            false);
+            null);
     var at =
         Bottlenecks.judge(
-            "s", List.of(load(figures(10, 5, "vda", 80, "lo", 0, null, 0), null)), Map.of(), false);
+            "s", List.of(load(figures(10, 5, "vda", 80, "lo", 0, null, 0), null)), Map.of(), null);
     assertThat(below.code()).isEqualTo("no-bottleneck");
     assertThat(at.code()).isEqualTo("storage-bound");
   }
@@ -172,7 +172,7 @@ class BottlenecksTest {
             "all",
             List.of(load(figures(99, 70.3, "vda", 5, "lo", 0, null, 0), 0.9)),
             Map.of(),
-            true);
+            LockWait.SHARED);
     assertThat(own.code()).isEqualTo("cpu-bound");
     assertThat(own.message())
         .contains(
@@ -181,13 +181,16 @@ class BottlenecksTest {
     // an I/O workload on a CPU taken by others (lock workers in that case are 'waiting', below)
     var other =
         Bottlenecks.judge(
-            "all", List.of(load(figures(90, 20, "", 0, "lo", 40, null, 0), null)), Map.of(), false);
+            "all", List.of(load(figures(90, 20, "", 0, "lo", 40, null, 0), null)), Map.of(), null);
     assertThat(other.code()).isEqualTo("cpu-bound");
     assertThat(other.message())
         .contains("22% of it in the workload's own processes", "mostly outside");
     var below =
         Bottlenecks.judge(
-            "all", List.of(load(figures(84.9, 20, "", 0, "lo", 40, null, 0), 0.2)), Map.of(), true);
+            "all",
+            List.of(load(figures(84.9, 20, "", 0, "lo", 40, null, 0), 0.2)),
+            Map.of(),
+            LockWait.SHARED);
     assertThat(below.code()).isEqualTo("no-bottleneck");
   }
 
@@ -200,7 +203,7 @@ class BottlenecksTest {
                 load(figures(8, 3, "vda", 3, "lo", 0.5, null, 0), 0.94),
                 load(figures(7, 3, "vda", 2, "lo", 0.5, null, 0), 0.96)),
             Map.of(),
-            true);
+            LockWait.SHARED);
     assertThat(w.code()).isEqualTo("waiting");
     assertThat(w.message())
         .contains(
@@ -210,7 +213,10 @@ class BottlenecksTest {
     // and the line says whose the CPU time is
     var busy =
         Bottlenecks.judge(
-            "all", List.of(load(figures(83, 3, "vda", 3, "lo", 0, null, 0), 0.99)), Map.of(), true);
+            "all",
+            List.of(load(figures(83, 3, "vda", 3, "lo", 0, null, 0), 0.99)),
+            Map.of(),
+            LockWait.SHARED);
     assertThat(busy.code()).isEqualTo("waiting");
     assertThat(busy.message())
         .contains(
@@ -222,7 +228,7 @@ class BottlenecksTest {
                     "all",
                     List.of(load(figures(90, 3, "vda", 3, "lo", 0, null, 0), 0.94)),
                     Map.of(),
-                    true)
+                    LockWait.SHARED)
                 .code())
         .isEqualTo("waiting");
     // not waiting: CPU saturated by the workload itself (CPU-bound), the lock share too small,
@@ -232,7 +238,7 @@ class BottlenecksTest {
                     "all",
                     List.of(load(figures(90, 80, "vda", 3, "lo", 0, null, 0), 0.94)),
                     Map.of(),
-                    true)
+                    LockWait.SHARED)
                 .code())
         .isEqualTo("cpu-bound");
     assertThat(
@@ -240,7 +246,7 @@ class BottlenecksTest {
                     "all",
                     List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.49)),
                     Map.of(),
-                    true)
+                    LockWait.SHARED)
                 .code())
         .isEqualTo("no-bottleneck");
     assertThat(
@@ -248,12 +254,15 @@ class BottlenecksTest {
                     "all",
                     List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.94)),
                     Map.of(),
-                    false)
+                    null)
                 .code())
         .isEqualTo("no-bottleneck");
     var fuse =
         Bottlenecks.judge(
-            "all", List.of(load(figures(20, 3, "", 0, "lo", 3, null, 0), 0.9)), Map.of(), true);
+            "all",
+            List.of(load(figures(20, 3, "", 0, "lo", 3, null, 0), 0.9)),
+            Map.of(),
+            LockWait.SHARED);
     assertThat(fuse.message())
         .contains("waiting: CPU 20%, no local block device, 90% of the workers' time");
   }
@@ -265,7 +274,7 @@ class BottlenecksTest {
             "all",
             List.of(load(figures(30, 10, "", 0, "eth0", 118, 1000L, 0), null)),
             Map.of(),
-            false);
+            null);
     assertThat(n.code()).isEqualTo("network-bound");
     assertThat(n.message())
         .contains("network-bound: 118 MB/s on eth0 of node porpoise, 94% of its 1 Gb/s link");
@@ -275,14 +284,14 @@ class BottlenecksTest {
             "all",
             List.of(load(figures(30, 10, "", 0, "lo", 5000, null, 0), null)),
             Map.of(),
-            false);
+            null);
     assertThat(lo.code()).isEqualTo("no-bottleneck");
     var slow =
         Bottlenecks.judge(
             "all",
             List.of(load(figures(30, 10, "", 0, "eth0", 90, 1000L, 0), null)),
             Map.of(),
-            false);
+            null);
     assertThat(slow.code()).isEqualTo("no-bottleneck");
   }
 

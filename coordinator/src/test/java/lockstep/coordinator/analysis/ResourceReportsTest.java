@@ -163,7 +163,7 @@ class ResourceReportsTest {
             "all",
             List.of(NodeLoad.of("orca", List.of(node("orca", 5, 97, null)))),
             Map.of(),
-            false);
+            null);
     assertThat(f.code()).isEqualTo("cpu-bound");
     assertThat(f.message()).contains("97% busy (3% in the idle baseline before the start)");
   }

@@ -243,7 +243,18 @@ class RunAnalyzerTest {
 
   @Test
   void flatLockRateAloneAndTogetherLooksLikeARateLimit() {
-    RunRecord r = soloThenAll(new double[] {100, 101}, new double[] {99, 100});
+    RunRecord local = soloThenAll(new double[] {100, 101}, new double[] {99, 100});
+    // a local file system (the test agents' ext4) has no lock manager and no rate limit
+    assertThat(codes(local)).doesNotContain("rate-limit");
+    RunRecord r =
+        analysed(
+            run(
+                List.of(
+                    agent("node1", "6.1", Map.of(), "gfs2"),
+                    agent("node2", "6.1", Map.of(), "gfs2")),
+                local.steps(),
+                1,
+                0.05));
     assertThat(codes(r)).contains("rate-limit");
     RunRecord limited =
         analysed(
@@ -252,16 +263,28 @@ class RunAnalyzerTest {
                     agent(
                         "node1",
                         "6.1",
-                        Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100")),
+                        Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"),
+                        "gfs2"),
                     agent(
                         "node2",
                         "6.1",
-                        Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"))),
+                        Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"),
+                        "gfs2")),
                 r.steps(),
                 1,
                 0.05));
     assertThat(limited.analysis().verdict()).anyMatch(v -> v.contains("plock_rate_limit is 100"));
-    assertThat(codes(soloThenAll(new double[] {2000, 1500}, new double[] {1800, 1800})))
+    RunRecord uneven = soloThenAll(new double[] {2000, 1500}, new double[] {1800, 1800});
+    assertThat(
+            codes(
+                analysed(
+                    run(
+                        List.of(
+                            agent("node1", "6.1", Map.of(), "gfs2"),
+                            agent("node2", "6.1", Map.of(), "gfs2")),
+                        uneven.steps(),
+                        1,
+                        0.05))))
         .doesNotContain("rate-limit");
   }
 

@@ -90,13 +90,19 @@ final class TestRuns {
   }
 
   static AgentRecord agent(String node, String kernel, Map<String, String> settings) {
+    return agent(node, kernel, settings, "ext4");
+  }
+
+  /** An agent whose root is on file system {@code fsType}. */
+  static AgentRecord agent(
+      String node, String kernel, Map<String, String> settings, String fsType) {
     return new AgentRecord(
         node,
         "127.0.0.1:1",
         "0.1",
         "host",
         "/r",
-        "ext4",
+        fsType,
         "/",
         "rw",
         "/dev/sda1",
@@ -110,14 +116,24 @@ final class TestRuns {
 
   static RunRecord run(
       List<AgentRecord> agents, List<StepRecord> steps, int repeat, double skewFraction) {
+    return run(agents, steps, repeat, skewFraction, "lock-files");
+  }
+
+  /** A run of a lock workload of type {@code type} (lock-files, ping-pong, hot-lock). */
+  static RunRecord run(
+      List<AgentRecord> agents,
+      List<StepRecord> steps,
+      int repeat,
+      double skewFraction,
+      String type) {
     return new RunRecord(
         RunRecord.SCHEMA,
         "r1",
         "test",
         "2026-01-01T00:00:00Z",
         "0.1",
-        "lock-files",
-        Map.of("type", "lock-files"),
+        type,
+        Map.of("type", type),
         "locks/s",
         "lock",
         List.of("solo", "all"),

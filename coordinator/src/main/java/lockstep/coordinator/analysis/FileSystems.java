@@ -1,0 +1,67 @@
+package lockstep.coordinator.analysis;
+
+import java.util.Locale;
+import java.util.Set;
+import lockstep.coordinator.model.AgentRecord;
+import lockstep.coordinator.model.RunRecord;
+
+/**
+ * What the run's file system is, as far as the verdict must know: a local one (one machine's disk
+ * or memory, no lock manager, no rate limit) or a shared one whose locks go through a lock manager
+ * (GFS2 and OCFS2's DLM, GlusterFS's bricks, NFS's lock manager, Ceph's MDS, Lustre's LDLM).
+ */
+final class FileSystems {
+  private static final Set<String> LOCAL =
+      Set.of(
+          "ext2",
+          "ext3",
+          "ext4",
+          "xfs",
+          "btrfs",
+          "tmpfs",
+          "ramfs",
+          "f2fs",
+          "zfs",
+          "overlay",
+          "vfat",
+          "exfat",
+          "jfs",
+          "reiserfs",
+          "bcachefs",
+          "nilfs2");
+
+  private FileSystems() {}
+
+  /** Whether every agent's root is on a local file system (by /proc/self/mountinfo's type). */
+  static boolean allLocal(RunRecord run) {
+    return !run.agents().isEmpty() && run.agents().stream().allMatch(FileSystems::local);
+  }
+
+  static boolean local(AgentRecord a) {
+    return a.fsType() != null && LOCAL.contains(a.fsType().toLowerCase(Locale.ROOT));
+  }
+
+  /** The run's file system type when every agent has the same one, else null. */
+  static String common(RunRecord run) {
+    return run.agents().stream().map(AgentRecord::fsType).distinct().count() == 1
+        ? run.agents().get(0).fsType()
+        : null;
+  }
+
+  /** What a lock on the run's file system waits on when another node holds it, in words. */
+  static String lockManager(RunRecord run) {
+    String fs = common(run);
+    if (fs == null) {
+      return "the file system's lock manager";
+    }
+    return switch (fs.toLowerCase(Locale.ROOT)) {
+      case "gfs2" -> "the cluster's DLM (fcntl locks through dlm_controld, flock through glocks)";
+      case "ocfs2" -> "the cluster stack's DLM";
+      case "fuse.glusterfs", "glusterfs" -> "the GlusterFS bricks' lock translator";
+      case "nfs", "nfs4" -> "the NFS server's lock manager";
+      case "ceph", "fuse.ceph" -> "the Ceph MDS";
+      case "lustre" -> "Lustre's lock manager (LDLM)";
+      default -> "the file system's lock manager";
+    };
+  }
+}

@@ -1,0 +1,50 @@
+package lockstep.coordinator.analysis;
+
+import lockstep.common.WorkloadKind;
+import lockstep.coordinator.model.RunRecord;
+
+/**
+ * What the workers of a lock workload wait on when they sit in lock calls, in words that know the
+ * workload and the file system: ping-pong's ring waits for itself by design, a local file system
+ * has no lock manager or rate limit to wait on, a cluster file system's locks go through its lock
+ * manager.
+ *
+ * @param code the finding's code ("waiting", or "ring-waiting" for ping-pong)
+ * @param onWhat what follows "the nodes wait" / "node X waits"
+ */
+record LockWait(String code, String onWhat) {
+  /** When nothing more is known of the file system. */
+  static final LockWait SHARED =
+      new LockWait("waiting", "on something shared (a cluster lock manager or a rate limit)");
+
+  /** For a run of a lock workload; null for one that takes no locks. */
+  static LockWait of(RunRecord run) {
+    if (!run.takesLocks()) {
+      return null;
+    }
+    boolean local = FileSystems.allLocal(run);
+    if (run.kind() == WorkloadKind.PING_PONG) {
+      return new LockWait(
+          "ring-waiting",
+          "for each other in the ping-pong ring, by design (each lock call waits until the"
+              + " neighbour holding that byte lets go)"
+              + (local
+                  ? ""
+                  : "; between nodes each hand-over also goes through "
+                      + FileSystems.lockManager(run)));
+    }
+    if (local) {
+      return new LockWait(
+          "waiting",
+          "for locks other workers on this machine hold (a local file system has no lock manager"
+              + " and no rate limit)");
+    }
+    if (FileSystems.common(run) == null
+        || "the file system's lock manager".equals(FileSystems.lockManager(run))) {
+      return SHARED;
+    }
+    String limit = RateLimits.describe(run);
+    return new LockWait(
+        "waiting", "on " + FileSystems.lockManager(run) + (limit == null ? "" : ", " + limit));
+  }
+}

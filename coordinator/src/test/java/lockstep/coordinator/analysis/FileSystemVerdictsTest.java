@@ -1,0 +1,108 @@
+package lockstep.coordinator.analysis;
+
+import static lockstep.coordinator.analysis.TestRuns.agent;
+import static lockstep.coordinator.analysis.TestRuns.analysed;
+import static lockstep.coordinator.analysis.TestRuns.node;
+import static lockstep.coordinator.analysis.TestRuns.run;
+import static lockstep.coordinator.analysis.TestRuns.step;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import lockstep.coordinator.model.AgentRecord;
+import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.StepRecord;
+import org.junit.jupiter.api.Test;
+
+/** Verdicts that know the file system: no lock manager or rate limit where there is none. */
+class FileSystemVerdictsTest {
+  private static List<StepRecord> flatSteps() {
+    return List.of(
+        step("solo-node1", "solo-node1", "solo", 1, node("node1", 97, 1.0)),
+        step("solo-node2", "solo-node2", "solo", 1, node("node2", 99, 1.0)),
+        step("all", "all", "all", 1, node("node1", 50, 1.0), node("node2", 49, 1.0)));
+  }
+
+  private static List<AgentRecord> on(String fs, Map<String, String> settings) {
+    return List.of(agent("node1", "6.1", settings, fs), agent("node2", "6.1", settings, fs));
+  }
+
+  private static String all(RunRecord r) {
+    return String.join("\n", r.analysis().findings().stream().map(Finding::message).toList());
+  }
+
+  @Test
+  void aLocalFileSystemIsNeverSaidToWaitOnALockManagerOrARateLimit() {
+    RunRecord local = analysed(run(on("ext4", Map.of()), flatSteps(), 1, 0.05));
+    assertThat(all(local))
+        .contains("a local file system has no cluster lock manager")
+        .doesNotContain("rate limit", "cluster lock manager or");
+    LockWait w = LockWait.of(local);
+    assertThat(w.code()).isEqualTo("waiting");
+    assertThat(w.onWhat()).contains("on this machine", "no lock manager and no rate limit");
+  }
+
+  @Test
+  void pingPongsRingWaitsForItselfByDesign() {
+    RunRecord ring = analysed(run(on("tmpfs", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
+    LockWait w = LockWait.of(ring);
+    assertThat(w.code()).isEqualTo("ring-waiting");
+    assertThat(w.onWhat()).contains("ping-pong ring, by design").doesNotContain("lock manager");
+    RunRecord gfs2 = analysed(run(on("gfs2", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
+    assertThat(LockWait.of(gfs2).onWhat()).contains("by design", "the cluster's DLM");
+  }
+
+  @Test
+  void aRatePinnedAtDlmControldsLimitIsCalledARateLimitNamingTheSettingAndItsValue() {
+    Map<String, String> limit100 =
+        Map.of("dlm_controld:plock_rate_limit", "100", "dlm_controld:plock_ownership", "1");
+    RunRecord pinned = analysed(run(on("gfs2", limit100), flatSteps(), 1, 0.05));
+    Finding f =
+        pinned.analysis().findings().stream()
+            .filter(x -> x.code().equals("rate-limit"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(f.headline()).isTrue();
+    assertThat(f.message())
+        .startsWith("Rate limit: the lock rate is pinned at the cluster's limit")
+        .contains("plock_rate_limit is 100 (dlm_controld)", "locks/s per node");
+    assertThat(LockWait.of(pinned).onWhat())
+        .contains("the cluster's DLM", "whose plock_rate_limit is 100 (dlm_controld)");
+    // the limit off (0): a rate flat alone and together is not pinned at anything
+    List<StepRecord> flat =
+        List.of(
+            step("solo-node1", "solo-node1", "solo", 1, node("node1", 3000, 1.0)),
+            step("solo-node2", "solo-node2", "solo", 1, node("node2", 3010, 1.0)),
+            step("all", "all", "all", 1, node("node1", 2990, 1.0), node("node2", 3000, 1.0)));
+    RunRecord off =
+        analysed(run(on("gfs2", Map.of("dlm_controld:plock_rate_limit", "0")), flat, 1, 0.05));
+    assertThat(all(off))
+        .doesNotContain("pinned")
+        .contains("looks like a rate limit", "plock_rate_limit is 0 (dlm_controld) (no limit)");
+    // far below the limit: not pinned either
+    RunRecord high =
+        analysed(
+            run(
+                on("gfs2", Map.of("dlm_controld:plock_rate_limit", "10000")),
+                flatSteps(),
+                1,
+                0.05));
+    assertThat(all(high)).doesNotContain("pinned");
+  }
+
+  @Test
+  void anAggregateWithoutSolosCarriesItsUnitAndOneMachineIsSaidToBeOne() {
+    RunRecord together =
+        analysed(
+            run(
+                List.of(agent("node1").withBootId("b"), agent("node2").withBootId("b")),
+                List.of(
+                    step("all", "all", "all", 1, node("node1", 500, 1.0), node("node2", 500, 1.0))),
+                1,
+                0.05));
+    assertThat(all(together))
+        .contains("All nodes together: 1,000 locks/s in total")
+        .contains("All 2 agents run on one machine (host)", "measures that machine");
+  }
+}
