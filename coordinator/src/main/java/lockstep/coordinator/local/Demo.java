@@ -20,8 +20,6 @@ import lockstep.coordinator.session.RunSession;
  * the temporary roots removed.
  */
 public final class Demo {
-  static final List<String> SCENARIOS =
-      List.of("demo/seed2-concurrent-write.yaml", "demo/seed1-plock-rate.yaml");
 
   private final PrintStream out;
   private final int nodes;
@@ -41,13 +39,16 @@ public final class Demo {
       out.printf(
           "Started %d local agents on %s (roots under %s)%n",
           nodes, String.join(", ", agents.addresses()), work);
-      for (String resource : SCENARIOS) {
+      for (DemoSeed seed : DemoSeed.ALL) {
         Scenario s =
             new ScenarioParser()
-                .parse(read(resource), "demo:" + resource)
+                .parse(read(seed.resource()), "demo:" + seed.resource())
                 .withAgents(agents.addresses());
-        out.printf("%n=== %s ===%n", s.name());
+        out.printf("%n=== %s ===%n%s%n%n", s.name(), seed.onOneMachine());
         RunSession.Outcome o = new RunSession(out).execute(s, resultsDir);
+        if (o.run() != null) {
+          out.printf("%n%s%n", seed.effect().apply(o.run()));
+        }
         saved.add(o.runJson());
         ok &= o.ok();
       }
