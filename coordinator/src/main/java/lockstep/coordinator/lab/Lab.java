@@ -114,7 +114,7 @@ public final class Lab {
         config.localallocMb() == null ? "default" : Integer.toString(config.localallocMb()));
     LabState state =
         new LabState(
-            Netns.DEFAULT_NAME,
+            Netns.nameFor(config.dir()),
             image.dir().toString(),
             image.sshKey().toString(),
             accel.name(),
@@ -261,7 +261,7 @@ public final class Lab {
     HostCheck.root("down");
     try (FileLock lock = lock()) {
       Optional<LabState> state = LabState.read(paths.state());
-      if (state.isEmpty() && !new Netns(Netns.DEFAULT_NAME, commands).exists()) {
+      if (state.isEmpty() && !new Netns(Netns.nameFor(config.dir()), commands).exists()) {
         out.println("lab: nothing to remove in " + config.dir() + " (no lab is up)");
         return;
       }

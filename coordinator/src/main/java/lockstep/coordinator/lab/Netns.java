@@ -8,6 +8,19 @@ import java.util.List;
 final class Netns {
   static final String DEFAULT_NAME = "lockstep-lab";
 
+  /**
+   * The namespace of the lab in {@code dir}: lockstep-lab for the default directory, else one named
+   * after the directory (so a test's lab and a user's never share one).
+   */
+  static String nameFor(java.nio.file.Path dir) {
+    if (dir.toAbsolutePath().normalize().equals(LabConfig.DEFAULT_DIR)) {
+      return DEFAULT_NAME;
+    }
+    return DEFAULT_NAME
+        + "-"
+        + Integer.toHexString(dir.toAbsolutePath().normalize().toString().hashCode() & 0xfffffff);
+  }
+
   private final String name;
   private final Commands commands;
 

@@ -45,7 +45,7 @@ final class Teardown {
       log.say(e.getMessage() + "; removing what the namespace holds");
       state = Optional.empty();
     }
-    String ns = state.map(LabState::namespace).orElse(Netns.DEFAULT_NAME);
+    String ns = state.map(LabState::namespace).orElse(Netns.nameFor(paths.dir()));
     List<String> problems = new ArrayList<>();
     if (state.isPresent()) {
       // the guests first, the storage daemon serving their disks last
