@@ -59,7 +59,7 @@ final class AgentDeploy {
             "",
             ANSIBLE_TIMEOUT,
             files.repo(),
-            ansibleEnv(Path.of(state.sshKey()), paths.knownHosts()))
+            ansibleEnv(Path.of(state.sshKey()), paths.knownHosts(), paths.dir()))
         .orThrow("ansible-playbook (log: " + log.file() + ")");
     log.say(
         String.format(
