@@ -13,7 +13,7 @@
 #   gfs2-umount                 GFS2 off /mnt/gfs2 (the stack's agent is stopped first)
 #   gfs2-dlm-stop               dlm.service stopped
 #   gfs2-set KEY VALUE          dlm_tool set_config KEY=VALUE, and the same in dlm.conf
-#   ocfs2-o2cb SECS             /etc/default/o2cb + cluster.conf; o2cb.service started; cluster online
+#   ocfs2-o2cb SECS             /etc/default/o2cb + cluster.conf; o2cb.service restarted; cluster online
 #   ocfs2-mkfs                  mkfs.ocfs2 on the shared disk unless it has OCFS2 already
 #   ocfs2-mount [LOCALALLOC]    OCFS2 on /mnt/ocfs2 (localalloc=MB when given)
 #   agent-stop|agent-start STACK   the stack's agent unit (lockstep-agent-STACK), if installed
@@ -52,6 +52,10 @@ priv-up)
 gfs2-config)
 	mkdir -p /etc/dlm
 	printf 'enable_fencing=0\nprotocol=tcp\nplock_rate_limit=%s\nplock_ownership=%s\n' "$1" "$2" > /etc/dlm/dlm.conf
+	# corosync's IPC (corosync-cmapctl: the token timeout) answers root only, unless a uidgid
+	# entry lets the agents' group (lockstep, GID 7070) in; dlm_tool needs no such grant
+	mkdir -p /etc/corosync/uidgid.d
+	printf 'uidgid {\n\tgid: 7070\n}\n' > /etc/corosync/uidgid.d/lockstep
 	;;
 gfs2-corosync)
 	systemctl start corosync
@@ -87,7 +91,9 @@ ocfs2-o2cb)
 		o2cb add-node lockstep node2 --ip 192.168.77.2 --number 2 --port 7777
 	fi
 	sed -i -e 's/^O2CB_ENABLED=.*/O2CB_ENABLED=true/' -e 's/^O2CB_BOOTCLUSTER=.*/O2CB_BOOTCLUSTER=lockstep/' /etc/default/o2cb
-	systemctl start o2cb
+	# o2cb is a SysV script (systemd-sysv-generator's o2cb.service) that ran at boot with
+	# O2CB_ENABLED=false and stays "active (exited)": a start would do nothing
+	systemctl restart o2cb
 	wait_for "${1:-120}" "o2cb cluster lockstep online (o2cb cluster-status)" o2cb_online
 	;;
 ocfs2-mkfs)

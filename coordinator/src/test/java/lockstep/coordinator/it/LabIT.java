@@ -90,7 +90,7 @@ class LabIT {
 
   @Test
   @Order(2)
-  void bothStacksComeUpAndTheAgentsAnswerOverMutualTls() {
+  void bothStacksComeUpAndTheAgentsAnswerOverMutualTls() throws Exception {
     up = true;
     Cli r = lab("up", "gfs2", "ocfs2", "--disk-mbps", "20");
     assertThat(r.exitCode()).as(r.err()).isZero();
