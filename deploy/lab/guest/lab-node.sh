@@ -16,7 +16,8 @@
 #   ocfs2-o2cb SECS             /etc/default/o2cb + cluster.conf; o2cb.service restarted; cluster online
 #   ocfs2-mkfs                  mkfs.ocfs2 on the shared disk unless it has OCFS2 already
 #   ocfs2-mount [LOCALALLOC]    OCFS2 on /mnt/ocfs2 (localalloc=MB when given)
-#   agent-stop|agent-start STACK   the stack's agent unit (lockstep-agent-STACK), if installed
+#   agent-stop STACK            the stack's agent unit (lockstep-agent-STACK) stopped, if installed
+#   agent-start STACK PORT      ... started, and listening on PORT
 #   describe                    the cluster settings: dlm_tool dump_config, corosync totem, o2cb, mounts
 set -eu
 die() { echo "$*" >&2; exit 1; }
@@ -109,7 +110,11 @@ agent-stop)
 	! systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1 || systemctl stop "lockstep-agent-$1.service"
 	;;
 agent-start)
-	! systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1 || systemctl start "lockstep-agent-$1.service"
+	# STACK PORT: started, then listening on PORT (a JVM start takes a while under emulation)
+	if systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1; then
+		systemctl start "lockstep-agent-$1.service"
+		wait_for 120 "lockstep-agent-$1 listening on $2" sh -c "ss -Hltn 'sport = :$2' | grep -q ."
+	fi
 	;;
 describe)
 	echo "# $(hostname): $(uname -r), up $(cut -d' ' -f1 /proc/uptime)s"

@@ -64,25 +64,37 @@ final class AgentDeploy {
     log.say(
         String.format(
             java.util.Locale.ROOT, "agents installed and started (%.0f s)", log.seconds() - t0));
-    Commands.Result r =
-        commands.run(
-            Netns.exec(
-                state.namespace(),
-                List.of(
-                    "java",
-                    "-jar",
-                    files.coordinatorJar().toString(),
-                    "agents",
-                    "--inventory",
-                    inv.toString())),
-            "",
-            Duration.ofMinutes(2),
-            null);
-    if (!r.ok()) {
-      throw new LabException(
-          "the " + s.word() + " agents do not answer over mTLS: " + r.lastLine());
+    answer(s, state);
+  }
+
+  /**
+   * {@code lockstep agents --inventory} inside the namespace until both agents answer over mTLS (at
+   * most 4 tries: a just-started agent's first answers are slow under emulation).
+   */
+  void answer(Stack s, LabState state) {
+    Path inv = paths.inventory(s);
+    Commands.Result r = null;
+    for (int i = 0; i < 4; i++) {
+      r =
+          commands.run(
+              Netns.exec(
+                  state.namespace(),
+                  List.of(
+                      "java",
+                      "-jar",
+                      files.coordinatorJar().toString(),
+                      "agents",
+                      "--inventory",
+                      inv.toString())),
+              "",
+              Duration.ofMinutes(2),
+              null);
+      if (r.ok()) {
+        r.stdout().lines().forEach(l -> log.say("  " + l));
+        return;
+      }
     }
-    r.stdout().lines().forEach(l -> log.say("  " + l));
+    throw new LabException("the " + s.word() + " agents do not answer over mTLS: " + r.lastLine());
   }
 
   List<String> ansible(Stack s, Path inventory, Path sshKey) {

@@ -278,13 +278,13 @@ public final class Lab {
     out.printf(
         "lab in %s: accelerator %s (%s), booted %s, namespace %s%n",
         config.dir(), state.accel(), state.accelWhy(), state.bootedAt(), state.namespace());
-    for (var e : state.pids().entrySet()) {
+    for (var e : new java.util.TreeMap<>(state.pids()).entrySet()) {
       boolean up = LabProcesses.ours(e.getValue(), config.dir()).isPresent();
       out.printf("  %-8s pid %-8d %s%n", e.getKey(), e.getValue(), up ? "running" : "GONE");
     }
     out.println(
         "  stacks: " + (state.stacks().isEmpty() ? "none" : String.join(", ", state.stacks())));
-    out.println("  settings: " + state.settings());
+    out.println("  settings: " + new java.util.TreeMap<>(state.settings()));
     for (String s : state.stacks()) {
       out.println("  inventory " + s + ": " + paths.inventory(Stack.parse(s)));
     }
@@ -314,7 +314,9 @@ public final class Lab {
                   + ")");
         }
       }
-      StackUp stacks = new StackUp(paths, guests(state, files), log);
+      AgentDeploy deploy = new AgentDeploy(paths, files, commands, log);
+      StackUp stacks =
+          new StackUp(paths, guests(state, files), log).whenAgentsRestart(deploy::answer);
       for (LabSetting.Change c : changes) {
         state = stacks.set(c, state);
         state.write(paths.state());

@@ -13,6 +13,14 @@ final class StackUp {
   private final Guests guests;
   private final LabLog log;
 
+  /** After a stack's agents were restarted: wait until they answer (AgentDeploy.answer). */
+  private java.util.function.BiConsumer<Stack, LabState> agentsAnswer = (s, st) -> {};
+
+  StackUp whenAgentsRestart(java.util.function.BiConsumer<Stack, LabState> check) {
+    this.agentsAnswer = check;
+    return this;
+  }
+
   StackUp(LabPaths paths, Guests guests, LabLog log) {
     this.paths = paths;
     this.guests = guests;
@@ -87,7 +95,8 @@ final class StackUp {
         guests.both(T, "gfs2-config", state.setting(LabSetting.PLOCK_RATE_LIMIT.key()), v);
         guests.both(T, "gfs2-dlm", WAIT);
         mountBoth("gfs2", List.of());
-        guests.both(T, "agent-start", "gfs2");
+        guests.both(T, "agent-start", "gfs2", Integer.toString(Stack.GFS2.guestPort()));
+        agentsAnswer.accept(Stack.GFS2, state);
       }
       case DISK_MBPS -> {
         try (Qmp q = Qmp.connect(paths.storageQmp(), Duration.ofSeconds(5))) {
