@@ -117,10 +117,12 @@ final class AgentDeploy {
     opts.addAll(
         List.of(
             "-o", "ControlMaster=auto",
-            "-o", "ControlPersist=300s",
+            "-o", "ControlPersist=60s",
             "-o", "ControlPath=" + labDir.resolve("ssh-%C")));
     return Map.of(
         "ANSIBLE_GATHER_SUBSET", "min",
+        // each task's time in lab.log
+        "ANSIBLE_CALLBACKS_ENABLED", "ansible.posix.profile_tasks",
         "ANSIBLE_SSH_ARGS", String.join(" ", opts),
         "ANSIBLE_PIPELINING", "True",
         "ANSIBLE_HOST_KEY_CHECKING", "True",

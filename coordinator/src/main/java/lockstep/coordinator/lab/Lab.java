@@ -259,6 +259,11 @@ public final class Lab {
   /** Stops every QEMU and the storage daemon, removes the namespace and the lab's disks. */
   public void down() {
     HostCheck.root("down");
+    if (!Files.isDirectory(config.dir())
+        && !new Netns(Netns.nameFor(config.dir()), commands).exists()) {
+      out.println("lab: nothing to remove in " + config.dir() + " (no lab is up)");
+      return;
+    }
     try (FileLock lock = lock()) {
       Optional<LabState> state = LabState.read(paths.state());
       if (state.isEmpty() && !new Netns(Netns.nameFor(config.dir()), commands).exists()) {
@@ -298,6 +303,7 @@ public final class Lab {
   /** Applies each KEY=VALUE on every node (or the storage daemon), then rewrites inventories. */
   public void set(List<LabSetting.Change> changes) {
     HostCheck.root("set");
+    upState();
     try (FileLock lock = lock()) {
       LabState state = alive(upState());
       LabFiles files = LabFiles.locate();

@@ -34,6 +34,9 @@ class LabIT {
   private static boolean up;
   private static String namespace;
 
+  /** Scenarios and results (not in the lab's directory, which down empties). */
+  @org.junit.jupiter.api.io.TempDir static Path work;
+
   @BeforeAll
   static void machineCanRunTheLab() throws Exception {
     MACHINE.checkOnce(
@@ -109,7 +112,7 @@ class LabIT {
   @Test
   @Order(3)
   void aTinyScenarioRunsOnEachFileSystem() throws IOException {
-    Path scenarios = Files.createDirectories(DIR.resolve("it-scenarios"));
+    Path scenarios = Files.createDirectories(work.resolve("scenarios"));
     Path pingPong =
         Files.writeString(
             scenarios.resolve("gfs2-ping-pong.yaml"),
@@ -122,7 +125,7 @@ class LabIT {
                 + " block-size: 64KiB, size: 8MiB, fdatasync: true}\n");
     for (var c : List.of(List.of("gfs2", pingPong), List.of("ocfs2", write))) {
       String stack = (String) c.get(0);
-      Path out = DIR.resolve("it-results-" + stack);
+      Path out = work.resolve("results-" + stack);
       Cli r = lab("run", "--stack", stack, c.get(1).toString(), "--out", out.toString());
       assertThat(r.exitCode()).as("lab run on %s", stack).isZero();
       RunRecord run = onlyRun(out);

@@ -232,6 +232,39 @@ class LabPartsTest {
     HostCheck.programs(HostCheck.RUN, List.of(bin));
   }
 
+  @Test
+  void agentsAreDeployedWithTheProjectsPlaybookUnderTheStacksUnitName() {
+    Path repo = Path.of("/repo");
+    LabFiles files = new LabFiles(repo, repo.resolve("c.jar"), repo.resolve("agent.jar"));
+    LabPaths paths = new LabPaths(Path.of("/lab"));
+    AgentDeploy d = new AgentDeploy(paths, files, null, null);
+    List<String> c = d.ansible(Stack.OCFS2, paths.inventory(Stack.OCFS2), Path.of("/key"));
+    assertThat(c.subList(0, 2))
+        .containsExactly("ansible-playbook", "/repo/deploy/ansible/site.yml");
+    assertThat(String.join(" ", c))
+        .contains("-e lockstep_inventory=/lab/ocfs2/inventory.yaml")
+        .contains("-e lockstep_tls_dir=/lab/certs")
+        .contains("-e lockstep_service=lockstep-agent-ocfs2")
+        .contains("-e lockstep_agent_jar=/repo/agent.jar")
+        .contains("--private-key /key");
+    Map<String, String> env =
+        AgentDeploy.ansibleEnv(Path.of("/key"), paths.knownHosts(), paths.dir());
+    assertThat(env.get("ANSIBLE_SSH_ARGS"))
+        .contains("UserKnownHostsFile=/lab/known_hosts")
+        .contains("StrictHostKeyChecking=yes")
+        .contains("ControlPath=/lab/ssh-%C");
+    assertThat(env).containsEntry("ANSIBLE_PIPELINING", "True");
+  }
+
+  @Test
+  void aLabOutsideTheDefaultDirectoryHasANamespaceOfItsOwn() {
+    assertThat(Netns.nameFor(LabConfig.DEFAULT_DIR)).isEqualTo("lockstep-lab");
+    String it = Netns.nameFor(Path.of("/var/tmp/lockstep-lab-it"));
+    assertThat(it).startsWith("lockstep-lab-").isNotEqualTo(Netns.nameFor(Path.of("/other")));
+    assertThat(Netns.exec("ns", List.of("ssh", "x")))
+        .containsExactly("ip", "netns", "exec", "ns", "ssh", "x");
+  }
+
   private static LabState state() {
     return new LabState(
         "lockstep-lab",
