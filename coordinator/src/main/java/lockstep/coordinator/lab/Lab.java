@@ -77,7 +77,7 @@ public final class Lab {
           new AgentDeploy(paths, files, commands, log).deploy(s, state);
         }
         teardown.disarm();
-        printHowTo(state, stacks);
+        printHowTo(state, stacks, files);
       } catch (RuntimeException e) {
         if (booting) {
           log.say("up failed: " + e.getMessage());
@@ -407,7 +407,7 @@ public final class Lab {
     }
   }
 
-  private void printHowTo(LabState state, List<Stack> stacks) {
+  private void printHowTo(LabState state, List<Stack> stacks, LabFiles files) {
     for (Stack s : stacks) {
       Path inv = paths.inventory(s);
       out.println();
@@ -426,7 +426,9 @@ public final class Lab {
       out.println(
           "  ip netns exec "
               + state.namespace()
-              + " java -jar coordinator/target/lockstep.jar run SCENARIO.yaml --inventory "
+              + " java -jar "
+              + files.coordinatorJar()
+              + " run SCENARIO.yaml --inventory "
               + inv);
     }
   }

@@ -93,6 +93,7 @@ final class Teardown {
     }
     unmountEmptyNetnsDir();
     removeFiles();
+    armed = false;
     if (problems.isEmpty()) {
       log.say(String.format(java.util.Locale.ROOT, "lab removed in %.1f s", log.seconds() - t0));
     } else {
