@@ -377,15 +377,25 @@ public final class Lab {
     }
   }
 
-  /** ssh into a guest as root (a shell, or the command), on this terminal. */
+  /**
+   * ssh into a guest as root: a shell on this terminal, or the command, its output printed here;
+   * returns ssh's exit code.
+   */
   public int ssh(String node, List<String> command) {
     HostCheck.root("ssh");
     LabState state = alive(upState());
     Guests g = guests(state, LabFiles.locate());
-    List<String> remote = new ArrayList<>(command.isEmpty() ? List.of("-t") : List.of());
-    remote.addAll(command);
+    LabNode n = LabNode.named(node);
     try {
-      return new ProcessBuilder(g.ssh(LabNode.named(node), remote)).inheritIO().start().waitFor();
+      if (command.isEmpty()) {
+        return new ProcessBuilder(g.ssh(n, List.of("-t"))).inheritIO().start().waitFor();
+      }
+      Commands.Result r =
+          commands.run(g.ssh(n, List.of(String.join(" ", command))), "", Duration.ofHours(1), null);
+      out.print(r.stdout());
+      out.flush();
+      System.err.print(r.stderr());
+      return r.exitCode();
     } catch (IOException e) {
       throw new LabException("cannot run ssh: " + e.getMessage());
     } catch (InterruptedException e) {
