@@ -284,7 +284,7 @@ goal_control() {
   (cd "$HERE" && mvn -B -q -pl coordinator -am test-compile dependency:build-classpath \
      -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test >"$WORK/tc.log" 2>&1) \
     || { say "could not build the control-plane benchmark; see below"; tail -n 20 "$WORK/tc.log" >&2; return 1; }
-  local cp="$HERE/coordinator/target/test-classes:$HERE/coordinator/target/classes:$HERE/agent/target/classes:$HERE/common/target/classes:$HERE/proto/target/classes:$(cat "$WORK/cp.txt")"
+  local cp="$HERE/coordinator/target/test-classes:$HERE/coordinator/target/classes:$HERE/agent/target/test-classes:$HERE/agent/target/classes:$HERE/test-support/target/classes:$HERE/common/target/classes:$HERE/proto/target/classes:$(cat "$WORK/cp.txt")"
   for n in 256 1024; do
     java -Xmx1g -Dlog4j2.configurationFile=log4j2-coordinator.xml -Dlockstep.log.dir="$WORK" -cp "$cp" \
       lockstep.coordinator.bench.ControlPlaneBench "$n" "${BENCH_CONTROL_REPEATS:-5}" | grep -v '^[0-9:. ]*\(INFO\|DEBUG\)' | tee "$WORK/cp-$n.txt"

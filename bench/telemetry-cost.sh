@@ -9,7 +9,7 @@
 # One agent on 127.0.0.1 with its root under BENCH_LOCAL_DIR (default /var/tmp/lockstep-telemetry-cost).
 # Then, independent of the machine's other load, the CPU one sample costs on the sampling thread
 # itself (lockstep.agent.telemetry.SamplerCost, ThreadMXBean) and what that is at the agent's
-# sampling period (SAMPLE_MILLIS, 100 ms as RunRegistry.SAMPLE_MILLIS).
+# sampling period (SAMPLE_MILLIS, 100 ms as Run.SAMPLE_MILLIS).
 # Everything the script creates is removed at the end. Usage: bench/telemetry-cost.sh [PAIRS]
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

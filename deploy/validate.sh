@@ -128,6 +128,11 @@ if [ ${#COMPOSE[@]} -gt 0 ]; then
         && "${COMPOSE[@]}" -f "$COMPOSE_FILE_PATH" --profile coordinator config --services >"$WORK/services" 2>>"$WORK/compose.log" \
         && [ "$(sort "$WORK/services" | tr '\n' ' ')" = "coordinator node1 node2 node3 " ]; then
         ok "compose: ${COMPOSE[*]} config: services node1 node2 node3 coordinator"
+        if "${COMPOSE[@]}" -f "$COMPOSE_FILE_PATH" -f deploy/compose/compose.loopback.yaml --profile coordinator config -q >"$WORK/compose-lo.log" 2>&1; then
+            ok "compose: ${COMPOSE[*]} config with compose.loopback.yaml (host networking, agents on 127.0.0.21-23)"
+        else
+            fail "compose: config with deploy/compose/compose.loopback.yaml: $(tail_of "$WORK/compose-lo.log")"
+        fi
     else
         fail "compose: ${COMPOSE[*]} config $COMPOSE_FILE_PATH: $(tail_of "$WORK/compose.log") services: $(cat "$WORK/services" 2>/dev/null | tr '\n' ' ')"
     fi
@@ -155,6 +160,8 @@ import glob, sys
 import yaml
 
 IMAGE = "lockstep/agent:0.1.0"
+# compose.yaml takes the image from LOCKSTEP_IMAGE (ComposeIT's locally built one), defaulting to IMAGE
+COMPOSE_IMAGE = "${LOCKSTEP_IMAGE:-" + IMAGE + "}"
 PORT = 7070
 fails = 0
 
@@ -276,12 +283,21 @@ try:
     for n in ("node1", "node2", "node3"):
         s = svcs.get(n) or {}
         cmd = s.get("command") or []
-        if s.get("image") != IMAGE: bad.append(f"{n} image {s.get('image')}")
+        if s.get("image") not in (IMAGE, COMPOSE_IMAGE): bad.append(f"{n} image {s.get('image')}")
         name = cmd[cmd.index("--name") + 1] if "--name" in cmd[:-1] else None
         if name != n: bad.append(f"{n} --name {name}")
         if "shared-data:/data" not in (s.get("volumes") or []): bad.append(f"{n} volume")
     co = svcs.get("coordinator") or {}
-    if co.get("image") != IMAGE: bad.append(f"coordinator image {co.get('image')}")
+    if co.get("image") not in (IMAGE, COMPOSE_IMAGE): bad.append(f"coordinator image {co.get('image')}")
+    # the loopback override (CI, ComposeIT): host networking for every service, agents on 127.0.0.x
+    lo = yaml.safe_load(open("deploy/compose/compose.loopback.yaml"))
+    lsvcs = lo.get("services") or {}
+    for n in ("node1", "node2", "node3", "coordinator"):
+        if (lsvcs.get(n) or {}).get("network_mode") != "host": bad.append(f"loopback {n} network_mode")
+    for n in ("node1", "node2", "node3"):
+        cmd = (lsvcs.get(n) or {}).get("command") or []
+        listen = cmd[cmd.index("--listen") + 1] if "--listen" in cmd[:-1] else ""
+        if not listen.startswith("127.0.0."): bad.append(f"loopback {n} --listen {listen}")
     if "coordinator" not in (co.get("profiles") or []): bad.append("coordinator profile")
     check(f"compose: node1..node3 run {IMAGE} with --name nodeN and volume shared-data at /data; coordinator in profile", not bad, "; ".join(bad))
     check("compose: deploy/compose/scenario.yaml is a scenario", scenario_ok(yaml.safe_load(open("deploy/compose/scenario.yaml"))))

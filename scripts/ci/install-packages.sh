@@ -15,6 +15,8 @@ packages=(
   fio                  # reference I/O benchmark
   ctdb                 # ships Samba's ping_pong (fcntl lock benchmark)
   debootstrap          # builds the local JRE 17 base image without a registry
+  prometheus           # a real Prometheus server for PrometheusIT (run as a plain process on 127.0.0.1)
+  docker-compose       # compose 1.29.2: ComposeIT brings deploy/compose/compose.yaml up for real
   chromium
   chromium-driver
   python3              # used by gluster-smoke.sh (fcntl lock check)

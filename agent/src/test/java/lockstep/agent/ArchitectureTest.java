@@ -1,5 +1,6 @@
 package lockstep.agent;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -10,10 +11,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The agent's layers, top-down: the service (lockstep.agent: server, runs, leases) -> security,
- * telemetry, env and workload (what a run does) -> process (the agent's side of worker processes)
- * -> worker (what runs inside a worker process) -> fs (the syscalls); lockstep.common below all. No
- * package loops.
+ * The agent's layers, top-down: service (its gRPC face: main, server, service, clock probes) -> run
+ * (the run lifecycle: registry, runs, leases, owners, manifests, run directories) -> metrics (the
+ * Prometheus endpoint), security, telemetry, env and workload (what a run does) -> process (the
+ * agent's side of worker processes) -> worker (what runs inside a worker process) -> fs (the
+ * syscalls); lockstep.common below all. No package loops, and nothing in the agent's root package.
  */
 class ArchitectureTest {
   private static JavaClasses classes;
@@ -33,13 +35,22 @@ class ArchitectureTest {
   }
 
   @Test
+  void theRootPackageHoldsNoClass() {
+    noClasses().should().resideInAPackage("lockstep.agent").check(classes);
+  }
+
+  @Test
   void layersOnlyLookDown() {
     layeredArchitecture()
         .consideringOnlyDependenciesInLayers()
         .layer("service")
-        .definedBy("lockstep.agent")
+        .definedBy("lockstep.agent.service..")
+        .layer("run")
+        .definedBy("lockstep.agent.run..")
         .layer("security")
         .definedBy("lockstep.agent.security..")
+        .layer("metrics")
+        .definedBy("lockstep.agent.metrics..")
         .layer("telemetry")
         .definedBy("lockstep.agent.telemetry..")
         .layer("env")
@@ -54,16 +65,20 @@ class ArchitectureTest {
         .definedBy("lockstep.agent.fs..")
         .whereLayer("service")
         .mayNotBeAccessedByAnyLayer()
+        .whereLayer("run")
+        .mayOnlyBeAccessedByLayers("service")
         .whereLayer("security")
-        .mayOnlyBeAccessedByLayers("service")
+        .mayOnlyBeAccessedByLayers("service", "run")
+        .whereLayer("metrics")
+        .mayOnlyBeAccessedByLayers("service", "run")
         .whereLayer("telemetry")
-        .mayOnlyBeAccessedByLayers("service")
+        .mayOnlyBeAccessedByLayers("service", "run", "metrics")
         .whereLayer("env")
-        .mayOnlyBeAccessedByLayers("service", "telemetry")
+        .mayOnlyBeAccessedByLayers("service", "run", "telemetry")
         .whereLayer("workload")
-        .mayOnlyBeAccessedByLayers("service")
+        .mayOnlyBeAccessedByLayers("service", "run")
         .whereLayer("process")
-        .mayOnlyBeAccessedByLayers("service", "workload")
+        .mayOnlyBeAccessedByLayers("service", "run", "workload")
         .whereLayer("worker")
         .mayOnlyBeAccessedByLayers("workload", "process")
         .check(classes);

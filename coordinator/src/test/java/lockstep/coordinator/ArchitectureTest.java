@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The coordinator's layers, top-down: cli -> session (one `lockstep run`: run, save, print) and
- * local/launch/inventory -> run (phases against agents) -> agent (the client) and report ->
- * analysis -> model; scenario beside model at the bottom. No package loops.
+ * local/launch/inventory -> run (phases against agents) and collect (what agents still hold) ->
+ * results (a step's and a run's record from the agents' answers) -> agent (the client) and
+ * analysis; report -> analysis -> model; scenario beside model at the bottom. No package loops.
  */
 class ArchitectureTest {
   private static JavaClasses classes;
@@ -71,6 +72,25 @@ class ArchitectureTest {
   }
 
   @Test
+  void resultsAreAssembledInOnePlaceThatRunAndCollectBothUse() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("..coordinator.results..", "..coordinator.collect..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "..coordinator.run..", "..coordinator.session..", "..coordinator.report..")
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAPackage("..coordinator.results..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("..coordinator.collect..")
+        .check(classes);
+  }
+
+  @Test
   void reportsAreBuiltFromResultsNotFromRuns() {
     noClasses()
         .that()
@@ -79,6 +99,8 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             "..coordinator.run..",
+            "..coordinator.results..",
+            "..coordinator.collect..",
             "..coordinator.agent..",
             "..coordinator.session..",
             "..coordinator.inventory..")
@@ -94,6 +116,7 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             "..coordinator.run..",
+            "..coordinator.results..",
             "..coordinator.agent..",
             "..coordinator.session..",
             "..coordinator.report..",

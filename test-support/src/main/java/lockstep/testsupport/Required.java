@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The one rule for a test that needs something from the machine (a program, root, a Docker engine,
@@ -49,7 +50,7 @@ public final class Required {
       try {
         check.run();
         return true;
-      } catch (org.opentest4j.TestAbortedException e) {
+      } catch (TestAbortedException e) {
         missing = e.getMessage();
         return false;
       }

@@ -1,5 +1,6 @@
 package lockstep.agent.fs;
 
+import java.util.Arrays;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
@@ -35,7 +36,7 @@ public final class AlignedBuffer {
   public void fill(byte value) {
     // Bulk put: jnr's bounded setMemory checks its bounds wrongly.
     byte[] chunk = new byte[Math.min(size, 1 << 16)];
-    java.util.Arrays.fill(chunk, value);
+    Arrays.fill(chunk, value);
     for (int off = 0; off < size; off += chunk.length) {
       aligned.put(off, chunk, 0, Math.min(chunk.length, size - off));
     }

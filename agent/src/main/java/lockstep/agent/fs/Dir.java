@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import jnr.constants.platform.Errno;
 
@@ -180,7 +181,7 @@ public final class Dir implements AutoCloseable {
    * Before a run creates its files here (O_EXCL): names one already present that {@code isRunName}
    * says the run will create (the user's, a link, a leftover), so prepare refuses it now.
    */
-  public void refuseExisting(java.util.function.Predicate<String> isRunName) {
+  public void refuseExisting(Predicate<String> isRunName) {
     for (String name : list()) {
       if (isRunName.test(name)) {
         throw new PosixException(

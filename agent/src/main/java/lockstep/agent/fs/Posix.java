@@ -6,15 +6,17 @@ import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
+import jnr.posix.FileStat;
 import jnr.posix.POSIX;
 import jnr.posix.POSIXFactory;
 import jnr.posix.POSIXHandler;
 import jnr.posix.util.DefaultPOSIXHandler;
 
 /**
- * Real system calls for workloads: jnr-posix for open/close/flock/fsync/rlimits and a small jnr-ffi
- * {@link LibC} for aligned I/O and {@code struct flock}. Every call either succeeds or throws
- * {@link PosixException} carrying errno, the call and the path.
+ * Real system calls for workloads' files: jnr-posix for open/close/fsync/rlimits and a small
+ * jnr-ffi {@link LibC} for aligned I/O, {@code *at} calls and the clock. Lock calls are {@link
+ * Locks}'. Every call either succeeds or throws {@link PosixException} carrying errno, the call and
+ * the path.
  */
 public final class Posix {
   // Linux values (same on x86_64 and aarch64 unless noted); jnr-constants lacks O_DIRECT.
@@ -35,19 +37,7 @@ public final class Posix {
   private static final int STRUCT_STAT_SIZE =
       256; // >= sizeof(struct stat) on x86_64 (144) and aarch64 (128)
 
-  static final int F_SETLK = 6;
-  static final int F_SETLKW = 7;
-  static final int F_OFD_SETLK = 37;
-  static final int F_OFD_SETLKW = 38;
-  static final short F_RDLCK = 0;
-  static final short F_WRLCK = 1;
-  static final short F_UNLCK = 2;
-  static final int LOCK_SH = 1;
-  static final int LOCK_EX = 2;
-  static final int LOCK_NB = 4;
-  static final int LOCK_UN = 8;
   private static final int RLIMIT_NOFILE = 7;
-  private static final int STRUCT_FLOCK_SIZE = 32;
   private static final int POSIX_FADV_DONTNEED = 4;
   private static final int CLOCK_REALTIME = 0;
   private static final int TIMER_ABSTIME = 1;
@@ -58,8 +48,7 @@ public final class Posix {
   private final POSIX posix;
   private final LibC libc;
   private final Runtime runtime;
-  private final ThreadLocal<FlockStruct> flockStruct;
-  private final ThreadLocal<jnr.posix.FileStat> statBuffer;
+  private final ThreadLocal<FileStat> statBuffer;
   private final ThreadLocal<Pointer> timespec;
   private final ThreadLocal<Pointer> rawStat;
 
@@ -68,7 +57,6 @@ public final class Posix {
     this.posix = POSIXFactory.getNativePOSIX(handler);
     this.libc = LibraryLoader.create(LibC.class).load("c");
     this.runtime = Runtime.getRuntime(libc);
-    this.flockStruct = ThreadLocal.withInitial(() -> new FlockStruct(runtime));
     this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
     this.timespec = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, 16, true));
     this.rawStat =
@@ -77,6 +65,18 @@ public final class Posix {
 
   public static Posix get() {
     return INSTANCE;
+  }
+
+  POSIX jnr() {
+    return posix;
+  }
+
+  LibC libc() {
+    return libc;
+  }
+
+  Runtime runtime() {
+    return runtime;
   }
 
   private static boolean isArm() {
@@ -182,7 +182,7 @@ public final class Posix {
 
   /** fstat(2) of an open descriptor: what it is, its identity and its link count. */
   public FileId fstat(int fd, String path) {
-    jnr.posix.FileStat st = statBuffer.get();
+    FileStat st = statBuffer.get();
     if (posix.fstat(fd, st) < 0) {
       throw error("fstat", path, posix.errno());
     }
@@ -279,166 +279,6 @@ public final class Posix {
   /** This process's id. */
   public int getpid() {
     return posix.getpid();
-  }
-
-  /**
-   * Takes a lock, whole file when {@code len} is 0 (flock always whole file), byte range otherwise.
-   * Blocking modes wait in the kernel; try-lock modes repeat the non-blocking call until it
-   * succeeds (or {@code stop} says to give up) and return how many attempts found the lock held.
-   * Returns {@code -1 - retries} when stopped before the lock was taken (see {@link
-   * #retriesOfStopped}): a waiter starved for the whole run still reports its attempts.
-   */
-  public long acquire(
-      int fd,
-      LockMode mode,
-      long start,
-      long len,
-      String path,
-      java.util.function.BooleanSupplier stop) {
-    long retries = 0;
-    while (true) {
-      boolean got =
-          mode.kind() == LockCall.FLOCK
-              ? flock(fd, mode, path)
-              : lockRange(fd, mode, start, len, path);
-      if (got) {
-        return retries;
-      }
-      if (stop.getAsBoolean()) {
-        return -1 - retries;
-      }
-      retries++;
-      Thread.onSpinWait();
-    }
-  }
-
-  /**
-   * The attempts that found the lock held, from what {@link #acquire} returned when stopped
-   * (negative).
-   */
-  public static long retriesOfStopped(long acquired) {
-    return -1 - acquired;
-  }
-
-  /** Gives back what {@link #acquire} took. */
-  public void release(int fd, LockMode mode, long start, long len, String path) {
-    if (mode.kind() != LockCall.FLOCK) {
-      unlockRange(fd, mode, start, len, path);
-    } else if (posix.flock(fd, LOCK_UN) < 0) {
-      throw error("flock(LOCK_UN)", path, posix.errno());
-    }
-  }
-
-  /** Record lock on a byte range (fcntl or OFD kinds only). */
-  public boolean lockRange(int fd, LockMode mode, long start, long len, String path) {
-    int cmd =
-        switch (mode.kind()) {
-          case FCNTL -> mode.blocking() ? F_SETLKW : F_SETLK;
-          case OFD -> mode.blocking() ? F_OFD_SETLKW : F_OFD_SETLK;
-          case FLOCK -> throw new IllegalArgumentException("flock locks whole files only");
-        };
-    short type = mode.exclusive() ? F_WRLCK : F_RDLCK;
-    return setFlock(fd, cmd, type, start, len, path);
-  }
-
-  public void unlockRange(int fd, LockMode mode, long start, long len, String path) {
-    int cmd = mode.kind() == LockCall.OFD ? F_OFD_SETLK : F_SETLK;
-    setFlock(fd, cmd, F_UNLCK, start, len, path);
-  }
-
-  private boolean flock(int fd, LockMode mode, String path) {
-    int op = (mode.exclusive() ? LOCK_EX : LOCK_SH) | (mode.blocking() ? 0 : LOCK_NB);
-    while (true) {
-      if (posix.flock(fd, op) == 0) {
-        return true;
-      }
-      int errno = posix.errno();
-      if (errno == Errno.EINTR.intValue()) {
-        continue;
-      }
-      if (!mode.blocking() && isBusy(errno)) {
-        return false;
-      }
-      throw error(mode.exclusive() ? "flock(LOCK_EX)" : "flock(LOCK_SH)", path, errno);
-    }
-  }
-
-  /**
-   * One thread's {@code struct flock} (l_type, l_whence, l_start, l_len, l_pid), zeroed at
-   * allocation (SEEK_SET; l_pid 0 as OFD locks need) and written only where a call differs from the
-   * last: the set commands never write it back. Writes go through an unbounded view of the memory:
-   * the lock call is the measured operation, and bounds checks showed in its profile.
-   */
-  private static final class FlockStruct {
-    final Pointer memory;
-    final Pointer view;
-    short type = Short.MIN_VALUE;
-    long start = -1;
-    long len = -1;
-
-    FlockStruct(Runtime runtime) {
-      memory = Memory.allocateDirect(runtime, STRUCT_FLOCK_SIZE, true);
-      view = Pointer.wrap(runtime, memory.address());
-    }
-
-    Pointer set(short type, long start, long len) {
-      if (type != this.type) {
-        view.putShort(0, type);
-        this.type = type;
-      }
-      if (start != this.start) {
-        view.putLong(8, start);
-        this.start = start;
-      }
-      if (len != this.len) {
-        view.putLong(16, len);
-        this.len = len;
-      }
-      return view;
-    }
-  }
-
-  private boolean setFlock(int fd, int cmd, short type, long start, long len, String path) {
-    Pointer flock = flockStruct.get().set(type, start, len);
-    while (true) {
-      if (libc.fcntl(fd, cmd, flock) == 0) {
-        return true;
-      }
-      int errno = runtime.getLastError();
-      if (errno == Errno.EINTR.intValue()) {
-        continue;
-      }
-      boolean nonBlocking = cmd == F_SETLK || cmd == F_OFD_SETLK;
-      if (nonBlocking && type != F_UNLCK && isBusy(errno)) {
-        return false;
-      }
-      // The call's name is built only here: lock calls are the measured operation.
-      throw error(describe(cmd, type), path, errno);
-    }
-  }
-
-  private static boolean isBusy(int errno) {
-    return errno == Errno.EAGAIN.intValue()
-        || errno == Errno.EACCES.intValue()
-        || errno == Errno.EWOULDBLOCK.intValue();
-  }
-
-  private static String describe(int cmd, short type) {
-    String c =
-        switch (cmd) {
-          case F_SETLK -> "F_SETLK";
-          case F_SETLKW -> "F_SETLKW";
-          case F_OFD_SETLK -> "F_OFD_SETLK";
-          case F_OFD_SETLKW -> "F_OFD_SETLKW";
-          default -> String.valueOf(cmd);
-        };
-    String t =
-        switch (type) {
-          case F_RDLCK -> "F_RDLCK";
-          case F_WRLCK -> "F_WRLCK";
-          default -> "F_UNLCK";
-        };
-    return "fcntl(" + c + ", " + t + ")";
   }
 
   /** Soft and hard RLIMIT_NOFILE. */

@@ -1,6 +1,7 @@
 package lockstep.agent.security;
 
 import io.grpc.Context;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Who is calling: the coordinator certificate's subject (mTLS), else the shared token's identity,
@@ -22,9 +23,7 @@ public final class CallerIdentity {
     if (identity.startsWith(OWNER_PREFIX)) {
       return OWNER_PREFIX
           + AuthInterceptor.fingerprint(
-              identity
-                  .substring(OWNER_PREFIX.length())
-                  .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+              identity.substring(OWNER_PREFIX.length()).getBytes(StandardCharsets.UTF_8));
     }
     return identity;
   }

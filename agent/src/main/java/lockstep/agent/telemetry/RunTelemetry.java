@@ -94,6 +94,14 @@ public final class RunTelemetry {
     }
   }
 
+  /** The newest sample taken so far (baseline or run), or null before the first. */
+  public synchronized ResourceSample latest() {
+    if (!samples.isEmpty()) {
+      return samples.get(samples.size() - 1);
+    }
+    return baseline.isEmpty() ? null : baseline.get(baseline.size() - 1);
+  }
+
   /** Stops sampling, takes the last sample and returns all of them. */
   public ResourceTelemetry finish() {
     thread.shutdownNow();

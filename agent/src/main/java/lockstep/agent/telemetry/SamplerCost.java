@@ -11,7 +11,7 @@ import lockstep.agent.env.NodeEnvironment;
  * The CPU one resource sample costs on this machine, measured on the sampling thread itself
  * (ThreadMXBean CPU time, so other load on the machine does not inflate it). Used by
  * bench/telemetry-cost.sh: {@code java -cp lockstep-agent.jar lockstep.agent.telemetry.SamplerCost
- * ROOT PERIOD_MILLIS [SAMPLES]} with the agent's sampling period (RunRegistry.SAMPLE_MILLIS).
+ * ROOT PERIOD_MILLIS [SAMPLES]} with the agent's sampling period (Run.SAMPLE_MILLIS).
  */
 public final class SamplerCost {
   private SamplerCost() {}

@@ -1,9 +1,12 @@
 package lockstep.agent.worker;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import lockstep.agent.fs.LockMode;
+import lockstep.agent.fs.Locks;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
@@ -27,6 +30,7 @@ public final class HotLockLoop implements WorkerLoop {
   private final Path root;
   private final HotLockWorkload spec;
   private final Posix posix = Posix.get();
+  private final Locks locks = Locks.get();
   private final int[] fds;
   private final AtomicLong ops = new AtomicLong();
   private volatile boolean stopped;
@@ -40,7 +44,7 @@ public final class HotLockLoop implements WorkerLoop {
     this.spec = spec;
     int threads = Math.max(1, spec.getThreads());
     this.fds = new int[threads];
-    java.util.Arrays.fill(fds, -1);
+    Arrays.fill(fds, -1);
     try (RootDir rootDir = RootDir.open(root)) {
       for (int t = 0; t < threads; t++) {
         // One open file description per thread; made (or found) by the agent at prepare.
@@ -117,21 +121,21 @@ public final class HotLockLoop implements WorkerLoop {
     long retries = 0;
     long first = 0;
     long last = 0;
-    java.util.function.BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
+    BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
     try {
       while (!stopped) {
         long t0 = System.nanoTime();
         if (wall0 + (t0 - mono0) >= endAt) {
           break;
         }
-        long r = posix.acquire(fd, mode, 0, 0, path, giveUp);
+        long r = locks.acquire(fd, mode, 0, 0, path, giveUp);
         if (r < 0) {
-          retries += Posix.retriesOfStopped(r); // starved until the end: its attempts still count
+          retries += Locks.retriesOfStopped(r); // starved until the end: its attempts still count
           break;
         }
         long t1 = System.nanoTime();
         hold(holdNanos);
-        posix.release(fd, mode, 0, 0, path);
+        locks.release(fd, mode, 0, 0, path);
         long t2 = System.nanoTime();
         if (wall0 + (t1 - mono0) < endAt) {
           if (first == 0) {

@@ -3,8 +3,10 @@ package lockstep.agent.worker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.LockMode;
+import lockstep.agent.fs.Locks;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
@@ -44,12 +46,13 @@ public final class LockFilesLoop implements WorkerLoop {
   private final LockFilesWorkload spec;
   private final Path root;
   private final Posix posix = Posix.get();
+  private final Locks locks = Locks.get();
   private final List<Integer> fds = new ArrayList<>();
   private volatile long ops;
   private volatile boolean stopped;
   private final boolean instrumented;
   // One instance for the whole run: the lock loop asks it on every try-lock attempt.
-  private final java.util.function.BooleanSupplier isStopped = () -> stopped;
+  private final BooleanSupplier isStopped = () -> stopped;
 
   /**
    * Opens {@code dir} beneath {@code root} without following links; throws PosixException if it
@@ -138,7 +141,7 @@ public final class LockFilesLoop implements WorkerLoop {
         int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
         long r = lockOne(fd, path, mode, unlockEach, closeEach, fds);
         if (r < 0) {
-          retries += Posix.retriesOfStopped(r);
+          retries += Locks.retriesOfStopped(r);
           break;
         }
         retries += r;
@@ -177,9 +180,9 @@ public final class LockFilesLoop implements WorkerLoop {
       keep.add(fd);
     }
     try {
-      long r = posix.acquire(fd, mode, 0, 0, path, isStopped);
+      long r = locks.acquire(fd, mode, 0, 0, path, isStopped);
       if (r >= 0 && unlockEach) {
-        posix.release(fd, mode, 0, 0, path);
+        locks.release(fd, mode, 0, 0, path);
       }
       return r;
     } finally {

@@ -1,8 +1,10 @@
 package lockstep.agent.worker;
 
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.LockMode;
+import lockstep.agent.fs.Locks;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
@@ -36,13 +38,14 @@ public final class PingPongLoop implements WorkerLoop {
   private final int slots;
   private final int participants;
   private final Posix posix = Posix.get();
+  private final Locks locks = Locks.get();
   private final int fd;
   private final AlignedBuffer buf;
   private volatile long ops;
   private volatile boolean stopped;
   private final boolean instrumented;
   // One instance for the whole run: the lock loop asks it on every try-lock attempt.
-  private final java.util.function.BooleanSupplier isStopped = () -> stopped;
+  private final BooleanSupplier isStopped = () -> stopped;
 
   /**
    * Opens and sizes the shared file; throws PosixException if it cannot. {@code instrumented}: lock
@@ -116,7 +119,7 @@ public final class PingPongLoop implements WorkerLoop {
     int i = 0;
     boolean holding = false;
     try {
-      if (posix.acquire(fd, mode, 0, 1, path, isStopped) < 0) {
+      if (locks.acquire(fd, mode, 0, 1, path, isStopped) < 0) {
         return out.build();
       }
       holding = true;
@@ -127,7 +130,7 @@ public final class PingPongLoop implements WorkerLoop {
       while (!stopped) {
         int next = (i + 1) % slots;
         long t0 = t3;
-        long r = posix.acquire(fd, mode, next, 1, path, isStopped);
+        long r = locks.acquire(fd, mode, next, 1, path, isStopped);
         if (r < 0) {
           break;
         }
@@ -151,7 +154,7 @@ public final class PingPongLoop implements WorkerLoop {
           posix.pwriteFully(fd, buf, 1, i, path);
         }
         long t2 = reads || writes ? System.nanoTime() : t1;
-        posix.release(fd, mode, i, 1, path);
+        locks.release(fd, mode, i, 1, path);
         t3 = System.nanoTime();
         lastVisit[i] = now;
         i = next;
@@ -171,13 +174,13 @@ public final class PingPongLoop implements WorkerLoop {
           break;
         }
       }
-      posix.release(fd, mode, i, 1, path);
+      locks.release(fd, mode, i, 1, path);
       holding = false;
     } catch (PosixException e) {
       out.setError(WorkloadErrors.of(e, root, "at slot " + i + " after " + counted + " locks"));
       if (holding) {
         try {
-          posix.release(fd, mode, i, 1, path);
+          locks.release(fd, mode, i, 1, path);
         } catch (PosixException ignored) {
           // the first error is what matters
         }

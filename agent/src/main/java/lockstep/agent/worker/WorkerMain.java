@@ -16,7 +16,9 @@ import lockstep.agent.fs.WallClockWait;
 import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.WorkloadError;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.WallClock;
+import lockstep.common.WorkloadKind;
 import lockstep.worker.v1.WorkerCommand;
 import lockstep.worker.v1.WorkerEvent;
 import lockstep.worker.v1.WorkerOutcome;
@@ -148,35 +150,34 @@ public final class WorkerMain {
   }
 
   static long filesNeeded(WorkerTask task) {
-    return switch (task.getWorkloadCase()) {
-      case LOCK_FILES -> task.getLockFiles().getFiles();
-      case HOT_LOCK -> Math.max(1, task.getHotLock().getThreads());
-      default -> 1;
-    };
+    return WorkloadKind.of(task.getWorkload()).openFilesPerWorker(task.getWorkload());
   }
 
   private static WorkerLoop loopFor(WorkerTask task) {
     Path root = Path.of(task.getRoot());
-    return switch (task.getWorkloadCase()) {
+    WorkloadSpec spec = task.getWorkload();
+    boolean instrumented = !task.getInstrumentationOff();
+    return switch (spec.getKindCase()) {
       case LOCK_FILES ->
           new LockFilesLoop(
               Path.of(task.getDir()),
               task.getFilePrefix(),
-              task.getLockFiles(),
+              spec.getLockFiles(),
               root,
-              !task.getInstrumentationOff());
+              instrumented);
       case PING_PONG ->
           new PingPongLoop(
               Path.of(task.getFile()),
-              task.getPingPong(),
+              spec.getPingPong(),
               task.getSlots(),
               task.getParticipants(),
               root,
-              !task.getInstrumentationOff());
+              instrumented);
       case HOT_LOCK ->
-          new HotLockLoop(
-              Path.of(task.getFile()), task.getHotLock(), root, !task.getInstrumentationOff());
-      case WORKLOAD_NOT_SET -> throw new IllegalArgumentException("worker task without a workload");
+          new HotLockLoop(Path.of(task.getFile()), spec.getHotLock(), root, instrumented);
+      default ->
+          throw new IllegalArgumentException(
+              "worker task for " + spec.getKindCase() + ", which does not run in worker processes");
     };
   }
 

@@ -2,6 +2,7 @@ package lockstep.agent.workload;
 
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.HotLockWorkload;
+import lockstep.common.WorkloadKind;
 import lockstep.worker.v1.WorkerTask;
 
 /**
@@ -25,6 +26,6 @@ public final class HotLockProcesses extends SharedFileFleet {
 
   @Override
   protected WorkerTask task(WorkerTask.Builder base) {
-    return base.setHotLock(spec).build();
+    return base.setWorkload(WorkloadKind.HOT_LOCK.spec(spec)).build();
   }
 }

@@ -10,6 +10,7 @@ import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.worker.LockFilesLoop;
+import lockstep.common.WorkloadKind;
 import lockstep.worker.v1.WorkerTask;
 
 /**
@@ -65,7 +66,7 @@ public final class LockFilesProcesses extends FleetWorkload {
               .setDir(dir.toString())
               .setRoot(paths.root().toString())
               .setFilePrefix(prefix(i))
-              .setLockFiles(spec)
+              .setWorkload(WorkloadKind.LOCK_FILES.spec(spec))
               .build());
     }
     fleet.start(tasks, dir.toString());

@@ -4,6 +4,7 @@ import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.worker.PingPongLoop;
+import lockstep.common.WorkloadKind;
 import lockstep.common.WorkloadValidator;
 import lockstep.worker.v1.WorkerTask;
 
@@ -44,7 +45,10 @@ public final class PingPongProcesses extends SharedFileFleet {
 
   @Override
   protected WorkerTask task(WorkerTask.Builder base) {
-    return base.setSlots(slots).setParticipants(participants).setPingPong(spec).build();
+    return base.setSlots(slots)
+        .setParticipants(participants)
+        .setWorkload(WorkloadKind.PING_PONG.spec(spec))
+        .build();
   }
 
   @Override

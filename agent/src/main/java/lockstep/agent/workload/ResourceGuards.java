@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import lockstep.agent.process.ResourceLimitException;
 import lockstep.agent.v1.WorkloadSpec;
+import lockstep.common.WorkloadKind;
 
 /**
  * Limits an agent holds every workload to, checked at Prepare before anything is created or
@@ -54,46 +55,27 @@ public record ResourceGuards(long maxFiles, long maxDurationMillis, long headroo
    * {@code root}.
    */
   public void check(WorkloadSpec spec, Path root) {
-    long files =
-        switch (spec.getKindCase()) {
-          case LOCK_FILES ->
-              (long) spec.getLockFiles().getProcesses() * spec.getLockFiles().getFiles();
-          case METADATA ->
-              (long) Math.max(1, spec.getMetadata().getThreads()) * spec.getMetadata().getFiles();
-          default -> 1;
-        };
+    WorkloadKind<?> kind = WorkloadKind.of(spec);
+    long files = kind.filesCreated(spec);
     if (files > maxFiles) {
-      String field =
-          spec.hasLockFiles()
-              ? "workload.processes x workload.files"
-              : "workload.threads x workload.files";
       throw new ResourceLimitException(
           String.format(
               "%s: %d files, above this agent's limit of %d per run; lower them,"
                   + " or raise the limit with %s in the agent's environment",
-              field, files, maxFiles, MAX_FILES_ENV));
+              kind.filesCreatedFrom(), files, maxFiles, MAX_FILES_ENV));
     }
-    long durationMillis =
-        switch (spec.getKindCase()) {
-          case PING_PONG ->
-              spec.getPingPong().getDurationMillis() + 2 * spec.getPingPong().getWarmupMillis();
-          case HOT_LOCK -> spec.getHotLock().getDurationMillis();
-          default -> 0;
-        };
+    long durationMillis = kind.timedMillis(spec);
     if (durationMillis > maxDurationMillis) {
       throw new ResourceLimitException(
           String.format(
               "workload.duration: %d s%s, above this agent's limit of %d s; shorten it,"
                   + " or raise the limit with %s in the agent's environment",
               durationMillis / 1000,
-              spec.hasPingPong() ? " (with warm-up before and after)" : "",
+              kind.timedNote() == null ? "" : " (" + kind.timedNote() + ")",
               maxDurationMillis / 1000,
               MAX_DURATION_ENV));
     }
-    long bytes =
-        spec.hasWrite()
-            ? spec.getWrite().getSizeBytes()
-            : spec.hasRead() ? spec.getRead().getSizeBytes() : 0;
+    long bytes = kind.bytesToLayOut(spec);
     if (bytes > 0) {
       long free = usableBytes(root);
       if (free >= 0 && bytes > free - headroomBytes) {

@@ -6,14 +6,13 @@ import lockstep.common.InvalidWorkloadException;
 import lockstep.common.WorkloadValidator;
 
 /**
- * Builds the workload a spec asks for; throws {@link InvalidWorkloadException} naming the field.
+ * The agent's table of workload classes: builds the workload a spec asks for, after the spec's
+ * {@link lockstep.common.WorkloadKind} rules; throws {@link InvalidWorkloadException} naming the
+ * field. A new workload type adds its class here (the compiler asks for it: the switch covers every
+ * kind of spec).
  */
 public final class WorkloadFactory {
   private WorkloadFactory() {}
-
-  public static Workload create(WorkloadSpec spec, RootedPaths paths) {
-    return create(spec, paths, 1);
-  }
 
   /**
    * @param stepNodes how many nodes run this step together (ping-pong sizes its ring by it)

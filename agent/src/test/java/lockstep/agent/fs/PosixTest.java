@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The real calls: a failing lock names the exact fcntl command, and block I/O round-trips. */
 class PosixTest {
   private final Posix posix = Posix.get();
+  private final Locks locks = Locks.get();
 
   @TempDir Path dir;
 
@@ -25,7 +26,7 @@ class PosixTest {
     int fd = closedFd();
     assertThatThrownBy(
             () ->
-                posix.acquire(fd, new LockMode(LockCall.FCNTL, true, true), 0, 0, "f", () -> true))
+                locks.acquire(fd, new LockMode(LockCall.FCNTL, true, true), 0, 0, "f", () -> true))
         .isInstanceOfSatisfying(
             PosixException.class,
             e -> {
@@ -33,11 +34,11 @@ class PosixTest {
               assertThat(e.errnoName()).isEqualTo("EBADF");
             });
     assertThatThrownBy(
-            () -> posix.lockRange(fd, new LockMode(LockCall.OFD, false, false), 3, 1, "f"))
+            () -> locks.lockRange(fd, new LockMode(LockCall.OFD, false, false), 3, 1, "f"))
         .isInstanceOfSatisfying(
             PosixException.class,
             e -> assertThat(e.operation()).isEqualTo("fcntl(F_OFD_SETLK, F_RDLCK)"));
-    assertThatThrownBy(() -> posix.release(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f"))
+    assertThatThrownBy(() -> locks.release(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f"))
         .isInstanceOfSatisfying(
             PosixException.class, e -> assertThat(e.operation()).isEqualTo("flock(LOCK_UN)"));
   }
@@ -53,16 +54,16 @@ class PosixTest {
       for (LockCall call : new LockCall[] {LockCall.FLOCK, LockCall.OFD}) {
         LockMode exclusive = new LockMode(call, true, true);
         LockMode tryExclusive = new LockMode(call, true, false);
-        posix.acquire(holder, exclusive, 0, 0, f, () -> false);
+        locks.acquire(holder, exclusive, 0, 0, f, () -> false);
         int[] asked = {0};
-        long r = posix.acquire(waiter, tryExclusive, 0, 0, f, () -> ++asked[0] >= 5);
+        long r = locks.acquire(waiter, tryExclusive, 0, 0, f, () -> ++asked[0] >= 5);
         assertThat(r).as(call.name()).isNegative();
-        assertThat(Posix.retriesOfStopped(r)).as(call.name()).isEqualTo(4);
-        posix.release(holder, exclusive, 0, 0, f);
-        assertThat(posix.acquire(waiter, tryExclusive, 0, 0, f, () -> true))
+        assertThat(Locks.retriesOfStopped(r)).as(call.name()).isEqualTo(4);
+        locks.release(holder, exclusive, 0, 0, f);
+        assertThat(locks.acquire(waiter, tryExclusive, 0, 0, f, () -> true))
             .as(call.name())
             .isZero();
-        posix.release(waiter, tryExclusive, 0, 0, f);
+        locks.release(waiter, tryExclusive, 0, 0, f);
       }
     } finally {
       posix.close(waiter, f);
@@ -80,14 +81,14 @@ class PosixTest {
     LockMode write = new LockMode(LockCall.OFD, true, false);
     LockMode read = new LockMode(LockCall.OFD, false, false);
     try {
-      assertThat(posix.lockRange(a, write, 10, 1, f)).isTrue();
-      assertThat(posix.lockRange(b, write, 10, 1, f)).isFalse();
-      assertThat(posix.lockRange(b, write, 11, 1, f)).isTrue();
-      assertThat(posix.lockRange(b, read, 0, 5, f)).isTrue();
-      assertThat(posix.lockRange(a, write, 0, 5, f)).isFalse();
-      assertThat(posix.lockRange(a, read, 0, 5, f)).isTrue();
-      posix.unlockRange(a, write, 10, 1, f);
-      assertThat(posix.lockRange(b, write, 10, 1, f)).isTrue();
+      assertThat(locks.lockRange(a, write, 10, 1, f)).isTrue();
+      assertThat(locks.lockRange(b, write, 10, 1, f)).isFalse();
+      assertThat(locks.lockRange(b, write, 11, 1, f)).isTrue();
+      assertThat(locks.lockRange(b, read, 0, 5, f)).isTrue();
+      assertThat(locks.lockRange(a, write, 0, 5, f)).isFalse();
+      assertThat(locks.lockRange(a, read, 0, 5, f)).isTrue();
+      locks.unlockRange(a, write, 10, 1, f);
+      assertThat(locks.lockRange(b, write, 10, 1, f)).isTrue();
     } finally {
       posix.close(b, f);
       posix.close(a, f);

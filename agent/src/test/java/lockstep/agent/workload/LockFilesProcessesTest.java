@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import lockstep.agent.fs.LockCall;
 import lockstep.agent.fs.LockMode;
+import lockstep.agent.fs.Locks;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockFilesWorkload;
@@ -63,10 +64,11 @@ class LockFilesProcessesTest {
       Path held = root.resolve("locks.n1/test-1-24");
       assertThat(held).exists();
       Posix posix = Posix.get();
+      Locks locks = Locks.get();
       int fd = posix.open(held.toString(), Posix.O_RDWR, 0);
       try {
         boolean got =
-            posix.acquire(
+            locks.acquire(
                     fd,
                     new LockMode(LockCall.of(kind), true, false),
                     0,
@@ -127,10 +129,11 @@ class LockFilesProcessesTest {
       assertThat(r.getLockRetries()).isZero();
       Path f = root.resolve("locks.n1/test-1-24");
       Posix posix = Posix.get();
+      Locks locks = Locks.get();
       int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
       try {
         assertThat(
-                posix.acquire(
+                locks.acquire(
                         fd,
                         new LockMode(LockCall.FCNTL, true, false),
                         0,
@@ -163,10 +166,11 @@ class LockFilesProcessesTest {
       assertThat(r.getOps()).isEqualTo(50);
       Path f = root.resolve("locks.n1/test-0-3");
       Posix posix = Posix.get();
+      Locks locks = Locks.get();
       int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
       try {
         assertThat(
-                posix.acquire(
+                locks.acquire(
                         fd,
                         new LockMode(LockCall.FLOCK, true, false),
                         0,

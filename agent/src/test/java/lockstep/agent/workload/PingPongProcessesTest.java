@@ -92,7 +92,8 @@ class PingPongProcessesTest {
                 .setPingPong(spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE))
                 .setInstrumentationOff(true)
                 .build(),
-            new RootedPaths(root, "n1"));
+            new RootedPaths(root, "n1"),
+            1);
     try {
       w.prepare();
       // what the agent's progress sampler would see while the run goes (a worker sends its

@@ -21,7 +21,9 @@ class WorkloadFactoryTest {
     assertThatThrownBy(
             () ->
                 WorkloadFactory.create(
-                    WorkloadSpec.newBuilder().setWrite(write).build(), new RootedPaths(root, "n1")))
+                    WorkloadSpec.newBuilder().setWrite(write).build(),
+                    new RootedPaths(root, "n1"),
+                    1))
         .hasMessage("workload.size: must be greater than 0");
     assertThat(root.toFile().list()).isEmpty();
   }

@@ -13,8 +13,25 @@ public final class AgentCallException extends RuntimeException {
     this(address, call, status.getCode(), detail(status));
   }
 
+  /**
+   * As above; when the agent refused what {@code security} offered (plaintext to a TLS agent, no
+   * client certificate, a wrong CA or token), the message is one sentence naming the cause and the
+   * flag that fixes it ({@link ConnectionRefusals}).
+   */
+  static AgentCallException of(
+      String address, String call, Status status, ChannelSecurity security) {
+    return ConnectionRefusals.explain(address, security, status)
+        .map(why -> new AgentCallException(address, call, status.getCode(), why, why))
+        .orElseGet(() -> new AgentCallException(address, call, status));
+  }
+
   private AgentCallException(String address, String call, Status.Code code, String detail) {
-    super("agent " + address + ": " + call + ": " + detail);
+    this(address, call, code, detail, "agent " + address + ": " + call + ": " + detail);
+  }
+
+  private AgentCallException(
+      String address, String call, Status.Code code, String detail, String message) {
+    super(message);
     this.address = address;
     this.call = call;
     this.code = code;

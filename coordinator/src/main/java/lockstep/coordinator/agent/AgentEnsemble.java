@@ -1,5 +1,6 @@
 package lockstep.coordinator.agent;
 
+import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -60,7 +61,7 @@ public final class AgentEnsemble implements AutoCloseable {
             new AgentCallException(
                 e.getKey().address(),
                 phase,
-                io.grpc.Status.DEADLINE_EXCEEDED.withDescription(
+                Status.DEADLINE_EXCEEDED.withDescription(
                     phase + " did not finish within " + timeoutMillis + " ms")));
       } catch (InterruptedException ex) {
         Thread.currentThread().interrupt();

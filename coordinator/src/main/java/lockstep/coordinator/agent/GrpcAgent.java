@@ -67,6 +67,7 @@ public final class GrpcAgent implements Agent {
   private final String address;
   private final Channel channel;
   private final ManagedChannel owned;
+  private final ChannelSecurity security;
   private final Object probing = new Object();
   private UdpClockProbe udp;
   private int udpLost;
@@ -76,6 +77,7 @@ public final class GrpcAgent implements Agent {
     this.address = address;
     this.channel = channel;
     this.owned = null;
+    this.security = null;
   }
 
   /** Opens a plaintext channel to host:port (or any gRPC target such as dns:///name:port). */
@@ -89,13 +91,15 @@ public final class GrpcAgent implements Agent {
     // Connect (and, with TLS, handshake) now, while the other agents' channels do the same,
     // rather than inside the first call's deadline.
     channel.getState(true);
-    return new GrpcAgent(address, security.decorate(channel), channel);
+    return new GrpcAgent(address, security.decorate(channel), channel, security);
   }
 
-  private GrpcAgent(String address, Channel channel, ManagedChannel owned) {
+  private GrpcAgent(
+      String address, Channel channel, ManagedChannel owned, ChannelSecurity security) {
     this.address = address;
     this.channel = channel;
     this.owned = owned;
+    this.security = security;
   }
 
   private AgentServiceGrpc.AgentServiceBlockingStub stub(Duration deadline) {
@@ -107,7 +111,7 @@ public final class GrpcAgent implements Agent {
     try {
       return call.get();
     } catch (StatusRuntimeException e) {
-      throw new AgentCallException(address, name, e.getStatus());
+      throw AgentCallException.of(address, name, e.getStatus(), security);
     }
   }
 

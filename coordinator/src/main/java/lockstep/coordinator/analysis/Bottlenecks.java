@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+import lockstep.common.WorkloadKind;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Severity;
@@ -68,15 +70,14 @@ public final class Bottlenecks {
           }
         });
     boolean pageCacheWrites =
-        "write".equals(run.workloadType())
+        run.kind() == WorkloadKind.WRITE
             && !Boolean.TRUE.equals(run.workload().get("fdatasync"))
             && !Boolean.TRUE.equals(run.workload().get("o-direct"))
             && !Boolean.TRUE.equals(run.workload().get("o-sync"));
     List<Finding> out = new ArrayList<>();
     groups.forEach(
         (g, loads) -> {
-          out.add(
-              judge(g, loads, stepNodes.get(g) > 1 ? solo : Map.of(), "lock".equals(run.opName())));
+          out.add(judge(g, loads, stepNodes.get(g) > 1 ? solo : Map.of(), run.takesLocks()));
           if (pageCacheWrites) {
             pageCache(g, loads).ifPresent(out::add);
           }
@@ -224,8 +225,7 @@ public final class Bottlenecks {
     return b >= 1e6 ? f("%.0f MB", b / 1e6) : f("%.0f kB", b / 1e3);
   }
 
-  private static NodeLoad max(
-      List<NodeLoad> loads, java.util.function.ToDoubleFunction<NodeLoad> by) {
+  private static NodeLoad max(List<NodeLoad> loads, ToDoubleFunction<NodeLoad> by) {
     return loads.stream().max(Comparator.comparingDouble(by)).orElseThrow();
   }
 

@@ -3,6 +3,7 @@ package lockstep.coordinator.analysis;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -26,8 +27,7 @@ public final class EnvironmentDiff {
         a ->
             a.memoryBytes() == 0
                 ? ""
-                : String.format(
-                    java.util.Locale.ROOT, "%.1f GiB", a.memoryBytes() / (double) (1L << 30)));
+                : String.format(Locale.ROOT, "%.1f GiB", a.memoryBytes() / (double) (1L << 30)));
     fields.put("file system", AgentRecord::fsType);
     fields.put("mount options", AgentRecord::mountOptions);
     fields.put("agent version", AgentRecord::version);

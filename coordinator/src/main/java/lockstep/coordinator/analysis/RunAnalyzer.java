@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Fairness;
@@ -276,7 +277,7 @@ public final class RunAnalyzer {
 
   /** Aggregate over node counts: one point per multi-node step, plus 1 node from the solo mean. */
   static List<ScalingPoint> scalingCurve(List<StepSummary> steps, Map<String, Double> solos) {
-    Map<Integer, ScalingPoint> byCount = new java.util.TreeMap<>();
+    Map<Integer, ScalingPoint> byCount = new TreeMap<>();
     List<StepSummary> soloSteps =
         steps.stream().filter(s -> "solo".equals(s.kind()) && s.aggregate() != null).toList();
     if (!soloSteps.isEmpty()) {

@@ -48,14 +48,7 @@ public final class Verdicts {
 
   public static List<Finding> of(RunRecord run, Analysis a) {
     List<Finding> out = new ArrayList<>();
-    String what =
-        switch (run.opName() == null ? "" : run.opName()) {
-          case "write" -> "write throughput";
-          case "read" -> "read throughput";
-          case "lock" -> "lock rate";
-          case "metadata op" -> "metadata rate";
-          default -> "throughput";
-        };
+    String what = run.kind() == null ? "throughput" : run.kind().measure();
     String unit = run.unit();
     coherence(run, out);
     if (!run.errors().isEmpty()) {
@@ -172,7 +165,7 @@ public final class Verdicts {
               "aggregate-flat",
               Severity.WARNING,
               "The aggregate did not grow with more nodes: the nodes share one bottleneck"
-                  + ("lock".equals(run.opName())
+                  + (run.takesLocks()
                       ? " (a cluster lock manager or a rate limit)."
                       : " (shared storage or a cluster-wide lock).")));
     }
@@ -180,7 +173,7 @@ public final class Verdicts {
 
   /** Lock rates equal on every node, alone and together: a limiter, not contention. */
   private static void rateLimit(RunRecord run, Analysis a, String unit, List<Finding> out) {
-    if (!"lock".equals(run.opName())) {
+    if (!run.takesLocks()) {
       return;
     }
     List<NodeScaling> both =

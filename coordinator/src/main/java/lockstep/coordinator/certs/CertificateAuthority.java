@@ -2,10 +2,13 @@ package lockstep.coordinator.certs;
 
 import java.math.BigInteger;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
 import java.security.SecureRandom;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
@@ -24,6 +27,7 @@ import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.CertIOException;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
@@ -75,13 +79,13 @@ public final class CertificateAuthority {
                   false,
                   ext.createSubjectKeyIdentifier(keys.getPublic()));
       return new CertificateAuthority(keys, sign(b, keys));
-    } catch (GeneralSecurityException | org.bouncycastle.cert.CertIOException e) {
+    } catch (GeneralSecurityException | CertIOException e) {
       throw new IllegalStateException("cannot make the CA certificate: " + e.getMessage(), e);
     }
   }
 
   /** An existing CA (its certificate and private key), to issue more certificates from it. */
-  public static CertificateAuthority of(X509Certificate certificate, java.security.PrivateKey key) {
+  public static CertificateAuthority of(X509Certificate certificate, PrivateKey key) {
     if (certificate.getBasicConstraints() < 0) {
       throw new IllegalArgumentException(
           certificate.getSubjectX500Principal() + " is not a CA certificate");
@@ -105,14 +109,14 @@ public final class CertificateAuthority {
    * Whether {@code key} is the private half of {@code certificate}'s public key: a signature by one
    * verifies with the other.
    */
-  private static boolean signsFor(java.security.PrivateKey key, X509Certificate certificate) {
+  private static boolean signsFor(PrivateKey key, X509Certificate certificate) {
     try {
       byte[] challenge = new byte[32];
       new SecureRandom().nextBytes(challenge);
-      java.security.Signature sign = java.security.Signature.getInstance("SHA256withECDSA");
+      Signature sign = Signature.getInstance("SHA256withECDSA");
       sign.initSign(key);
       sign.update(challenge);
-      java.security.Signature verify = java.security.Signature.getInstance("SHA256withECDSA");
+      Signature verify = Signature.getInstance("SHA256withECDSA");
       verify.initVerify(certificate.getPublicKey());
       verify.update(challenge);
       return verify.verify(sign.sign());
@@ -185,7 +189,7 @@ public final class CertificateAuthority {
             new GeneralNames(sans.toArray(GeneralName[]::new)));
       }
       return new Issued(leaf, sign(b, keys));
-    } catch (GeneralSecurityException | org.bouncycastle.cert.CertIOException e) {
+    } catch (GeneralSecurityException | CertIOException e) {
       throw new IllegalStateException(
           "cannot issue a certificate for " + commonName + ": " + e.getMessage(), e);
     }
@@ -196,7 +200,7 @@ public final class CertificateAuthority {
       try {
         InetAddress.getByName(host); // a literal: no lookup
         return true;
-      } catch (java.net.UnknownHostException e) {
+      } catch (UnknownHostException e) {
         return false;
       }
     }

@@ -8,6 +8,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.PrivateKey;
 import java.security.cert.CertificateEncodingException;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
@@ -39,9 +41,8 @@ public final class PemFiles {
 
   public static X509Certificate readCertificate(Path file) throws IOException {
     try (var in = Files.newInputStream(file)) {
-      return (X509Certificate)
-          java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in);
-    } catch (java.security.cert.CertificateException e) {
+      return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+    } catch (CertificateException e) {
       throw new IOException(file + " is not a PEM certificate: " + e.getMessage(), e);
     }
   }

@@ -2,6 +2,7 @@ package lockstep.coordinator.cli;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +86,7 @@ final class CertsCommand implements Callable<Integer> {
       targets.add(out.resolve("agent-" + n.name() + "-key.pem"));
     }
     for (Path t : targets) {
-      if (Files.exists(t, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      if (Files.exists(t, LinkOption.NOFOLLOW_LINKS)) {
         throw new ScenarioException(
             "--out: " + t + " already exists; certs never overwrites (choose an empty directory)");
       }
@@ -140,7 +141,7 @@ final class CertsCommand implements Callable<Integer> {
     Path cert = out.resolve("coordinator-" + addCoordinator + ".pem");
     Path key = out.resolve("coordinator-" + addCoordinator + "-key.pem");
     for (Path t : List.of(cert, key)) {
-      if (Files.exists(t, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      if (Files.exists(t, LinkOption.NOFOLLOW_LINKS)) {
         throw new ScenarioException("--out: " + t + " already exists; certs never overwrites");
       }
     }

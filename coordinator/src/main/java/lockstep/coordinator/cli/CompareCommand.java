@@ -6,13 +6,17 @@ import java.util.concurrent.Callable;
 import lockstep.coordinator.report.ResultsStore;
 import lockstep.coordinator.report.RunLocator;
 import lockstep.coordinator.report.compare.CompareHtmlReport;
+import lockstep.coordinator.report.compare.CompareJson;
 import lockstep.coordinator.report.compare.CompareTextReport;
 import lockstep.coordinator.report.compare.RunComparison;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code lockstep compare RUN_A RUN_B [--html FILE]}: two runs side by side with B / A. */
+/**
+ * {@code lockstep compare RUN_A RUN_B [--html FILE] [--json FILE]}: two runs side by side with B /
+ * A.
+ */
 @Command(
     name = "compare",
     mixinStandardHelpOptions = true,
@@ -41,6 +45,14 @@ final class CompareCommand implements Callable<Integer> {
       description = "Also write the comparison as a self-contained HTML report.")
   Path html;
 
+  @Option(
+      names = "--json",
+      paramLabel = "FILE",
+      description =
+          "Also write the comparison as JSON: rows, and per step B / A with its 95% interval and"
+              + " the call (different, within-noise, too-few-repeats).")
+  Path json;
+
   @Override
   public Integer call() throws IOException {
     RunLocator locator = new RunLocator(out);
@@ -49,6 +61,10 @@ final class CompareCommand implements Callable<Integer> {
     if (html != null) {
       ResultsStore.writeAtomically(html, CompareHtmlReport.render(c));
       System.out.println("\nHTML: " + html);
+    }
+    if (json != null) {
+      ResultsStore.writeAtomically(json, CompareJson.render(c));
+      System.out.println("JSON: " + json);
     }
     return 0;
   }

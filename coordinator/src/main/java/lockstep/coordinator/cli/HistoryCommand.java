@@ -2,6 +2,7 @@ package lockstep.coordinator.cli;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.report.HistoryIndex;
 import picocli.CommandLine.Command;
@@ -39,8 +40,7 @@ final class HistoryCommand implements Callable<Integer> {
               : e.createdAt();
       String nodes = e.nodes().size() + ": " + String.join(",", e.nodes());
       String verdict =
-          ("ok".equals(e.status()) ? "" : e.status().toUpperCase(java.util.Locale.ROOT) + ": ")
-              + e.verdict();
+          ("ok".equals(e.status()) ? "" : e.status().toUpperCase(Locale.ROOT) + ": ") + e.verdict();
       System.out.printf(
           "%-44s %-20s %-11s %-22s %-32s %s%n",
           e.runId(), when, e.workload(), shorten(nodes, 22), e.headline(), shorten(verdict, 110));

@@ -2,12 +2,13 @@ package lockstep.coordinator.cli;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.function.Consumer;
 import lockstep.common.Logging;
 import lockstep.common.Version;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.lab.LabException;
 import lockstep.coordinator.report.ReportInputException;
-import lockstep.coordinator.run.RunFailedException;
+import lockstep.coordinator.results.RunFailedException;
 import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import org.apache.logging.log4j.LogManager;
@@ -66,8 +67,7 @@ public final class LockstepCli implements Runnable {
     PrintWriter err = cmd.getErr();
     // Messages carry text from scenarios, agents and the file system: control characters
     // are shown escaped, never sent to the terminal.
-    java.util.function.Consumer<String> line =
-        l -> err.println("lockstep: " + Echo.escaped(String.valueOf(l)));
+    Consumer<String> line = l -> err.println("lockstep: " + Echo.escaped(String.valueOf(l)));
     int code;
     if (e instanceof ScenarioException || e instanceof ReportInputException) {
       line.accept(e.getMessage());

@@ -1,5 +1,6 @@
 package lockstep.coordinator.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -47,7 +48,7 @@ final class SshLaunchOptions {
   String remoteDir;
 
   SshClient client() {
-    if (sshConfig != null && !java.nio.file.Files.isRegularFile(sshConfig)) {
+    if (sshConfig != null && !Files.isRegularFile(sshConfig)) {
       throw new ScenarioException("--ssh-config: " + sshConfig + " is not a file");
     }
     return new SshClient(sshConfig, 10);

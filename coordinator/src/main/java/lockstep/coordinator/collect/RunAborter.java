@@ -6,6 +6,7 @@ import lockstep.agent.v1.AbortResponse;
 import lockstep.agent.v1.RunSummary;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
+import lockstep.coordinator.results.StepIds;
 
 /**
  * {@code lockstep abort RUN}: on every agent, each step of RUN that still holds files, locks or
@@ -36,7 +37,7 @@ public final class RunAborter {
           String node = a.describe().getNodeName();
           List<Aborted> out = new ArrayList<>();
           for (RunSummary s : a.listRuns().getRunsList()) {
-            if (!RunCollector.partOf(s.getRunId(), runId) || s.getCleanedAtUnixMillis() > 0) {
+            if (!StepIds.partOf(s.getRunId(), runId) || s.getCleanedAtUnixMillis() > 0) {
               continue;
             }
             AbortResponse aborted = a.abort(s.getRunId(), reason, true);

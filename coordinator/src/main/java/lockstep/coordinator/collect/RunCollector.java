@@ -1,6 +1,5 @@
 package lockstep.coordinator.collect;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,25 +11,21 @@ import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.ListRunsResponse;
 import lockstep.agent.v1.RunSummary;
 import lockstep.agent.v1.WorkloadSpec;
-import lockstep.common.LatencyHistograms;
-import lockstep.common.Version;
+import lockstep.common.WorkloadKind;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
 import lockstep.coordinator.agent.ClockOffset;
-import lockstep.coordinator.analysis.RunAnalyzer;
 import lockstep.coordinator.model.AgentRecord;
-import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
-import lockstep.coordinator.run.ExperimentRunner;
-import lockstep.coordinator.run.NodeResults;
-import lockstep.coordinator.run.PlanSchedule;
-import lockstep.coordinator.run.RunFailedException;
-import lockstep.coordinator.run.StepRunner;
-import lockstep.coordinator.scenario.Scenario;
-import org.HdrHistogram.Histogram;
+import lockstep.coordinator.results.RunFailedException;
+import lockstep.coordinator.results.RunIds;
+import lockstep.coordinator.results.RunRecords;
+import lockstep.coordinator.results.StepIds;
+import lockstep.coordinator.results.StepResults;
+import lockstep.coordinator.results.StepResults.NodeOutcome;
 
 /**
  * {@code lockstep collect RUN}: fetches what each agent still holds of a run (a coordinator that
@@ -61,13 +56,6 @@ public final class RunCollector {
         CALL_MILLIS);
   }
 
-  /**
-   * Whether an agent's run id is run {@code runId} itself or one of its steps ({@code RUN.STEP}).
-   */
-  static boolean partOf(String agentRunId, String runId) {
-    return agentRunId.equals(runId) || agentRunId.startsWith(runId + ".");
-  }
-
   private record Fetched(
       String node, RunSummary summary, GetResultResponse result, ClockOffset clock) {}
 
@@ -86,10 +74,10 @@ public final class RunCollector {
     for (Holdings h : surveyed.values().values()) {
       String node = h.node().getNodeName();
       names.put(h.agent(), node);
-      agents.add(ExperimentRunner.agentRecord(h.agent().address(), h.node()));
+      agents.add(RunRecords.agent(h.agent().address(), h.node()));
       List<RunSummary> mine = new ArrayList<>();
       for (RunSummary s : h.runs().getRunsList()) {
-        if (!partOf(s.getRunId(), runId)) {
+        if (!StepIds.partOf(s.getRunId(), runId)) {
           continue;
         }
         if (s.getYours()) {
@@ -106,7 +94,7 @@ public final class RunCollector {
                   + " user)");
         }
       }
-      if (h.runs().getRunsList().stream().noneMatch(s -> partOf(s.getRunId(), runId))) {
+      if (h.runs().getRunsList().stream().noneMatch(s -> StepIds.partOf(s.getRunId(), runId))) {
         errors.add(
             "node "
                 + node
@@ -145,57 +133,42 @@ public final class RunCollector {
       throw new RunFailedException(lines);
     }
     WorkloadSpec spec = all.get(0).summary().getWorkload();
-    Scenario shape =
-        new Scenario(
-            nameOf(runId),
-            agents.stream().map(AgentRecord::address).toList(),
-            List.of(),
-            workloadType(spec),
-            WorkloadParams.of(spec),
-            spec,
-            Duration.ZERO,
-            Duration.ZERO,
-            0);
+    WorkloadKind<?> kind = WorkloadKind.of(spec);
     Map<String, List<Fetched>> bySteps = new LinkedHashMap<>();
     for (Fetched f : all) {
-      bySteps.computeIfAbsent(stepOf(f.summary().getRunId(), runId), k -> new ArrayList<>()).add(f);
+      bySteps
+          .computeIfAbsent(StepIds.stepOf(f.summary().getRunId(), runId), k -> new ArrayList<>())
+          .add(f);
     }
     List<StepRecord> steps = new ArrayList<>();
-    bySteps.forEach((id, nodes) -> steps.add(step(id, nodes, shape.bytesUnit(), errors)));
+    bySteps.forEach((id, nodes) -> steps.add(step(id, nodes, kind, errors)));
     String createdAt =
         Instant.ofEpochMilli(all.get(0).summary().getPreparedAtUnixMillis()).toString();
     errors.add(
         0,
         "collected by `lockstep collect` from what the agents still held; steps cleaned before are"
             + " not in it");
-    return RunAnalyzer.analysed(
-        new RunRecord(
-            RunRecord.SCHEMA,
-            runId,
-            shape.name(),
-            createdAt,
-            Version.get(),
-            shape.workloadType(),
-            shape.workloadParams(),
-            shape.unit(),
-            shape.opName(),
+    return RunRecords.of(
+        runId,
+        createdAt,
+        new RunRecords.RunShape(
+            nameOf(runId),
+            kind,
+            WorkloadParams.of(spec),
             steps.stream().map(StepRecord::group).distinct().toList(),
-            List.copyOf(agents),
-            List.copyOf(steps),
-            null,
-            STATUS,
-            List.copyOf(errors),
             1,
             List.of(),
-            RunRecord.DEFAULT_SKEW_WARN_FRACTION));
+            RunRecord.DEFAULT_SKEW_WARN_FRACTION),
+        agents,
+        steps,
+        STATUS,
+        errors);
   }
 
   private static StepRecord step(
-      String id, List<Fetched> nodes, boolean bytesUnit, List<String> errors) {
-    List<NodeResult> results = new ArrayList<>();
-    Histogram merged = LatencyHistograms.create();
+      String id, List<Fetched> nodes, WorkloadKind<?> kind, List<String> errors) {
+    List<NodeOutcome> outcomes = new ArrayList<>();
     long intended = Long.MAX_VALUE;
-    List<String> stepErrors = new ArrayList<>();
     for (Fetched f : nodes) {
       var r = f.result().getResult();
       long start =
@@ -205,48 +178,26 @@ public final class RunCollector {
       if (start > 0) {
         intended = Math.min(intended, start);
       }
-      NodeResult nr = NodeResults.of(f.node(), r, f.clock(), start, bytesUnit, 0);
-      results.add(nr);
-      merged.add(LatencyHistograms.decode(r.getLatencyHistogram()));
-      if (!nr.ok()) {
-        stepErrors.add(
-            "node "
-                + nr.node()
-                + ": "
-                + nr.status()
-                + (nr.error() == null ? "" : ": " + nr.error().message()));
-      }
+      outcomes.add(new NodeOutcome(f.node(), r, f.clock(), start, 0));
     }
-    errors.addAll(stepErrors);
-    results = NodeResults.withShares(results);
-    PlanSchedule.StepId parsed = PlanSchedule.parse(id);
-    return new StepRecord(
-        id,
-        parsed.kind(),
-        results.stream().map(NodeResult::node).toList(),
-        intended == Long.MAX_VALUE ? 0 : intended,
-        stepErrors.isEmpty() ? RunStatus.OK : RunStatus.FAILED,
-        List.copyOf(results),
-        StepRunner.aggregate(results, merged, bytesUnit),
-        List.copyOf(stepErrors),
-        parsed.group(),
-        parsed.repeat());
-  }
-
-  static String stepOf(String agentRunId, String runId) {
-    return agentRunId.length() > runId.length() ? agentRunId.substring(runId.length() + 1) : "all";
+    StepIds.StepId parsed = StepIds.parse(id);
+    StepRecord step =
+        StepResults.of(
+                id,
+                parsed.kind(),
+                nodes.stream().map(Fetched::node).toList(),
+                intended == Long.MAX_VALUE ? 0 : intended,
+                outcomes,
+                kind,
+                List.of())
+            .withPlace(parsed.group(), parsed.repeat());
+    errors.addAll(step.errors());
+    return step;
   }
 
   /** The scenario name inside a run id (DATE-TIME-NAME-XXXX), or the id itself. */
   static String nameOf(String runId) {
-    String name = ExperimentRunner.scenarioNameIn(runId);
+    String name = RunIds.scenarioNameIn(runId);
     return name != null ? name : runId;
-  }
-
-  /**
-   * The scenario's name for the workload: write, read, lock-files, ping-pong, hot-lock, metadata.
-   */
-  static String workloadType(WorkloadSpec spec) {
-    return spec.getKindCase().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
   }
 }

@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.util.List;
 import lockstep.agent.v1.RunSummary;
+import lockstep.agent.v1.WorkloadSpec;
+import lockstep.common.WorkloadKind;
 import lockstep.coordinator.collect.RunCollector.Holdings;
 
 /** {@code lockstep collect} without a run: one line per run each agent holds. */
@@ -38,7 +40,9 @@ public final class RunListing {
             s.getCleanedAtUnixMillis() == 0
                 ? "no"
                 : Instant.ofEpochMilli(s.getCleanedAtUnixMillis()).toString(),
-            RunCollector.workloadType(s.getWorkload()),
+            s.getWorkload().getKindCase() == WorkloadSpec.KindCase.KIND_NOT_SET
+                ? "-"
+                : WorkloadKind.of(s.getWorkload()).name(),
             s.getOwner()
                 + " / "
                 + s.getPreparedBy()

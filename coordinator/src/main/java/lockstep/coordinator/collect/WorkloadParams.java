@@ -4,6 +4,7 @@ import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import lockstep.agent.v1.WorkloadSpec;
 
@@ -30,7 +31,7 @@ final class WorkloadParams {
     if (value instanceof EnumValueDescriptor e) {
       return e.getName();
     }
-    if (value instanceof java.util.List<?> list) {
+    if (value instanceof List<?> list) {
       return list.stream().map(WorkloadParams::plain).toList();
     }
     return value;

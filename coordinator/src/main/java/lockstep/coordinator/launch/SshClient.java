@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The system's OpenSSH client ({@code ssh}, {@code scp}): honours ~/.ssh/config (or {@code -F
@@ -116,7 +118,7 @@ public final class SshClient {
       p.destroyForcibly();
       Thread.currentThread().interrupt();
       throw new LaunchException(what + ": interrupted");
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       throw new LaunchException(what + ": cannot read its output: " + e.getMessage());
     }
   }

@@ -2,6 +2,7 @@ package lockstep.coordinator.model;
 
 import java.util.List;
 import java.util.Map;
+import lockstep.common.WorkloadKind;
 
 /** Everything one `lockstep run` measured; saved as results/RUN-ID/run.json (docs/results.md). */
 public record RunRecord(
@@ -96,9 +97,21 @@ public record RunRecord(
         skewWarnFraction);
   }
 
-  /** True when throughput is in MB/s (bytes moved), false for ops/s (locks/s). */
+  /** The workload's type, or null for a type this version does not know. */
+  public WorkloadKind<?> kind() {
+    return WorkloadKind.named(workloadType);
+  }
+
+  /** True when throughput is bytes moved (MB/s), false for operations (locks/s, ops/s). */
   public boolean bytesUnit() {
-    return "MB/s".equals(unit);
+    WorkloadKind<?> k = kind();
+    return k != null ? k.countsBytes() : "MB/s".equals(unit);
+  }
+
+  /** Whether the run's operations are lock calls. */
+  public boolean takesLocks() {
+    WorkloadKind<?> k = kind();
+    return k != null ? k.takesLocks() : "lock".equals(opName);
   }
 
   public RunRecord withAgents(List<AgentRecord> newAgents) {

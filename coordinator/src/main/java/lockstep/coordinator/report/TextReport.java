@@ -149,7 +149,7 @@ public final class TextReport {
   private static void printWorkloadFigures(RunRecord run, PrintStream out) {
     boolean coherence = false;
     boolean retries = false;
-    boolean shares = "hot-lock".equals(run.workloadType());
+    boolean shares = run.kind() != null && run.kind().sharesOfOneLock();
     boolean operations = false;
     for (StepRecord s : run.steps()) {
       for (NodeResult n : s.results()) {

@@ -2,8 +2,7 @@ package lockstep.coordinator.run;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import lockstep.coordinator.results.StepIds;
 import lockstep.coordinator.scenario.PlanFields;
 import lockstep.coordinator.scenario.PlanStep;
 import lockstep.coordinator.scenario.Scenario;
@@ -15,29 +14,10 @@ import lockstep.coordinator.scenario.ScenarioException;
  * "ramp" one step per node count K with the first K nodes.
  */
 public final class PlanSchedule {
-  private static final String SOLO = "solo";
-  private static final String RAMP = "ramp";
-  private static final String ALL = "all";
-
-  /** A step id: GROUP, or GROUP-rN when the plan repeats; GROUP is solo-NODE, all or ramp-K. */
-  private static final Pattern REPEATED = Pattern.compile("(.+)-r(\\d+)");
-
   private PlanSchedule() {}
 
   /** One step to run. {@code id} is the group, plus "-rN" when the plan repeats. */
   public record Scheduled(String id, String group, String kind, int repeat, List<StepNode> nodes) {}
-
-  /** A step id read back (an agent's run id holds it, for `lockstep collect`). */
-  public record StepId(String group, String kind, int repeat) {}
-
-  /** What {@link #of} put into a step id: its group, kind (solo, all, ramp) and repeat. */
-  public static StepId parse(String id) {
-    Matcher m = REPEATED.matcher(id);
-    String group = m.matches() ? m.group(1) : id;
-    int repeat = m.matches() ? Integer.parseInt(m.group(2)) : 1;
-    String kind = group.startsWith(SOLO + "-") ? SOLO : group.startsWith(RAMP + "-") ? RAMP : group;
-    return new StepId(group, kind, repeat);
-  }
 
   public static List<Scheduled> of(Scenario scenario, List<StepNode> nodes) {
     List<Integer> ramp = PlanFields.counts(scenario.ramp(), nodes.size());
@@ -61,13 +41,25 @@ public final class PlanSchedule {
         switch (step) {
           case SOLO -> {
             for (StepNode n : nodes) {
-              out.add(scheduled(SOLO + "-" + n.node(), SOLO, r, scenario.repeat(), List.of(n)));
+              out.add(
+                  scheduled(
+                      StepIds.SOLO + "-" + n.node(),
+                      StepIds.SOLO,
+                      r,
+                      scenario.repeat(),
+                      List.of(n)));
             }
           }
-          case ALL -> out.add(scheduled(ALL, ALL, r, scenario.repeat(), nodes));
+          case ALL -> out.add(scheduled(StepIds.ALL, StepIds.ALL, r, scenario.repeat(), nodes));
           case RAMP -> {
             for (int k : ramp) {
-              out.add(scheduled(RAMP + "-" + k, RAMP, r, scenario.repeat(), nodes.subList(0, k)));
+              out.add(
+                  scheduled(
+                      StepIds.RAMP + "-" + k,
+                      StepIds.RAMP,
+                      r,
+                      scenario.repeat(),
+                      nodes.subList(0, k)));
             }
           }
           default -> throw new IllegalStateException("unknown plan step " + step);
@@ -80,6 +72,6 @@ public final class PlanSchedule {
   private static Scheduled scheduled(
       String group, String kind, int repeat, int repeats, List<StepNode> nodes) {
     return new Scheduled(
-        repeats > 1 ? group + "-r" + repeat : group, group, kind, repeat, List.copyOf(nodes));
+        StepIds.of(group, repeat, repeats), group, kind, repeat, List.copyOf(nodes));
   }
 }

@@ -35,6 +35,7 @@ final class StepGuard implements AutoCloseable {
   private final BiConsumer<Agent, String> onLost;
   private final ScheduledExecutorService heartbeats;
   private volatile boolean cleaning;
+  private volatile boolean closed;
 
   /**
    * @param onLost called once per lost agent, on a heartbeat or stream thread
@@ -80,6 +81,11 @@ final class StepGuard implements AutoCloseable {
                 + " ms ran out on the agent (the run was aborted there)");
       }
     } catch (AgentCallException e) {
+      if (closed) {
+        // the step is over: close() interrupted this beat in flight ("Thread interrupted"),
+        // which says nothing about the agent
+        return;
+      }
       if (e.code() == Status.Code.UNIMPLEMENTED) {
         LOG.warn(
             "agent {} has no KeepAlive (older version); its run relies on the progress stream",
@@ -102,7 +108,7 @@ final class StepGuard implements AutoCloseable {
 
   /** Declares an agent lost (first reason wins): its calls are cancelled and the step told. */
   void lose(Agent a, String reason) {
-    if (lost.putIfAbsent(a, reason) == null) {
+    if (!closed && lost.putIfAbsent(a, reason) == null) {
       LOG.warn("agent {} lost during run {}: {}", a.address(), runId, reason);
       Context.CancellableContext ctx = contexts.get(a);
       if (ctx != null) {
@@ -152,9 +158,19 @@ final class StepGuard implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops the heartbeats and waits (briefly) for a beat in flight to end: what an interrupted beat
+   * then reports is not a lost agent.
+   */
   @Override
   public void close() {
+    closed = true;
     heartbeats.shutdownNow();
+    try {
+      heartbeats.awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     contexts.values().forEach(c -> c.cancel(null));
   }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import lockstep.agent.v1.WorkloadSpec;
+import lockstep.common.WorkloadKind;
 
 /**
  * A parsed, validated scenario: what to run on which agents in which plan.
@@ -18,7 +19,6 @@ public record Scenario(
     String name,
     List<String> agents,
     List<PlanStep> plan,
-    String workloadType,
     Map<String, Object> workloadParams,
     WorkloadSpec workload,
     Duration timeout,
@@ -33,65 +33,11 @@ public record Scenario(
     ramp = ramp == null ? List.of() : List.copyOf(ramp);
   }
 
-  /** A plan run once, default ramp. */
-  public Scenario(
-      String name,
-      List<String> agents,
-      List<PlanStep> plan,
-      String workloadType,
-      Map<String, Object> workloadParams,
-      WorkloadSpec workload,
-      Duration timeout,
-      Duration startLead,
-      double skewWarnFraction) {
-    this(
-        name,
-        agents,
-        plan,
-        workloadType,
-        workloadParams,
-        workload,
-        timeout,
-        startLead,
-        skewWarnFraction,
-        1,
-        List.of());
-  }
-
-  /** Resource telemetry on. */
-  public Scenario(
-      String name,
-      List<String> agents,
-      List<PlanStep> plan,
-      String workloadType,
-      Map<String, Object> workloadParams,
-      WorkloadSpec workload,
-      Duration timeout,
-      Duration startLead,
-      double skewWarnFraction,
-      int repeat,
-      List<Integer> ramp) {
-    this(
-        name,
-        agents,
-        plan,
-        workloadType,
-        workloadParams,
-        workload,
-        timeout,
-        startLead,
-        skewWarnFraction,
-        repeat,
-        ramp,
-        true);
-  }
-
   public Scenario withAgents(List<String> newAgents) {
     return new Scenario(
         name,
         List.copyOf(newAgents),
         plan,
-        workloadType,
         workloadParams,
         workload,
         timeout,
@@ -102,25 +48,13 @@ public record Scenario(
         telemetry);
   }
 
-  public String unit() {
-    if (bytesUnit()) {
-      return "MB/s";
-    }
-    return workload.hasMetadata() ? "ops/s" : "locks/s";
+  /** The workload's type, described once. */
+  public WorkloadKind<?> kind() {
+    return WorkloadKind.of(workload);
   }
 
-  /** True when throughput is bytes moved (write, read), false when it is operations. */
-  public boolean bytesUnit() {
-    return workload.hasWrite() || workload.hasRead();
-  }
-
-  /** What one counted operation is: "write", "read", "lock" or "metadata op". */
-  public String opName() {
-    return switch (workload.getKindCase()) {
-      case WRITE -> "write";
-      case READ -> "read";
-      case METADATA -> "metadata op";
-      default -> "lock";
-    };
+  /** The scenario's {@code workload.type}. */
+  public String workloadType() {
+    return kind().name();
   }
 }

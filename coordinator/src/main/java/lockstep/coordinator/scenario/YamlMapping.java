@@ -1,6 +1,9 @@
 package lockstep.coordinator.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,13 +90,13 @@ final class YamlMapping {
     if (text == null || text.isBlank()) {
       throw error(qualified(name), "is empty");
     }
-    java.nio.file.Path p;
+    Path p;
     try {
-      p = java.nio.file.Path.of(text);
-    } catch (java.nio.file.InvalidPathException e) {
+      p = Path.of(text);
+    } catch (InvalidPathException e) {
       throw error(qualified(name), "'" + Echo.value(text) + "' is not a valid path");
     }
-    byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     if (bytes.length > MAX_PATH_BYTES) {
       throw error(
           qualified(name),
@@ -106,8 +109,8 @@ final class YamlMapping {
               + MAX_PATH_BYTES
               + " (PATH_MAX 4096 includes the root)");
     }
-    for (java.nio.file.Path part : p) {
-      int n = part.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    for (Path part : p) {
+      int n = part.toString().getBytes(StandardCharsets.UTF_8).length;
       if (n > MAX_NAME_BYTES) {
         throw error(
             qualified(name),
@@ -120,7 +123,7 @@ final class YamlMapping {
                 + " (NAME_MAX)");
       }
     }
-    java.nio.file.Path normal = p.normalize();
+    Path normal = p.normalize();
     if (p.isAbsolute() || normal.startsWith("..") || normal.toString().isEmpty()) {
       throw error(
           qualified(name),

@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.RunState;
-import lockstep.agent.v1.WorkloadSpec;
 import lockstep.coordinator.analysis.Verdicts;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.StepRecord;
@@ -64,30 +63,13 @@ public final class ConsoleProgress implements RunListener {
     ConsoleProgress p =
         new ConsoleProgress(
             out,
-            scenario.bytesUnit(),
-            scenario.unit(),
-            expectedWork(scenario.workload()),
+            scenario.kind().countsBytes(),
+            scenario.kind().unit(),
+            scenario.kind().expectedWork(scenario.workload()),
             terminal && samples);
     // instrumentation: false: agents send no counts while running, so no rate lines
     p.progressSamples = samples;
     return p;
-  }
-
-  /**
-   * Bytes a write or read workload moves, or locks a lock-files workload takes, per node; 0 if
-   * unknown (run-for-time workloads).
-   */
-  public static long expectedWork(WorkloadSpec w) {
-    if (w.hasWrite()) {
-      return w.getWrite().getSizeBytes();
-    }
-    if (w.hasRead()) {
-      return w.getRead().getSizeBytes();
-    }
-    if (w.hasLockFiles()) {
-      return (long) w.getLockFiles().getProcesses() * w.getLockFiles().getFiles();
-    }
-    return 0;
   }
 
   private static final class NodeLine {

@@ -14,8 +14,8 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.report.ResultsStore;
+import lockstep.coordinator.results.RunFailedException;
 import lockstep.coordinator.run.ExperimentRunner;
-import lockstep.coordinator.run.RunFailedException;
 import lockstep.coordinator.run.RunListener;
 import lockstep.coordinator.run.StepRunner;
 

@@ -12,6 +12,7 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.report.ResultsStore;
 import lockstep.coordinator.report.TextReport;
+import lockstep.coordinator.results.RunIds;
 import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.scenario.Scenario;
@@ -62,7 +63,7 @@ public final class RunSession {
     List<Agent> agents =
         scenario.agents().stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
-      String runId = ExperimentRunner.newRunId(scenario.name());
+      String runId = RunIds.newRunId(scenario.name());
       out.printf(
           "Run %s: %s on %s, plan %s%n",
           runId,

@@ -3,14 +3,11 @@ package lockstep.coordinator.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.grpc.ManagedChannel;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import lockstep.agent.AgentConfig;
-import lockstep.agent.AgentServer;
+import lockstep.agent.service.AgentMembers;
+import lockstep.agent.service.AgentServer;
+import lockstep.testsupport.InProcessCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,17 +69,10 @@ class ClockOffsetTest {
   }
 
   @Test
-  void aSameHostAgentsOffsetLiesWithinItsUncertainty(@TempDir Path root) throws Exception {
+  void aSameHostAgentsOffsetLiesWithinItsUncertainty(@TempDir Path base) throws Exception {
     // one clock on both sides (true offset 0): whatever the timings, |offset| <= delay / 2
-    String name = InProcessServerBuilder.generateName();
-    AgentServer server =
-        new AgentServer(
-                InProcessServerBuilder.forName(name),
-                new AgentConfig("n1", root.toRealPath(), "in-process", 0))
-            .start();
-    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-    try {
-      GrpcAgent agent = new GrpcAgent("in-process", channel);
+    try (InProcessCluster<AgentServer> cluster = AgentMembers.inProcess(base, 1)) {
+      GrpcAgent agent = new GrpcAgent("in-process", cluster.member(0).channel());
       ClockSample one = agent.probeClock();
       assertThat(one.agentReceiveUnixNanos())
           .isPositive()
@@ -92,9 +82,6 @@ class ClockOffsetTest {
       assertThat(Math.abs(o.offsetNanos())).isLessThanOrEqualTo(o.uncertaintyNanos() + 1);
       assertThat(ClockOffset.measure(agent).probes())
           .isBetween(ClockOffset.MIN_PROBES, ClockOffset.PROBES);
-    } finally {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      server.stop();
     }
   }
 

@@ -11,31 +11,26 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import lockstep.agent.AgentConfig;
-import lockstep.agent.AgentServer;
+import lockstep.agent.service.AgentMembers;
+import lockstep.agent.service.AgentServer;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.agent.v1.ProbeClockRequest;
 import lockstep.agent.v1.ProbeClockResponse;
 import lockstep.common.WallClock;
+import lockstep.testsupport.InProcessCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class UdpClockProbeTest {
 
   @Test
-  void anAgentThatOffersAClockPortIsProbedOverUdpWithFourTimestampsInOrder(@TempDir Path root)
+  void anAgentThatOffersAClockPortIsProbedOverUdpWithFourTimestampsInOrder(@TempDir Path base)
       throws Exception {
-    String name = InProcessServerBuilder.generateName();
-    AgentServer server =
-        new AgentServer(
-                InProcessServerBuilder.forName(name),
-                new AgentConfig("n1", root.toRealPath(), "127.0.0.1", 0))
-            .start()
-            .startClockProbes("127.0.0.1", 0);
-    ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-    try (GrpcAgent agent = new GrpcAgent("127.0.0.1:7070", channel)) {
+    try (InProcessCluster<AgentServer> cluster =
+            InProcessCluster.of(AgentMembers.withClockProbes()).under(base).start();
+        GrpcAgent agent = new GrpcAgent("127.0.0.1:7070", cluster.member(0).channel())) {
       assertThat(agent.probesClockOverUdp()).isFalse();
       assertThat(agent.describe().getClockProbePort()).isPositive();
       assertThat(agent.probesClockOverUdp()).isTrue();
@@ -46,9 +41,6 @@ class UdpClockProbeTest {
       assertThat(s.agentSendUnixNanos()).isLessThanOrEqualTo(s.receivedUnixNanos());
       ClockOffset o = ClockOffset.measure(agent, 2, 8);
       assertThat(Math.abs(o.offsetNanos())).isLessThanOrEqualTo(o.uncertaintyNanos() + 1);
-    } finally {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      server.stop();
     }
   }
 

@@ -1,8 +1,5 @@
 package lockstep.coordinator.bench;
 
-import io.grpc.ManagedChannel;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -13,19 +10,20 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import lockstep.agent.AgentConfig;
-import lockstep.agent.AgentServer;
+import lockstep.agent.service.AgentMembers;
+import lockstep.agent.service.AgentServer;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.model.StepRecord;
+import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.run.RunListener;
 import lockstep.coordinator.run.StepNode;
 import lockstep.coordinator.run.StepRunner;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
+import lockstep.testsupport.InProcessCluster;
 
 /**
  * Issue 8, goal 4: the coordinator's control plane with N lightweight agents. N real agent services
@@ -44,24 +42,14 @@ public final class ControlPlaneBench {
     int n = Integer.parseInt(args[0]);
     int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path work = Files.createTempDirectory("lockstep-control-bench-");
-    List<AgentServer> servers = new ArrayList<>();
-    List<ManagedChannel> channels = new ArrayList<>();
     List<StepNode> nodes = new ArrayList<>();
-    try {
-      for (int i = 1; i <= n; i++) {
-        Path root = Files.createDirectories(work.resolve("n" + i));
-        String name = InProcessServerBuilder.generateName();
-        // gRPC in-process; clock probes over loopback UDP, as a real agent answers them
-        AgentServer server =
-            new AgentServer(
-                    InProcessServerBuilder.forName(name),
-                    new AgentConfig("n" + i, root, "127.0.0.1", 0))
-                .start()
-                .startClockProbes("127.0.0.1", 0);
-        servers.add(server);
-        ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
-        channels.add(ch);
-        nodes.add(new StepNode("n" + i, new GrpcAgent("127.0.0.1:" + server.clockProbePort(), ch)));
+    // gRPC in-process; clock probes over loopback UDP, as a real agent answers them
+    try (InProcessCluster<AgentServer> cluster =
+        InProcessCluster.of(AgentMembers.withClockProbes()).members(n).under(work).start()) {
+      for (InProcessCluster.Member<AgentServer> m : cluster.members()) {
+        nodes.add(
+            new StepNode(
+                m.name(), new GrpcAgent("127.0.0.1:" + m.server().clockProbePort(), m.channel())));
       }
       Scenario scenario =
           new ScenarioParser()
@@ -77,7 +65,8 @@ public final class ControlPlaneBench {
         if (!described.ok()) {
           throw new IllegalStateException(String.join("; ", described.errorMessages()));
         }
-        StepRunner runner = new StepRunner(scenario, ensemble, RunListener.SILENT);
+        StepRunner runner =
+            new StepRunner(scenario, ensemble, RunListener.SILENT, FaultBounds.defaults());
         runner.run("warm-up", "all", "all", nodes); // class loading and JIT, not counted
         System.gc();
         resetPeaks();
@@ -108,10 +97,6 @@ public final class ControlPlaneBench {
       System.out.printf(Locale.ROOT, "median_seconds %.3f%n", median);
       System.out.printf(Locale.ROOT, "max_heap_mb %.1f%n", peakHeapBytes() / 1e6);
     } finally {
-      for (ManagedChannel c : channels) {
-        c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-      }
-      servers.forEach(AgentServer::stop);
       deleteTree(work);
     }
   }

@@ -1,47 +1,40 @@
 package lockstep.coordinator.collect;
 
-import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lockstep.agent.AgentConfig;
-import lockstep.agent.AgentServer;
-import lockstep.agent.security.AgentSecurity;
+import lockstep.agent.service.AgentMembers;
+import lockstep.agent.service.AgentServer;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.testsupport.InProcessCluster;
 
 /**
- * Real agents n1..nN in this JVM on 127.0.0.1 (port 0, no TLS), roots ROOTS/nI, and the ensembles
- * that reach them.
+ * Real agents n1..nN in this JVM on 127.0.0.1 (the shared cluster fixture, no TLS), roots ROOTS/nI,
+ * and the ensembles of clients that reach them, closed with them.
  */
 final class LoopbackAgentServers implements AutoCloseable {
-  private final List<AgentServer> servers = new ArrayList<>();
-  private final List<String> addresses = new ArrayList<>();
+  private final InProcessCluster<AgentServer> cluster;
   private final List<AgentEnsemble> ensembles = new ArrayList<>();
 
+  private LoopbackAgentServers(InProcessCluster<AgentServer> cluster) {
+    this.cluster = cluster;
+  }
+
   static LoopbackAgentServers start(Path roots, int count) throws IOException {
-    LoopbackAgentServers agents = new LoopbackAgentServers();
-    for (int i = 1; i <= count; i++) {
-      Path root = Files.createDirectories(roots.resolve("n" + i)).toRealPath();
-      AgentServer s =
-          new AgentServer(
-                  NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)),
-                  new AgentConfig("n" + i, root, "127.0.0.1", 0),
-                  AgentSecurity.NONE)
-              .start();
-      agents.servers.add(s);
-      agents.addresses.add("127.0.0.1:" + s.port());
-    }
-    return agents;
+    return new LoopbackAgentServers(
+        InProcessCluster.of(AgentMembers.plain())
+            .members(count)
+            .under(roots)
+            .transport(InProcessCluster.Transport.LOOPBACK)
+            .start());
   }
 
   List<String> addresses() {
-    return List.copyOf(addresses);
+    return cluster.members().stream().map(InProcessCluster.Member::address).toList();
   }
 
   /** An ensemble of clients of {@code to} with {@code security}, closed with these servers. */
@@ -55,6 +48,6 @@ final class LoopbackAgentServers implements AutoCloseable {
   @Override
   public void close() {
     ensembles.forEach(AgentEnsemble::close);
-    servers.forEach(AgentServer::stop);
+    cluster.close();
   }
 }

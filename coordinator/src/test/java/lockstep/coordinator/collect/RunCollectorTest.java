@@ -12,13 +12,16 @@ import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
 import lockstep.common.WallClock;
+import lockstep.common.WorkloadKind;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
-import lockstep.coordinator.run.RunFailedException;
+import lockstep.coordinator.results.RunFailedException;
+import lockstep.coordinator.results.RunIds;
+import lockstep.coordinator.results.StepIds;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -152,18 +155,19 @@ class RunCollectorTest {
 
   @Test
   void stepIdsAndRunIdsAreReadBack() {
-    assertThat(RunCollector.partOf(RUN + ".solo-n1-r2", RUN)).isTrue();
-    assertThat(RunCollector.partOf(RUN + "x.all", RUN)).isFalse();
-    assertThat(RunCollector.stepOf(RUN + ".solo-n1-r2", RUN)).isEqualTo("solo-n1-r2");
+    assertThat(StepIds.partOf(RUN + ".solo-n1-r2", RUN)).isTrue();
+    assertThat(StepIds.partOf(RUN + "x.all", RUN)).isFalse();
+    assertThat(StepIds.stepOf(RUN + ".solo-n1-r2", RUN)).isEqualTo("solo-n1-r2");
     assertThat(RunCollector.nameOf("20261130-134608-my-demo-a2c7")).isEqualTo("my-demo");
     assertThat(RunCollector.nameOf("20261130-134608-my-demo-0a1b2c3d")).isEqualTo("my-demo");
-    String made = lockstep.coordinator.run.ExperimentRunner.newRunId("x-abcd");
+    String made = RunIds.newRunId("x-abcd");
     assertThat(made).matches("\\d{8}-\\d{6}-x-abcd-[0-9a-f]{8}");
     assertThat(RunCollector.nameOf(made)).isEqualTo("x-abcd");
     assertThat(RunCollector.nameOf("adhoc")).isEqualTo("adhoc");
     assertThat(
-            RunCollector.workloadType(
-                WorkloadSpec.newBuilder().setWrite(WriteWorkload.getDefaultInstance()).build()))
+            WorkloadKind.of(
+                    WorkloadSpec.newBuilder().setWrite(WriteWorkload.getDefaultInstance()).build())
+                .name())
         .isEqualTo("write");
   }
 }

@@ -2,17 +2,13 @@ package lockstep.coordinator.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.ManagedChannel;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import lockstep.agent.AgentConfig;
-import lockstep.agent.AgentServer;
+import lockstep.agent.service.AgentMembers;
+import lockstep.agent.service.AgentServer;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
@@ -22,6 +18,7 @@ import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
+import lockstep.testsupport.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,32 +27,22 @@ import org.junit.jupiter.api.io.TempDir;
 class StepRunnerTest {
   @TempDir Path tmp;
 
-  private final List<AgentServer> servers = new ArrayList<>();
-  private final List<ManagedChannel> channels = new ArrayList<>();
+  private InProcessCluster<AgentServer> cluster;
 
   private List<Agent> agents(int n) throws Exception {
+    cluster = AgentMembers.inProcess(tmp, n);
     List<Agent> out = new ArrayList<>();
-    for (int i = 1; i <= n; i++) {
-      Path root = Files.createDirectories(tmp.resolve("n" + i));
-      String name = InProcessServerBuilder.generateName();
-      servers.add(
-          new AgentServer(
-                  InProcessServerBuilder.forName(name),
-                  new AgentConfig("n" + i, root.toRealPath(), "in-process", 0))
-              .start());
-      ManagedChannel ch = InProcessChannelBuilder.forName(name).build();
-      channels.add(ch);
-      out.add(new GrpcAgent("in-process:" + i, ch));
+    for (int i = 0; i < n; i++) {
+      out.add(new GrpcAgent("in-process:" + (i + 1), cluster.member(i).channel()));
     }
     return out;
   }
 
   @AfterEach
-  void stop() throws Exception {
-    for (ManagedChannel c : channels) {
-      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  void stop() {
+    if (cluster != null) {
+      cluster.close();
     }
-    servers.forEach(AgentServer::stop);
   }
 
   private static Scenario scenario(String workload) {
@@ -69,7 +56,9 @@ class StepRunnerTest {
         scenario("{type: write, file: 'w.{node}', block-size: 64KiB, size: 8MiB}")
             .withAgents(List.of("a", "b"));
     try (AgentEnsemble ensemble = new AgentEnsemble(agents(2))) {
-      RunRecord run = new ExperimentRunner(s, ensemble, RunListener.SILENT).run("test-run");
+      RunRecord run =
+          new ExperimentRunner(s, ensemble, RunListener.SILENT, FaultBounds.defaults())
+              .run("test-run");
 
       assertThat(run.status()).isEqualTo(RunStatus.OK);
       assertThat(run.steps())
@@ -105,7 +94,7 @@ class StepRunnerTest {
     Files.createDirectories(tmp.resolve("n2/lockstep-r.all/w"));
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
       StepRecord step =
-          new StepRunner(s, ensemble, RunListener.SILENT)
+          new StepRunner(s, ensemble, RunListener.SILENT, FaultBounds.defaults())
               .run(
                   "r",
                   "all",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import lockstep.coordinator.results.StepIds;
 import lockstep.coordinator.run.PlanSchedule;
 import lockstep.coordinator.run.StepNode;
 import org.junit.jupiter.api.Test;
@@ -63,12 +64,11 @@ class PlanParsingTest {
     assertThat(PlanSchedule.of(s, nodes(3)).get(4).group()).isEqualTo("ramp-3");
     // read back from an id, as `lockstep collect` does
     for (PlanSchedule.Scheduled step : PlanSchedule.of(s, nodes(3))) {
-      assertThat(PlanSchedule.parse(step.id()))
-          .isEqualTo(new PlanSchedule.StepId(step.group(), step.kind(), step.repeat()));
+      assertThat(StepIds.parse(step.id()))
+          .isEqualTo(new StepIds.StepId(step.group(), step.kind(), step.repeat()));
     }
-    assertThat(PlanSchedule.parse("all")).isEqualTo(new PlanSchedule.StepId("all", "all", 1));
-    assertThat(PlanSchedule.parse("solo-node2"))
-        .isEqualTo(new PlanSchedule.StepId("solo-node2", "solo", 1));
+    assertThat(StepIds.parse("all")).isEqualTo(new StepIds.StepId("all", "all", 1));
+    assertThat(StepIds.parse("solo-node2")).isEqualTo(new StepIds.StepId("solo-node2", "solo", 1));
   }
 
   @Test

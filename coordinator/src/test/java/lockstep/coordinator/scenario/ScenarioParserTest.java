@@ -31,7 +31,7 @@ class ScenarioParserTest {
     assertThat(s.workload().getWrite().getBlockSizeBytes()).isEqualTo(4096);
     assertThat(s.workload().getWrite().getSizeBytes()).isEqualTo(2L << 30);
     assertThat(s.workload().getWrite().getFdatasync()).isTrue();
-    assertThat(s.unit()).isEqualTo("MB/s");
+    assertThat(s.kind().unit()).isEqualTo("MB/s");
   }
 
   @Test
@@ -47,7 +47,7 @@ class ScenarioParserTest {
     assertThat(s.workload().getLockFiles().getProcesses()).isEqualTo(10);
     assertThat(s.workload().getLockFiles().getLock()).isEqualTo(LockKind.LOCK_KIND_FCNTL);
     assertThat(s.workload().getLockFiles().getDir()).isEqualTo("lock-files.{node}");
-    assertThat(s.unit()).isEqualTo("locks/s");
+    assertThat(s.kind().unit()).isEqualTo("locks/s");
     assertThat(s.timeout().toMinutes()).isEqualTo(10);
   }
 

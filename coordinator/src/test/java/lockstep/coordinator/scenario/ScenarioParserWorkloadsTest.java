@@ -59,8 +59,8 @@ class ScenarioParserWorkloadsTest {
     assertThat(p.getDurationMillis()).isEqualTo(2000);
     assertThat(p.getWarmupMillis()).isEqualTo(100);
     assertThat(p.getLock()).isEqualTo(LockKind.LOCK_KIND_OFD);
-    assertThat(s.unit()).isEqualTo("locks/s");
-    assertThat(s.opName()).isEqualTo("lock");
+    assertThat(s.kind().unit()).isEqualTo("locks/s");
+    assertThat(s.kind().opName()).isEqualTo("lock");
   }
 
   @Test
@@ -119,11 +119,11 @@ class ScenarioParserWorkloadsTest {
             .getRead();
     assertThat(r.getPattern()).isEqualTo(AccessPattern.ACCESS_PATTERN_RANDOM);
     assertThat(r.getThreads()).isEqualTo(4);
-    assertThat(parse("type: read\nsize: 1MiB").unit()).isEqualTo("MB/s");
+    assertThat(parse("type: read\nsize: 1MiB").kind().unit()).isEqualTo("MB/s");
     var m = parse("type: metadata\nops: [unlink, create]\ndepth: 2").workload().getMetadata();
     assertThat(m.getOpsList())
         .containsExactly(MetadataOp.METADATA_OP_CREATE, MetadataOp.METADATA_OP_UNLINK);
-    assertThat(parse("type: metadata").unit()).isEqualTo("ops/s");
+    assertThat(parse("type: metadata").kind().unit()).isEqualTo("ops/s");
     var h = parse("type: hot-lock\nlock: flock\nthreads: 3\nhold: 50us").workload().getHotLock();
     assertThat(h.getHoldMicros()).isEqualTo(50);
     assertThat(h.getThreads()).isEqualTo(3);

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.Status;
-import io.grpc.netty.NettyServerBuilder;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lockstep.agent.AgentConfig;
-import lockstep.agent.AgentServer;
 import lockstep.agent.security.AgentSecurity;
+import lockstep.agent.service.AgentMembers;
+import lockstep.agent.service.AgentServer;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.RunSummary;
 import lockstep.agent.v1.WorkloadSpec;
@@ -21,6 +19,7 @@ import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.certs.CertificateAuthority;
 import lockstep.coordinator.certs.PemFiles;
+import lockstep.testsupport.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AgentSecurityTest {
   @TempDir Path dir;
-  @TempDir Path root;
-  private final List<AgentServer> servers = new ArrayList<>();
+  @TempDir Path roots;
+  private final List<InProcessCluster<AgentServer>> clusters = new ArrayList<>();
   private final List<GrpcAgent> clients = new ArrayList<>();
   private Path caPem;
 
@@ -57,20 +56,17 @@ class AgentSecurityTest {
   @AfterEach
   void stop() {
     clients.forEach(GrpcAgent::close);
-    servers.forEach(AgentServer::stop);
+    clusters.forEach(InProcessCluster::close);
   }
 
   private String start(AgentSecurity security) throws Exception {
-    AgentConfig config = new AgentConfig("n1", root.toRealPath(), "127.0.0.1", 0);
-    AgentServer s =
-        new AgentServer(
-                NettyServerBuilder.forAddress(
-                    new InetSocketAddress("127.0.0.1", 0), security.credentials()),
-                config,
-                security)
+    InProcessCluster<AgentServer> c =
+        InProcessCluster.of(AgentMembers.secured(security))
+            .under(roots)
+            .credentials(security.credentials())
             .start();
-    servers.add(s);
-    return "127.0.0.1:" + s.port();
+    clusters.add(c);
+    return c.member(0).address();
   }
 
   private AgentSecurity mtls() {
@@ -148,12 +144,12 @@ class AgentSecurityTest {
     assertRefused(() -> bob.prepare(prepare("r1")), Status.Code.PERMISSION_DENIED, why);
     assertRefused(
         () -> bob.watchProgress("r1", 50, 5_000).hasNext(), Status.Code.PERMISSION_DENIED, why);
-    assertThat(root.resolve("lockstep-r1/out.n1")).exists();
+    assertThat(roots.resolve("n1").resolve("lockstep-r1/out.n1")).exists();
     assertThat(alice.cleanup("r1").getFilesRemoved()).isEqualTo(1);
     assertRefused(() -> bob.removeRunDir("r1"), Status.Code.PERMISSION_DENIED, why);
-    assertThat(root.resolve("lockstep-r1")).isEmptyDirectory();
+    assertThat(roots.resolve("n1").resolve("lockstep-r1")).isEmptyDirectory();
     alice.removeRunDir("r1");
-    assertThat(root.resolve("lockstep-r1")).doesNotExist();
+    assertThat(roots.resolve("n1").resolve("lockstep-r1")).doesNotExist();
   }
 
   @Test
@@ -219,7 +215,7 @@ class AgentSecurityTest {
         "is above the receiver's limit of 1048576 bytes (1 MiB); the agent reads requests of at"
             + " most 1 MiB, the coordinator answers of at most 64 MiB (raise with"
             + " LOCKSTEP_MAX_MESSAGE_MIB in its environment)");
-    assertThat(root.toFile().list()).isEmpty();
+    assertThat(roots.resolve("n1").toFile().list()).isEmpty();
   }
 
   private static PrepareRequest prepare(String runId) {

@@ -76,6 +76,7 @@ public final class CompareHtmlReport {
         .append(row(c.aggregateEfficiency().label(), "", c.aggregateEfficiency(), true))
         .append(row(c.meanNodeEfficiency().label(), "", c.meanNodeEfficiency(), true));
     page.raw(t.append("</table>").toString());
+    page.raw(SignificanceTable.of(c.a(), c.b()).html(c.unit()));
     page.raw(ResourceComparison.of(c.a(), c.b()).html());
     page.raw(
         "<h2>Verdicts</h2><p><b>A:</b></p><ul>"

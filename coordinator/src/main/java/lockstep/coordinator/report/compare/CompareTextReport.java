@@ -51,6 +51,7 @@ public final class CompareTextReport {
           Verdicts.num(agg.a()),
           c.unit());
     }
+    SignificanceTable.of(c.a(), c.b()).print(out, c.unit());
     ResourceComparison.of(c.a(), c.b()).print(out);
   }
 

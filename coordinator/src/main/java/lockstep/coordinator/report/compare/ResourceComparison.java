@@ -4,6 +4,7 @@ import static lockstep.coordinator.report.html.HtmlPage.esc;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +30,7 @@ public record ResourceComparison(List<Line> lines, List<StepBottleneck> bottlene
   private static final Map<String, Function<NodeLoad, String>> FIGURES = figures();
 
   private static Map<String, Function<NodeLoad, String>> figures() {
-    Map<String, Function<NodeLoad, String>> m = new java.util.LinkedHashMap<>();
+    Map<String, Function<NodeLoad, String>> m = new LinkedHashMap<>();
     m.put("CPU busy", l -> pct(l.cpuBusyPercent()));
     m.put("workload's own CPU", l -> pct(l.workloadCpuPercent()));
     m.put(

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.NodeResult;
@@ -322,11 +323,7 @@ public final class RunCharts {
     Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
     double minT =
         byName.values().stream()
-            .flatMap(
-                n ->
-                    n.series() == null
-                        ? java.util.stream.Stream.<Sample>empty()
-                        : n.series().stream())
+            .flatMap(n -> n.series() == null ? Stream.<Sample>empty() : n.series().stream())
             .mapToDouble(Sample::t)
             .min()
             .orElse(0);

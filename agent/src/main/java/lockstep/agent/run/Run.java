@@ -1,0 +1,328 @@
+package lockstep.agent.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import lockstep.agent.metrics.RunView;
+import lockstep.agent.telemetry.ResourceSampler;
+import lockstep.agent.telemetry.RunTelemetry;
+import lockstep.agent.v1.ProgressSample;
+import lockstep.agent.v1.ResourceSample;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.WorkloadError;
+import lockstep.agent.v1.WorkloadResult;
+import lockstep.agent.v1.WorkloadSpec;
+import lockstep.agent.workload.CleanupReport;
+import lockstep.agent.workload.Workload;
+import lockstep.common.WallClock;
+import lockstep.common.WorkloadKind;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/** One run on this agent: prepared -> armed -> running -> succeeded/failed/aborted. */
+public final class Run {
+  /** How often a running run's progress and resources are sampled (the progress cadence). */
+  public static final long SAMPLE_MILLIS = 100;
+
+  private static final Logger LOG = LogManager.getLogger(Run.class);
+
+  private final String runId;
+  private final WorkloadSpec spec;
+  private final Workload workload;
+  private final long leaseMillis;
+
+  /** Null when the run takes no resource samples. */
+  private final ResourceSampler sampler;
+
+  private RunTelemetry telemetry;
+  private final List<ProgressSample> series = new ArrayList<>();
+  private volatile RunState state = RunState.RUN_STATE_PREPARED;
+  private volatile long startAt;
+  private volatile WorkloadResult result;
+  private volatile long lastTouchMillis = System.currentTimeMillis();
+  private volatile String abortReason;
+  private Thread runner;
+  private final CompletableFuture<Void> finished = new CompletableFuture<>();
+  private final String preparedBy;
+  private final long preparedAtMillis = System.currentTimeMillis();
+  private final Object cleanupLock = new Object();
+  private volatile boolean cleanupStarted;
+  private volatile boolean cleanedOnRequest;
+  private volatile long cleanedAtMillis;
+  private volatile long peerGoneAtMillis;
+  private CleanupReport cleaned;
+
+  /** Runs once the workload's files are removed (the run's manifest goes). */
+  private final Runnable afterCleanup;
+
+  Run(
+      String runId,
+      WorkloadSpec spec,
+      Workload workload,
+      long leaseMillis,
+      String preparedBy,
+      ResourceSampler sampler,
+      Runnable afterCleanup) {
+    this.afterCleanup = afterCleanup;
+    this.runId = runId;
+    this.spec = spec;
+    this.workload = workload;
+    this.leaseMillis = leaseMillis;
+    this.sampler = sampler;
+    this.preparedBy = preparedBy;
+  }
+
+  /** Who prepared the run (the peer address of the Prepare call). */
+  public String preparedBy() {
+    return preparedBy;
+  }
+
+  public long preparedAtMillis() {
+    return preparedAtMillis;
+  }
+
+  /** Why the run was aborted (its lease ran out, the coordinator asked), or null. */
+  public String abortReason() {
+    return abortReason;
+  }
+
+  /**
+   * Whether cleanup (by the coordinator or the lease) has begun: the run holds nothing any more.
+   */
+  boolean cleanupStarted() {
+    return cleanupStarted;
+  }
+
+  /**
+   * Whether its cleanup was asked for by its owner (an Abort with remove_files), not by its lease.
+   */
+  public boolean cleanedOnRequest() {
+    return cleanedOnRequest;
+  }
+
+  /** When cleanup ended, 0 while it has not. */
+  public long cleanedAtMillis() {
+    return cleanedAtMillis;
+  }
+
+  public String runId() {
+    return runId;
+  }
+
+  public WorkloadSpec spec() {
+    return spec;
+  }
+
+  public Workload workload() {
+    return workload;
+  }
+
+  void touch() {
+    lastTouchMillis = System.currentTimeMillis();
+  }
+
+  /**
+   * Why the lease ran out, or null while it holds: no call for leaseMillis, or the connection of
+   * whoever prepared the run closed {@link Leases#PEER_GONE_GRACE_MILLIS} ago and no call came
+   * since (its process died).
+   */
+  String leaseExpiry(long nowMillis) {
+    if (cleanupStarted) {
+      return null;
+    }
+    long gone = peerGoneAtMillis;
+    if (gone > 0 && lastTouchMillis <= gone && nowMillis - gone > Leases.PEER_GONE_GRACE_MILLIS) {
+      return "the connection of "
+          + preparedBy
+          + " closed and no call came within "
+          + Leases.PEER_GONE_GRACE_MILLIS
+          + " ms";
+    }
+    if (nowMillis - lastTouchMillis > leaseMillis) {
+      return "lease ran out: no call from the coordinator for " + leaseMillis + " ms";
+    }
+    return null;
+  }
+
+  /** The connection the run was prepared over closed now. */
+  void peerGone(long nowMillis) {
+    peerGoneAtMillis = nowMillis;
+  }
+
+  public RunState state() {
+    RunState s = state;
+    if (s == RunState.RUN_STATE_ARMED && WallClock.nowNanos() >= startAt) {
+      return RunState.RUN_STATE_RUNNING;
+    }
+    return s;
+  }
+
+  public static boolean isFinal(RunState s) {
+    return s == RunState.RUN_STATE_SUCCEEDED
+        || s == RunState.RUN_STATE_FAILED
+        || s == RunState.RUN_STATE_ABORTED;
+  }
+
+  /** Arms the run for the instant; repeating the same instant is a no-op. */
+  public synchronized RunState arm(long startAtUnixNanos) {
+    if (state != RunState.RUN_STATE_PREPARED) {
+      if (startAt == startAtUnixNanos) {
+        return state();
+      }
+      throw new IllegalStateException(
+          "run " + runId + " is already " + state() + " for another start instant");
+    }
+    startAt = startAtUnixNanos;
+    state = RunState.RUN_STATE_ARMED;
+    if (sampler != null) {
+      telemetry = RunTelemetry.start(sampler, startAt, SAMPLE_MILLIS, runId);
+    }
+    runner = new Thread(this::execute, "run-" + runId);
+    runner.start();
+    return state();
+  }
+
+  private void execute() {
+    WorkloadResult.Builder r;
+    try {
+      r = workload.run(startAt);
+    } catch (RuntimeException e) {
+      LOG.error("run {} failed", runId, e);
+      r =
+          WorkloadResult.newBuilder()
+              .setState(RunState.RUN_STATE_FAILED)
+              .setError(WorkloadError.newBuilder().setOperation("run").setMessage(e.toString()));
+    }
+    r.setIntendedStartUnixNanos(startAt).setWorkers(WorkloadKind.of(spec).workers(spec));
+    if (telemetry != null) {
+      r.setTelemetry(telemetry.finish());
+    }
+    if (abortReason != null) {
+      // what the workload met after the abort (workers killed, files gone) follows from it: the
+      // reason is the error
+      r.setState(RunState.RUN_STATE_ABORTED);
+      r.setError(WorkloadError.newBuilder().setOperation("abort").setMessage(abortReason));
+    }
+    synchronized (this) {
+      sample();
+      r.addAllSeries(series);
+      result = r.build();
+      state = result.getState();
+    }
+    finished.complete(null);
+    LOG.info("run {} {}: {} ops, {} bytes", runId, state, result.getOps(), result.getBytes());
+  }
+
+  /** Appends one progress sample while running; called by the agent's sampler. */
+  synchronized void sample() {
+    // The state field stays ARMED while the workload runs; final states take no samples.
+    if (state == RunState.RUN_STATE_ARMED && WallClock.nowNanos() >= startAt) {
+      series.add(progress());
+    }
+  }
+
+  public ProgressSample progress() {
+    return ProgressSample.newBuilder()
+        .setAtUnixNanos(WallClock.nowNanos())
+        .setOps(workload.opsSoFar())
+        .setBytes(workload.bytesSoFar())
+        .build();
+  }
+
+  /** Runs {@code action} once the run has reached a final state (at once if it has). */
+  public void whenFinished(Runnable action) {
+    finished.thenRun(action);
+  }
+
+  /** What a metrics scrape shows of this run ({@code lockstep-agent --metrics}). */
+  public synchronized RunView view() {
+    ResourceSample latest = telemetry == null ? null : telemetry.latest();
+    WorkloadResult r = result;
+    return new RunView(
+        runId,
+        WorkloadKind.of(spec).name(),
+        state(),
+        r != null ? r.getOps() : workload.opsSoFar(),
+        r != null ? r.getBytes() : workload.bytesSoFar(),
+        latest,
+        sampler != null);
+  }
+
+  public WorkloadResult result() {
+    WorkloadResult r = result;
+    if (r != null) {
+      return r;
+    }
+    return WorkloadResult.newBuilder()
+        .setState(state())
+        .setIntendedStartUnixNanos(startAt)
+        .setOps(workload.opsSoFar())
+        .setBytes(workload.bytesSoFar())
+        .build();
+  }
+
+  public synchronized RunState abort(String reason) {
+    if (isFinal(state)) {
+      return state;
+    }
+    abortReason = reason == null || reason.isBlank() ? "requested by coordinator" : reason;
+    LOG.warn("run {} aborted: {}", runId, abortReason);
+    workload.abort();
+    if (state == RunState.RUN_STATE_PREPARED) {
+      state = RunState.RUN_STATE_ABORTED;
+      result =
+          WorkloadResult.newBuilder()
+              .setState(state)
+              .setError(WorkloadError.newBuilder().setOperation("abort").setMessage(abortReason))
+              .build();
+      finished.complete(null);
+    }
+    return state;
+  }
+
+  /**
+   * Aborts the run if it still goes, waits for it, removes its files; once. Later calls return the
+   * first one's report (the lease and the coordinator may both clean a run).
+   */
+  CleanupReport cleanup(String reason) {
+    return cleanup(reason, false);
+  }
+
+  /**
+   * As {@link #cleanup(String)}, asked for by the run's owner (Abort with remove_files) rather than
+   * its lease.
+   */
+  public CleanupReport cleanupOnRequest(String reason) {
+    return cleanup(reason, true);
+  }
+
+  private CleanupReport cleanup(String reason, boolean onRequest) {
+    synchronized (cleanupLock) {
+      if (cleaned == null) {
+        cleanedOnRequest = onRequest;
+        cleanupStarted = true;
+        cleaned = doCleanup(reason);
+        cleanedAtMillis = System.currentTimeMillis();
+      }
+      return cleaned;
+    }
+  }
+
+  private CleanupReport doCleanup(String reason) {
+    abort(reason);
+    Thread t;
+    synchronized (this) {
+      t = runner;
+    }
+    if (t != null) {
+      try {
+        t.join(30_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    CleanupReport report = workload.cleanup();
+    afterCleanup.run();
+    return report;
+  }
+}

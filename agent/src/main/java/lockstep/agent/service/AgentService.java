@@ -1,0 +1,394 @@
+package lockstep.agent.service;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import lockstep.agent.env.BootId;
+import lockstep.agent.env.NodeEnvironment;
+import lockstep.agent.fs.MountInfo;
+import lockstep.agent.run.AgentConfig;
+import lockstep.agent.run.Run;
+import lockstep.agent.run.RunOwners;
+import lockstep.agent.run.RunRegistry;
+import lockstep.agent.security.CallerIdentity;
+import lockstep.agent.v1.AbortRequest;
+import lockstep.agent.v1.AbortResponse;
+import lockstep.agent.v1.AgentServiceGrpc;
+import lockstep.agent.v1.CleanupRequest;
+import lockstep.agent.v1.CleanupResponse;
+import lockstep.agent.v1.DescribeRequest;
+import lockstep.agent.v1.DescribeResponse;
+import lockstep.agent.v1.GetResultRequest;
+import lockstep.agent.v1.GetResultResponse;
+import lockstep.agent.v1.KeepAliveRequest;
+import lockstep.agent.v1.KeepAliveResponse;
+import lockstep.agent.v1.ListRunsRequest;
+import lockstep.agent.v1.ListRunsResponse;
+import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.PrepareResponse;
+import lockstep.agent.v1.ProbeClockRequest;
+import lockstep.agent.v1.ProbeClockResponse;
+import lockstep.agent.v1.RunState;
+import lockstep.agent.v1.RunSummary;
+import lockstep.agent.v1.StartRequest;
+import lockstep.agent.v1.StartResponse;
+import lockstep.agent.v1.WatchProgressRequest;
+import lockstep.agent.v1.WatchProgressResponse;
+import lockstep.agent.workload.CleanupReport;
+import lockstep.common.Version;
+import lockstep.common.WallClock;
+import lockstep.common.WorkloadKind;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/** The gRPC face of the agent: maps each call onto the {@link RunRegistry}. */
+final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
+  static final List<String> CAPABILITIES =
+      Stream.concat(
+              WorkloadKind.names().stream().map(n -> "workload:" + n),
+              Stream.of("lock:fcntl", "lock:flock", "lock:ofd"))
+          .toList();
+  private static final Logger LOG = LogManager.getLogger(AgentService.class);
+  private static final int MIN_INTERVAL_MILLIS = 50;
+  private static final int DEFAULT_INTERVAL_MILLIS = 250;
+
+  private final RunRegistry registry;
+  private final RunOwners owners;
+  private final ScheduledExecutorService streams =
+      Executors.newScheduledThreadPool(
+          1,
+          r -> {
+            Thread t = new Thread(r, "progress-streams");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private volatile int clockProbePort;
+
+  AgentService(RunRegistry registry) {
+    this.registry = registry;
+    this.owners = new RunOwners(registry.config().nodeName());
+    registry.showOwners(
+        id -> {
+          String o = owners.ownerOf(id);
+          return o.isEmpty() ? "" : CallerIdentity.shown(o);
+        });
+  }
+
+  /** The UDP port of this agent's {@link ClockProbeResponder}, told to coordinators by Describe. */
+  void clockProbePort(int port) {
+    this.clockProbePort = port;
+  }
+
+  @Override
+  public void describe(DescribeRequest request, StreamObserver<DescribeResponse> response) {
+    respond(
+        response,
+        () -> {
+          AgentConfig config = registry.config();
+          DescribeResponse.Builder b =
+              DescribeResponse.newBuilder()
+                  .setNodeName(config.nodeName())
+                  .setVersion(Version.get())
+                  .addAllCapabilities(CAPABILITIES)
+                  .setRoot(config.root().toString())
+                  .setHostname(hostname())
+                  .setPid(ProcessHandle.current().pid())
+                  .setBootId(BootId.current())
+                  .setClockProbePort(clockProbePort);
+          MountInfo.of(config.root())
+              .ifPresent(
+                  m ->
+                      b.setFsType(m.fsType())
+                          .setMountPoint(m.mountPoint())
+                          .setMountOptions(m.options())
+                          .setMountSource(m.source()));
+          NodeEnvironment env = NodeEnvironment.capture(config.root());
+          b.setKernel(env.kernel())
+              .setCpuCount(env.cpuCount())
+              .setCpuModel(env.cpuModel())
+              .setMemoryBytes(env.memoryBytes())
+              .setBlockDevice(env.blockDevice())
+              .putAllClusterSettings(env.clusterSettings());
+          return b.build();
+        });
+  }
+
+  private static String hostname() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "";
+    }
+  }
+
+  @Override
+  public void probeClock(ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
+    long received = WallClock.nowNanos();
+    ProbeClockResponse.Builder b =
+        ProbeClockResponse.newBuilder().setReceiveUnixNanos(received).setAgentUnixNanos(received);
+    response.onNext(b.setSendUnixNanos(WallClock.nowNanos()).build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
+    respond(
+        response,
+        () -> {
+          owners.claim(request.getRunId());
+          Run run;
+          try {
+            run = registry.prepare(request, PeerAddress.current());
+          } catch (RuntimeException e) {
+            if (!registry.isKnown(request.getRunId())) {
+              owners.forget(request.getRunId());
+            }
+            throw e;
+          }
+          return PrepareResponse.newBuilder()
+              .setState(run.state())
+              .addAllPaths(run.workload().paths())
+              .addAllWorkerPids(run.workload().workerPids())
+              .build();
+        });
+  }
+
+  @Override
+  public void start(StartRequest request, StreamObserver<StartResponse> response) {
+    respond(
+        response,
+        () -> {
+          owners.check(request.getRunId(), "start");
+          Run run = registry.get(request.getRunId());
+          if (request.getStartAtUnixNanos() <= 0) {
+            throw Status.INVALID_ARGUMENT
+                .withDescription("start_at_unix_nanos must be set")
+                .asRuntimeException();
+          }
+          try {
+            return StartResponse.newBuilder()
+                .setState(run.arm(request.getStartAtUnixNanos()))
+                .build();
+          } catch (IllegalStateException e) {
+            throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
+          }
+        });
+  }
+
+  @Override
+  public void watchProgress(
+      WatchProgressRequest request, StreamObserver<WatchProgressResponse> response) {
+    Run run;
+    try {
+      owners.check(request.getRunId(), "watch-progress");
+      run = registry.get(request.getRunId());
+    } catch (StatusRuntimeException e) {
+      response.onError(e);
+      return;
+    }
+    int interval =
+        request.getIntervalMillis() == 0
+            ? DEFAULT_INTERVAL_MILLIS
+            : Math.max(MIN_INTERVAL_MILLIS, request.getIntervalMillis());
+    ServerCallStreamObserver<WatchProgressResponse> call =
+        (ServerCallStreamObserver<WatchProgressResponse>) response;
+    AtomicReference<ScheduledFuture<?>> task = new AtomicReference<>();
+    call.setOnCancelHandler(() -> cancel(task));
+    AtomicBoolean ended = new AtomicBoolean();
+    Runnable tick =
+        () -> {
+          try {
+            // the stream does not renew the lease: KeepAlive does (a stream outlives its
+            // coordinator briefly)
+            RunState state = run.state();
+            synchronized (call) {
+              if (call.isCancelled() || ended.get()) {
+                return;
+              }
+              call.onNext(
+                  WatchProgressResponse.newBuilder()
+                      .setSample(run.progress())
+                      .setState(state)
+                      .build());
+              if (Run.isFinal(state)) {
+                ended.set(true);
+                call.onCompleted();
+                cancel(task);
+              }
+            }
+          } catch (RuntimeException e) {
+            LOG.debug("progress stream for {} ended: {}", request.getRunId(), e.toString());
+            cancel(task);
+          }
+        };
+    task.set(streams.scheduleAtFixedRate(tick, 0, interval, TimeUnit.MILLISECONDS));
+    // The last sample goes out when the run ends, not at the next tick: a short step's
+    // coordinator does not wait up to a whole interval to learn that it is done.
+    run.whenFinished(
+        () -> {
+          try {
+            streams.execute(tick);
+          } catch (RejectedExecutionException e) {
+            LOG.debug("progress stream for {}: agent closing", request.getRunId());
+          }
+        });
+  }
+
+  private static void cancel(AtomicReference<ScheduledFuture<?>> task) {
+    ScheduledFuture<?> f = task.get();
+    if (f != null) {
+      f.cancel(false);
+    }
+  }
+
+  @Override
+  public void getResult(GetResultRequest request, StreamObserver<GetResultResponse> response) {
+    respond(
+        response,
+        () -> {
+          owners.check(request.getRunId(), "get-result");
+          Run run = registry.get(request.getRunId());
+          return GetResultResponse.newBuilder()
+              .setState(run.state())
+              .setResult(run.result())
+              .build();
+        });
+  }
+
+  @Override
+  public void abort(AbortRequest request, StreamObserver<AbortResponse> response) {
+    respond(
+        response,
+        () -> {
+          owners.check(request.getRunId(), "abort");
+          Run run = registry.get(request.getRunId());
+          if (!request.getRemoveFiles()) {
+            return AbortResponse.newBuilder().setState(run.abort(request.getReason())).build();
+          }
+          CleanupReport report = run.cleanupOnRequest(request.getReason());
+          return AbortResponse.newBuilder()
+              .setState(run.state())
+              .setFilesRemoved(report.filesRemoved())
+              .addAllLeftovers(report.leftovers())
+              .build();
+        });
+  }
+
+  @Override
+  public void cleanup(CleanupRequest request, StreamObserver<CleanupResponse> response) {
+    respond(
+        response,
+        () -> {
+          owners.check(request.getRunId(), "cleanup");
+          if (request.getRunDirOnly()) {
+            registry.removeRunDir(request.getRunId());
+            owners.forget(request.getRunId());
+            return CleanupResponse.getDefaultInstance();
+          }
+          CleanupReport report = registry.cleanup(request.getRunId(), true);
+          return CleanupResponse.newBuilder()
+              .setFilesRemoved(report.filesRemoved())
+              .addAllLeftovers(report.leftovers())
+              .build();
+        });
+  }
+
+  @Override
+  public void keepAlive(KeepAliveRequest request, StreamObserver<KeepAliveResponse> response) {
+    respond(
+        response,
+        () -> {
+          KeepAliveResponse.Builder b = KeepAliveResponse.newBuilder();
+          for (Run ended : registry.keepAlive(request.getRunIdsList())) {
+            b.addExpiredRunIds(ended.runId());
+            if (ended.cleanedOnRequest()) {
+              b.addAbortedRunIds(ended.runId());
+            }
+          }
+          return b.build();
+        });
+  }
+
+  @Override
+  public void listRuns(ListRunsRequest request, StreamObserver<ListRunsResponse> response) {
+    respond(
+        response,
+        () -> {
+          String caller = CallerIdentity.current();
+          ListRunsResponse.Builder b = ListRunsResponse.newBuilder();
+          for (Run run : registry.list()) {
+            String owner = owners.ownerOf(run.runId());
+            b.addRuns(
+                RunSummary.newBuilder()
+                    .setRunId(run.runId())
+                    .setOwner(CallerIdentity.shown(owner))
+                    .setYours(owner.equals(caller))
+                    .setState(run.state())
+                    .setPreparedBy(run.preparedBy())
+                    .setPreparedAtUnixMillis(run.preparedAtMillis())
+                    .setCleanedAtUnixMillis(run.cleanedAtMillis())
+                    .setAbortReason(run.abortReason() == null ? "" : run.abortReason())
+                    .setWorkload(run.spec()));
+          }
+          return b.build();
+        });
+  }
+
+  void close() {
+    streams.shutdownNow();
+  }
+
+  /**
+   * Longest status description sent: it travels in an HTTP/2 trailer, whose list is capped at 8
+   * KiB.
+   */
+  static final int MAX_DESCRIPTION = 2000;
+
+  /**
+   * The status with its description shortened in the middle to fit a trailer (long paths would
+   * not).
+   */
+  static Status fitted(Status status) {
+    String d = status.getDescription();
+    if (d == null || d.length() <= MAX_DESCRIPTION) {
+      return status;
+    }
+    int keep = MAX_DESCRIPTION / 2 - 40;
+    return status.withDescription(
+        d.substring(0, keep)
+            + " …("
+            + (d.length() - 2 * keep)
+            + " characters left out)… "
+            + d.substring(d.length() - keep));
+  }
+
+  private static <T> void respond(StreamObserver<T> response, Supplier<T> call) {
+    T value;
+    try {
+      value = call.get();
+    } catch (StatusRuntimeException e) {
+      response.onError(fitted(e.getStatus()).asRuntimeException());
+      return;
+    } catch (RuntimeException e) {
+      LOG.error("call failed", e);
+      response.onError(fitted(Status.INTERNAL.withDescription(e.toString())).asRuntimeException());
+      return;
+    }
+    response.onNext(value);
+    response.onCompleted();
+  }
+}

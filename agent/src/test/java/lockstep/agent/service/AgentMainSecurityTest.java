@@ -1,0 +1,97 @@
+package lockstep.agent.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent as a process: what it refuses to listen on, in one line and exit 2. */
+class AgentMainSecurityTest {
+  @TempDir Path root;
+
+  private record Exit(int code, String out, String err) {}
+
+  private Exit agent(String... args) throws IOException, InterruptedException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                AgentMain.class.getName()));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+    p.getOutputStream().close();
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("agent did not exit within 60 s: " + String.join(" ", args));
+    }
+    return new Exit(
+        p.exitValue(),
+        new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+        new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aNonLoopbackListenerWithoutTlsOrTokenIsRefusedInOneLine() throws Exception {
+    Exit e = agent("--listen", "0.0.0.0:0", "--root", root.toString(), "--name", "n1");
+    assertThat(e.code()).isEqualTo(2);
+    assertThat(e.err().lines().toList()).hasSize(1);
+    assertThat(e.err())
+        .contains("--listen: 0.0.0.0 is not a loopback address")
+        .contains("--insecure");
+    assertThat(e.out()).doesNotContain("listening on");
+  }
+
+  @Test
+  void badSecurityFlagsNameTheFlag() throws Exception {
+    Files.writeString(root.resolve("short-token"), "abc\n");
+    Exit shortToken =
+        agent(
+            "--listen",
+            "127.0.0.1:0",
+            "--root",
+            root.toString(),
+            "--token-file",
+            root.resolve("short-token").toString());
+    assertThat(shortToken.code()).isEqualTo(2);
+    assertThat(shortToken.err().lines().toList())
+        .singleElement()
+        .asString()
+        .contains("--token-file")
+        .contains("at least 16");
+
+    Exit halfTls =
+        agent(
+            "--listen",
+            "127.0.0.1:0",
+            "--root",
+            root.toString(),
+            "--tls-cert",
+            root.resolve("short-token").toString());
+    assertThat(halfTls.code()).isEqualTo(2);
+    assertThat(halfTls.err()).contains("--tls-cert and --tls-key go together");
+
+    Exit missing =
+        agent(
+            "--listen",
+            "127.0.0.1:0",
+            "--root",
+            root.toString(),
+            "--tls-cert",
+            "/nonexistent/a.pem",
+            "--tls-key",
+            "/nonexistent/a-key.pem",
+            "--tls-client-ca",
+            "/nonexistent/ca.pem");
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.err()).contains("--tls-cert: /nonexistent/a.pem is not a readable file");
+  }
+}

@@ -1,0 +1,49 @@
+package lockstep.agent.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent's command line as a process: start-up failures are one line and an exit code. */
+class AgentMainTest {
+  @TempDir Path root;
+
+  @Test
+  void aPortAlreadyInUseIsOneLineAndExitTwo() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String listen = "127.0.0.1:" + taken.getLocalPort();
+      Process p =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  AgentMain.class.getName(),
+                  "--listen",
+                  listen,
+                  "--root",
+                  root.toString(),
+                  "--name",
+                  "n1")
+              .start();
+      p.getOutputStream().close();
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
+      assertThat(p.exitValue()).as(stderr).isEqualTo(2);
+      assertThat(lines)
+          .as(stderr)
+          .containsExactly(
+              "lockstep-agent: --listen "
+                  + listen
+                  + ": cannot listen: Address already in use (another process holds it; pick"
+                  + " another port, or port 0 for a free one)");
+    }
+  }
+}

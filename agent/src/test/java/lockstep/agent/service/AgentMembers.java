@@ -1,0 +1,51 @@
+package lockstep.agent.service;
+
+import lockstep.agent.run.AgentConfig;
+import lockstep.agent.security.AgentSecurity;
+import lockstep.testsupport.InProcessCluster;
+import lockstep.testsupport.InProcessCluster.MemberFactory;
+import lockstep.testsupport.InProcessCluster.Started;
+
+/**
+ * Agents as members of an {@link InProcessCluster}: real agent servers (runs, workers, files) in
+ * this JVM, for the agent's tests and the coordinator's (through this module's test jar).
+ */
+public final class AgentMembers {
+  private AgentMembers() {}
+
+  /** Agents without security; Describe offers no UDP clock probe port. */
+  public static MemberFactory<AgentServer> plain() {
+    return factory(AgentSecurity.NONE, false);
+  }
+
+  /** Agents that also answer clock probes over loopback UDP, as a real agent does. */
+  public static MemberFactory<AgentServer> withClockProbes() {
+    return factory(AgentSecurity.NONE, true);
+  }
+
+  /** Agents behind {@code security} (token check, caller identity; TLS is the transport's). */
+  public static MemberFactory<AgentServer> secured(AgentSecurity security) {
+    return factory(security, false);
+  }
+
+  private static MemberFactory<AgentServer> factory(AgentSecurity security, boolean clockProbes) {
+    return (builder, name, root, host) -> {
+      AgentServer s =
+          new AgentServer(
+                  builder,
+                  new AgentConfig(name, root, clockProbes ? "127.0.0.1" : host, 0),
+                  security)
+              .start();
+      if (clockProbes) {
+        s.startClockProbes("127.0.0.1", 0);
+      }
+      return new Started<>(s, s::port, s::stop);
+    };
+  }
+
+  /** {@code n} plain agents in process, roots under {@code base}. */
+  public static InProcessCluster<AgentServer> inProcess(java.nio.file.Path base, int n)
+      throws java.io.IOException {
+    return InProcessCluster.of(plain()).members(n).under(base).start();
+  }
+}

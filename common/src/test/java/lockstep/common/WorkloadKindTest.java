@@ -1,0 +1,113 @@
+package lockstep.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import lockstep.agent.v1.HotLockWorkload;
+import lockstep.agent.v1.LockFilesWorkload;
+import lockstep.agent.v1.LockRelease;
+import lockstep.agent.v1.PingPongIo;
+import lockstep.agent.v1.WorkloadSpec;
+import lockstep.agent.v1.WriteWorkload;
+import org.junit.jupiter.api.Test;
+
+/** The one description of each workload type, held against the proto it describes. */
+class WorkloadKindTest {
+  @Test
+  void everyWorkloadOfTheProtoHasExactlyOneKind() {
+    Set<WorkloadSpec.KindCase> described = new HashSet<>();
+    for (WorkloadKind<?> k : WorkloadKind.ALL) {
+      assertThat(described.add(k.specCase())).as(k.name()).isTrue();
+    }
+    for (WorkloadSpec.KindCase c : WorkloadSpec.KindCase.values()) {
+      if (c != WorkloadSpec.KindCase.KIND_NOT_SET) {
+        assertThat(described).as("a kind for " + c).contains(c);
+      }
+    }
+    assertThat(WorkloadKind.names())
+        .containsExactly("write", "read", "lock-files", "ping-pong", "hot-lock", "metadata")
+        .doesNotHaveDuplicates();
+  }
+
+  @Test
+  void everyFieldNamesAProtoFieldOfItsTypeAndNoFieldIsListedTwice() {
+    for (WorkloadKind<?> k : WorkloadKind.ALL) {
+      Message.Builder b = k.newMessageBuilder();
+      Set<String> yaml = new HashSet<>();
+      for (WorkloadField f : k.fields()) {
+        assertThat(yaml.add(f.yamlName())).as(k + "." + f.yamlName()).isTrue();
+        FieldDescriptor fd = b.getDescriptorForType().findFieldByName(f.protoName());
+        assertThat(fd).as(k + "." + f.yamlName() + " -> " + f.protoName()).isNotNull();
+        FieldDescriptor.JavaType expected =
+            switch (f.type()) {
+              case PATH -> FieldDescriptor.JavaType.STRING;
+              case FLAG, CHOICE -> FieldDescriptor.JavaType.BOOLEAN;
+              case WORDS, WORD_LIST -> FieldDescriptor.JavaType.ENUM;
+              case SIZE, COUNT -> fd.getJavaType(); // int or long, by the proto
+              case DURATION_MILLIS, DURATION_MICROS -> FieldDescriptor.JavaType.LONG;
+            };
+        assertThat(fd.getJavaType()).as(k + "." + f.yamlName()).isEqualTo(expected);
+        assertThat(fd.isRepeated()).isEqualTo(f.type() == WorkloadField.Type.WORD_LIST);
+      }
+    }
+  }
+
+  @Test
+  void everyProtoFieldOfAKindIsReachableFromAScenario() {
+    for (WorkloadKind<?> k : WorkloadKind.ALL) {
+      List<String> mapped = k.fields().stream().map(WorkloadField::protoName).toList();
+      for (FieldDescriptor fd : k.newMessageBuilder().getDescriptorForType().getFields()) {
+        assertThat(mapped).as(k + " field " + fd.getName()).contains(fd.getName());
+      }
+    }
+  }
+
+  @Test
+  void enumWordsAreTheProtoNamesWithoutTheirPrefix() {
+    assertThat(WorkloadField.wordsOf(LockRelease.getDescriptor()))
+        .containsExactly("hold", "unlock-each");
+    assertThat(WorkloadField.wordsOf(PingPongIo.getDescriptor()))
+        .containsExactly("none", "read", "write", "read-write");
+    assertThat(WorkloadField.valueOf(PingPongIo.getDescriptor(), "read-write").getNumber())
+        .isEqualTo(PingPongIo.PING_PONG_IO_READ_WRITE_VALUE);
+    assertThat(WorkloadField.valueOf(PingPongIo.getDescriptor(), "unspecified")).isNull();
+  }
+
+  @Test
+  void theFiguresTheAgentAsksComeFromTheKind() {
+    WorkloadSpec lockFiles =
+        WorkloadKind.LOCK_FILES.spec(
+            LockFilesWorkload.newBuilder().setProcesses(10).setFiles(1000).build());
+    assertThat(WorkloadKind.of(lockFiles)).isSameAs(WorkloadKind.LOCK_FILES);
+    assertThat(WorkloadKind.LOCK_FILES.filesCreated(lockFiles)).isEqualTo(10_000);
+    assertThat(WorkloadKind.LOCK_FILES.workers(lockFiles)).isEqualTo(10);
+    assertThat(WorkloadKind.LOCK_FILES.openFilesPerWorker(lockFiles)).isEqualTo(1000);
+    assertThat(WorkloadKind.LOCK_FILES.expectedWork(lockFiles)).isEqualTo(10_000);
+    WorkloadSpec hot =
+        WorkloadKind.HOT_LOCK.spec(
+            HotLockWorkload.newBuilder()
+                .setProcesses(3)
+                .setThreads(4)
+                .setDurationMillis(5000)
+                .build());
+    assertThat(WorkloadKind.HOT_LOCK.workers(hot)).isEqualTo(12);
+    assertThat(WorkloadKind.HOT_LOCK.timedMillis(hot)).isEqualTo(5000);
+    assertThat(WorkloadKind.HOT_LOCK.filesCreated(hot)).isEqualTo(1);
+    WorkloadSpec write =
+        WorkloadKind.WRITE.spec(WriteWorkload.newBuilder().setSizeBytes(1 << 20).build());
+    assertThat(WorkloadKind.WRITE.bytesToLayOut(write)).isEqualTo(1 << 20);
+    assertThat(WorkloadKind.WRITE.workers(write)).isEqualTo(1);
+    assertThat(WorkloadKind.WRITE.countsBytes()).isTrue();
+    assertThat(WorkloadKind.named("ping-pong").takesLocks()).isTrue();
+    assertThat(WorkloadKind.named("nope")).isNull();
+    assertThatThrownBy(() -> WorkloadKind.HOT_LOCK.message(write))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> WorkloadKind.of(WorkloadSpec.getDefaultInstance()))
+        .hasMessage("workload.type: no workload given");
+  }
+}
