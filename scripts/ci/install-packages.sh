@@ -25,6 +25,12 @@ packages=(
   iproute2             # ss
   attr                 # setfattr/getfattr (brick clean-up)
   ca-certificates
+  qemu-system-x86      # lockstep lab: the two cluster guests (LabIT)
+  qemu-utils           # qemu-img: the guests' overlays
+  mmdebstrap           # builds the lab's guest image from Debian packages
+  ansible              # deploys the agents into the lab's guests (deploy/ansible)
+  gcc                  # the lab image's static C lock programs
+  libc6-dev
 )
 # Java 17 and Maven only when the machine does not already have them.
 if ! command -v javac >/dev/null 2>&1 || ! javac -version 2>&1 | grep -Eq 'javac (1[7-9]|[2-9][0-9])'; then

@@ -126,4 +126,21 @@ class ArchitectureTest {
             "..coordinator.launch..")
         .check(classes);
   }
+
+  @Test
+  void theLabDrivesTheCoordinatorAsAUserDoesNotFromInside() {
+    // lockstep lab runs `lockstep certs|agents|run` as processes inside its namespace
+    noClasses()
+        .that()
+        .resideInAPackage("..coordinator.lab..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "..coordinator.run..",
+            "..coordinator.agent..",
+            "..coordinator.session..",
+            "..coordinator.report..",
+            "..coordinator.analysis..")
+        .check(classes);
+  }
 }

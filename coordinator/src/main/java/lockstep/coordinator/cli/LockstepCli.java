@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import lockstep.common.Logging;
 import lockstep.common.Version;
 import lockstep.coordinator.agent.AgentCallException;
+import lockstep.coordinator.lab.LabException;
 import lockstep.coordinator.report.ReportInputException;
 import lockstep.coordinator.results.RunFailedException;
 import lockstep.coordinator.scenario.Echo;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Command;
       HistoryCommand.class,
       CertsCommand.class,
       CollectCommand.class,
-      AbortCommand.class
+      AbortCommand.class,
+      LabCommand.class
     })
 public final class LockstepCli implements Runnable {
   public static final int EXIT_RUN_FAILED = 1;
@@ -73,7 +75,9 @@ public final class LockstepCli implements Runnable {
     } else if (e instanceof RunFailedException rf) {
       rf.lines().forEach(line);
       code = EXIT_RUN_FAILED;
-    } else if (e instanceof AgentCallException || e instanceof UncheckedIOException) {
+    } else if (e instanceof AgentCallException
+        || e instanceof UncheckedIOException
+        || e instanceof LabException) {
       line.accept(e.getMessage());
       code = EXIT_RUN_FAILED;
     } else {

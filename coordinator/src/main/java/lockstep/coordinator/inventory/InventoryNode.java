@@ -10,11 +10,25 @@ import java.util.Map;
  * @param ssh [USER@]HOST for Ansible and {@code lockstep agents launch}; the host of address when
  *     absent
  * @param labels free-form key/value pairs, copied into results
+ * @param sshPort the ssh port for Ansible (null: ssh's default or its configuration's)
+ * @param listen HOST:PORT the agent listens on, when it differs from what the coordinator dials (a
+ *     port forward or NAT in between); null: 0.0.0.0 and the port of address
  */
 public record InventoryNode(
-    String name, String address, String root, String ssh, Map<String, String> labels) {
+    String name,
+    String address,
+    String root,
+    String ssh,
+    Map<String, String> labels,
+    Integer sshPort,
+    String listen) {
   public InventoryNode {
     labels = Map.copyOf(labels);
+  }
+
+  public InventoryNode(
+      String name, String address, String root, String ssh, Map<String, String> labels) {
+    this(name, address, root, ssh, labels, null, null);
   }
 
   /** The port of {@link #address}. */

@@ -24,7 +24,8 @@ public final class InventoryParser {
   private static final Pattern SSH =
       Pattern.compile("([A-Za-z0-9._][A-Za-z0-9._-]*@)?[A-Za-z0-9._:\\[\\]-]+");
   private static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]{0,62}");
-  private static final Set<String> NODE_FIELDS = Set.of("name", "address", "root", "ssh", "labels");
+  private static final Set<String> NODE_FIELDS =
+      Set.of("name", "address", "root", "ssh", "ssh-port", "listen", "labels");
 
   private static final Set<String> SECURITY_FIELDS = Set.of("ca", "cert", "key", "token-file");
 
@@ -109,7 +110,9 @@ public final class InventoryParser {
       String f = it.next();
       if (!NODE_FIELDS.contains(f)) {
         throw error(
-            source, at + "." + f, "unknown field (known: name, address, root, ssh, labels)");
+            source,
+            at + "." + f,
+            "unknown field (known: name, address, root, ssh, ssh-port, listen, labels)");
       }
     }
     String name = required(n, "name", at, source);
@@ -141,8 +144,31 @@ public final class InventoryParser {
     if (ssh != null && (!SSH.matcher(ssh).matches() || ssh.startsWith("-"))) {
       throw error(source, at + ".ssh", "'" + Echo.value(ssh) + "' is not [USER@]HOST");
     }
+    Integer sshPort = null;
+    String p = optional(n, "ssh-port", at, source);
+    if (p != null) {
+      try {
+        sshPort = Integer.parseInt(p);
+      } catch (NumberFormatException e) {
+        sshPort = -1;
+      }
+      if (sshPort < 1 || sshPort > 65535) {
+        throw error(source, at + ".ssh-port", "'" + Echo.value(p) + "' is not a port (1..65535)");
+      }
+    }
+    String listen = optional(n, "listen", at, source);
+    if (listen != null) {
+      try {
+        AgentAddresses.validate(List.of(listen), source + " " + at + ".listen");
+      } catch (ScenarioException e) {
+        throw error(source, at + ".listen", "'" + Echo.value(listen) + "' is not HOST:PORT");
+      }
+      if (listen.startsWith("dns:///")) {
+        throw error(source, at + ".listen", "'" + Echo.value(listen) + "' is not HOST:PORT");
+      }
+    }
     return new InventoryNode(
-        name, address, root, ssh, labels(n.get("labels"), at + ".labels", source));
+        name, address, root, ssh, labels(n.get("labels"), at + ".labels", source), sshPort, listen);
   }
 
   private static Map<String, String> labels(JsonNode labels, String at, String source) {

@@ -1,0 +1,292 @@
+package lockstep.coordinator.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import lockstep.coordinator.lab.Lab;
+import lockstep.coordinator.lab.LabConfig;
+import lockstep.coordinator.lab.LabSetting;
+import lockstep.coordinator.lab.Stack;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code lockstep lab up|down|status|set|run|agents|image}: a two-node GFS2 and OCFS2 cluster of
+ * QEMU guests on this machine (lockstep.coordinator.lab does the work).
+ */
+@Command(
+    name = "lab",
+    mixinStandardHelpOptions = true,
+    description = "A two-node GFS2/OCFS2 cluster of QEMU guests on this machine, agents deployed.",
+    subcommands = {
+      LabCommand.Up.class,
+      LabCommand.Down.class,
+      LabCommand.Status.class,
+      LabCommand.Set.class,
+      LabCommand.Run.class,
+      LabCommand.Agents.class,
+      LabCommand.Ssh.class,
+      LabCommand.Image.class
+    })
+final class LabCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Where the lab lives; shared by every subcommand. */
+  static final class Where {
+    @Option(
+        names = "--dir",
+        paramLabel = "DIR",
+        description =
+            "The lab's state, disks, inventories and certificates (default: $LOCKSTEP_LAB_DIR or"
+                + " /var/tmp/lockstep-lab).")
+    Path dir;
+
+    @Option(
+        names = "--cache",
+        paramLabel = "DIR",
+        description =
+            "Where guest images are cached (default: $LOCKSTEP_LAB_CACHE or"
+                + " /var/cache/lockstep/lab).")
+    Path cache;
+
+    Path dir() {
+      return dir != null ? dir : env("LOCKSTEP_LAB_DIR", LabConfig.DEFAULT_DIR);
+    }
+
+    Path cache() {
+      return cache != null ? cache : env("LOCKSTEP_LAB_CACHE", LabConfig.DEFAULT_CACHE);
+    }
+
+    LabConfig config() {
+      return LabConfig.of(dir(), cache());
+    }
+
+    private static Path env(String name, Path fallback) {
+      String v = System.getenv(name);
+      return v == null || v.isBlank() ? fallback : Path.of(v);
+    }
+  }
+
+  @Command(
+      name = "image",
+      mixinStandardHelpOptions = true,
+      description = "Build the guest image (mmdebstrap) unless the cache has it for this recipe.")
+  static final class Image implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Override
+    public Integer call() {
+      System.out.println(new Lab(where.config(), System.out).image().dir());
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "up",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Boot the two guests (unless up), bring up each STACK on both, deploy its agents (Ansible,"
+            + " systemd, mTLS) and print its inventory.",
+        "Both stacks may be up at once; settings other than the stacks apply when the lab boots."
+      })
+  static final class Up implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Parameters(arity = "1..2", paramLabel = "STACK", description = "gfs2 and/or ocfs2.")
+    List<String> stacks;
+
+    @Option(
+        names = "--accel",
+        defaultValue = "auto",
+        paramLabel = "auto|kvm|tcg",
+        description =
+            "auto: KVM where /dev/kvm runs the stock kernel (not PVM), else TCG (default:"
+                + " ${DEFAULT-VALUE}).")
+    String accel;
+
+    @Option(
+        names = "--memory",
+        defaultValue = "" + LabConfig.DEFAULT_MEMORY_MIB,
+        paramLabel = "MiB",
+        description = "Memory per guest (default: ${DEFAULT-VALUE}).")
+    int memory;
+
+    @Option(
+        names = "--disk-mbps",
+        defaultValue = "" + LabConfig.DEFAULT_DISK_MBPS,
+        paramLabel = "MB/s",
+        description =
+            "Write budget of the OCFS2 shared disk (both guests together) and of each private disk"
+                + " (default: ${DEFAULT-VALUE}; lab set disk-mbps=N changes it live).")
+    int diskMbps;
+
+    @Option(
+        names = "--localalloc",
+        paramLabel = "MB",
+        description = "OCFS2's localalloc mount option (default: the kernel's).")
+    Integer localalloc;
+
+    @Option(
+        names = "--plock-rate-limit",
+        defaultValue = "" + LabConfig.DEFAULT_PLOCK_RATE_LIMIT,
+        paramLabel = "N",
+        description = "dlm_controld's plock_rate_limit, 0 for none (default: ${DEFAULT-VALUE}).")
+    int plockRateLimit;
+
+    @Option(
+        names = "--plock-ownership",
+        defaultValue = "" + LabConfig.DEFAULT_PLOCK_OWNERSHIP,
+        paramLabel = "0|1",
+        description =
+            "dlm_controld's plock_ownership (default: ${DEFAULT-VALUE}, the old gfs_controld's).")
+    int plockOwnership;
+
+    @Override
+    public Integer call() {
+      List<Stack> parsed = new ArrayList<>();
+      for (String s : stacks) {
+        parsed.add(Stack.parse(s));
+      }
+      LabConfig config =
+          new LabConfig(
+              where.dir(),
+              where.cache(),
+              accel,
+              memory,
+              diskMbps,
+              localalloc,
+              plockRateLimit,
+              plockOwnership);
+      new Lab(config, System.out).up(parsed);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "down",
+      mixinStandardHelpOptions = true,
+      description =
+          "Stop both guests and the storage daemon, remove the namespace and the lab's disks"
+              + " (nothing to do: exit 0).")
+  static final class Down implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Override
+    public Integer call() {
+      new Lab(where.config(), System.out).down();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description = "What is up, its settings, and each guest's cluster settings.")
+  static final class Status implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Override
+    public Integer call() {
+      new Lab(where.config(), System.out).status();
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "set",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Change settings on every node: plock_rate_limit=N (live), plock_ownership=0|1"
+            + " (dlm_controld restarted, GFS2 remounted), disk-mbps=N (the storage daemon's"
+            + " budgets, live)."
+      })
+  static final class Set implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Parameters(arity = "1..*", paramLabel = "KEY=VALUE")
+    List<String> settings;
+
+    @Override
+    public Integer call() {
+      List<LabSetting.Change> changes = new ArrayList<>();
+      for (String s : settings) {
+        changes.add(LabSetting.parse(s));
+      }
+      new Lab(where.config(), System.out).set(changes);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "run",
+      mixinStandardHelpOptions = true,
+      description =
+          "lockstep run SCENARIO with the lab's inventory, inside the lab's network namespace"
+              + " (other options go to lockstep run).")
+  static final class Run implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Option(names = "--stack", paramLabel = "gfs2|ocfs2", description = "Needed when both are up.")
+    String stack;
+
+    @Parameters(index = "0", paramLabel = "SCENARIO")
+    String scenario;
+
+    /** Everything after SCENARIO: options of lockstep run. */
+    @CommandLine.Unmatched List<String> options = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      Lab lab = new Lab(where.config(), System.out);
+      Stack s = lab.stackFor(stack == null ? null : Stack.parse(stack));
+      List<String> args = new ArrayList<>(List.of("run", scenario));
+      args.addAll(options);
+      return lab.coordinator(s, args);
+    }
+  }
+
+  @Command(
+      name = "agents",
+      mixinStandardHelpOptions = true,
+      description = "lockstep agents with the lab's inventory, inside the lab's namespace.")
+  static final class Agents implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Option(names = "--stack", paramLabel = "gfs2|ocfs2", description = "Needed when both are up.")
+    String stack;
+
+    @Override
+    public Integer call() {
+      Lab lab = new Lab(where.config(), System.out);
+      return lab.coordinator(
+          lab.stackFor(stack == null ? null : Stack.parse(stack)), List.of("agents"));
+    }
+  }
+
+  @Command(
+      name = "ssh",
+      mixinStandardHelpOptions = true,
+      description = "A root shell (or COMMAND) on a guest: node1 or node2.")
+  static final class Ssh implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Parameters(index = "0", paramLabel = "NODE")
+    String node;
+
+    /** The command and its arguments, as given. */
+    @CommandLine.Unmatched List<String> command = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      return new Lab(where.config(), System.out).ssh(node, command);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package lockstep.coordinator.lab;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Deploys a stack's agents the way users do: certificates from {@code lockstep certs --inventory}
+ * (once per lab), then the project's playbook deploy/ansible/site.yml over ssh from inside the
+ * lab's namespace, which installs the project's systemd unit (as lockstep-agent-STACK) with mTLS;
+ * then {@code lockstep agents --inventory} must see both agents answer.
+ */
+final class AgentDeploy {
+  private static final Duration ANSIBLE_TIMEOUT = Duration.ofMinutes(15);
+
+  private final LabPaths paths;
+  private final LabFiles files;
+  private final Commands commands;
+  private final LabLog log;
+
+  AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log) {
+    this.paths = paths;
+    this.files = files;
+    this.commands = commands;
+    this.log = log;
+  }
+
+  void deploy(Stack s, LabState state) {
+    Path inv = paths.inventory(s);
+    if (!Files.isRegularFile(paths.certs().resolve("ca.pem"))) {
+      commands
+          .run(
+              List.of(
+                  "java",
+                  "-jar",
+                  files.coordinatorJar().toString(),
+                  "certs",
+                  "--inventory",
+                  inv.toString(),
+                  "--out",
+                  paths.certs().toString()),
+              Duration.ofMinutes(2))
+          .orThrow("lockstep certs --inventory " + inv);
+      log.say("certificates made by lockstep certs --inventory in " + paths.certs());
+    }
+    double t0 = log.seconds();
+    log.say(
+        "deploying the "
+            + s.word()
+            + " agents with ansible-playbook deploy/ansible/site.yml (unit "
+            + s.service()
+            + ") ...");
+    commands
+        .run(
+            Netns.exec(state.namespace(), ansible(s, inv, Path.of(state.sshKey()))),
+            "",
+            ANSIBLE_TIMEOUT,
+            files.repo(),
+            ansibleEnv(Path.of(state.sshKey()), paths.knownHosts(), paths.dir()))
+        .orThrow("ansible-playbook (log: " + log.file() + ")");
+    log.say(
+        String.format(
+            java.util.Locale.ROOT, "agents installed and started (%.0f s)", log.seconds() - t0));
+    answer(s, state);
+  }
+
+  /**
+   * {@code lockstep agents --inventory} inside the namespace until both agents answer over mTLS (at
+   * most 4 tries: a just-started agent's first answers are slow under emulation).
+   */
+  void answer(Stack s, LabState state) {
+    Path inv = paths.inventory(s);
+    Commands.Result r = null;
+    for (int i = 0; i < 4; i++) {
+      r =
+          commands.run(
+              Netns.exec(
+                  state.namespace(),
+                  List.of(
+                      "java",
+                      "-jar",
+                      files.coordinatorJar().toString(),
+                      "agents",
+                      "--inventory",
+                      inv.toString())),
+              "",
+              Duration.ofMinutes(2),
+              null);
+      if (r.ok()) {
+        r.stdout().lines().forEach(l -> log.say("  " + l));
+        return;
+      }
+    }
+    throw new LabException("the " + s.word() + " agents do not answer over mTLS: " + r.lastLine());
+  }
+
+  List<String> ansible(Stack s, Path inventory, Path sshKey) {
+    List<String> c = new ArrayList<>(List.of("ansible-playbook", files.playbook().toString()));
+    c.addAll(List.of("-e", "lockstep_inventory=" + inventory));
+    c.addAll(List.of("-e", "lockstep_tls_dir=" + paths.certs()));
+    c.addAll(List.of("-e", "lockstep_service=" + s.service()));
+    c.addAll(List.of("-e", "lockstep_agent_jar=" + files.agentJar()));
+    c.addAll(List.of("--private-key", sshKey.toString()));
+    return c;
+  }
+
+  /**
+   * Ansible's ssh: the lab's strict known_hosts, one connection per guest kept open (every task
+   * over it) and pipelining; the minimal facts (the role needs os_family, not the hardware's). Each
+   * saves seconds per task on emulated guests.
+   */
+  static Map<String, String> ansibleEnv(Path sshKey, Path knownHosts, Path labDir) {
+    List<String> opts = new ArrayList<>(Guests.sshOptions(sshKey, knownHosts));
+    opts.addAll(
+        List.of(
+            "-o", "ControlMaster=auto",
+            "-o", "ControlPersist=60s",
+            "-o", "ControlPath=" + labDir.resolve("ssh-%C")));
+    return Map.of(
+        "ANSIBLE_GATHER_SUBSET", "min",
+        // each task's time in lab.log
+        "ANSIBLE_CALLBACKS_ENABLED", "ansible.posix.profile_tasks",
+        "ANSIBLE_SSH_ARGS", String.join(" ", opts),
+        "ANSIBLE_PIPELINING", "True",
+        "ANSIBLE_HOST_KEY_CHECKING", "True",
+        "ANSIBLE_RETRY_FILES_ENABLED", "False",
+        "ANSIBLE_NOCOLOR", "1",
+        "ANSIBLE_PYTHON_INTERPRETER", "/usr/bin/python3",
+        "ANSIBLE_SSH_TIMEOUT", "30");
+  }
+}

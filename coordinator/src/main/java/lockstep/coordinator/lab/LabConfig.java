@@ -1,0 +1,69 @@
+package lockstep.coordinator.lab;
+
+import java.nio.file.Path;
+
+/**
+ * Everything {@code lockstep lab} is told, immutable: where the lab keeps its state and disks
+ * ({@code dir}), where images are cached ({@code cache}), and the settings of a new lab.
+ *
+ * @param accel "auto", "kvm" or "tcg"
+ * @param memoryMib guest memory
+ * @param diskMbps the bandwidth budget of the OCFS2 shared disk (both guests together) and of each
+ *     private disk, MB/s (10^6 bytes) of writes
+ * @param localallocMb OCFS2's localalloc mount option; null: the kernel's default
+ * @param plockRateLimit dlm_controld's plock_rate_limit (0: none)
+ * @param plockOwnership dlm_controld's plock_ownership (0 or 1)
+ */
+public record LabConfig(
+    Path dir,
+    Path cache,
+    String accel,
+    int memoryMib,
+    int diskMbps,
+    Integer localallocMb,
+    int plockRateLimit,
+    int plockOwnership) {
+  public static final Path DEFAULT_DIR = Path.of("/var/tmp/lockstep-lab");
+  public static final Path DEFAULT_CACHE = Path.of("/var/cache/lockstep/lab");
+  public static final int DEFAULT_MEMORY_MIB = 1536;
+  public static final int DEFAULT_DISK_MBPS = 20;
+
+  /** The old gfs_controld's defaults, the seed's era: 100 plocks/s, ownership on. */
+  public static final int DEFAULT_PLOCK_RATE_LIMIT = 100;
+
+  public static final int DEFAULT_PLOCK_OWNERSHIP = 1;
+
+  public LabConfig {
+    if (!accel.equals("auto") && !accel.equals("kvm") && !accel.equals("tcg")) {
+      throw new LabException("--accel: '" + accel + "' is not auto, kvm or tcg");
+    }
+    if (memoryMib < 512) {
+      throw new LabException("--memory: " + memoryMib + " MiB is too little for a guest (512+)");
+    }
+    if (diskMbps < 1) {
+      throw new LabException("--disk-mbps: must be 1 or more");
+    }
+    if (localallocMb != null && localallocMb < 0) {
+      throw new LabException("--localalloc: must be 0 or more (MB)");
+    }
+    if (plockRateLimit < 0) {
+      throw new LabException("--plock-rate-limit: must be 0 or more");
+    }
+    if (plockOwnership != 0 && plockOwnership != 1) {
+      throw new LabException("--plock-ownership: must be 0 or 1");
+    }
+  }
+
+  /** Only where the lab lives (for down, status, set, run). */
+  public static LabConfig of(Path dir, Path cache) {
+    return new LabConfig(
+        dir,
+        cache,
+        "auto",
+        DEFAULT_MEMORY_MIB,
+        DEFAULT_DISK_MBPS,
+        null,
+        DEFAULT_PLOCK_RATE_LIMIT,
+        DEFAULT_PLOCK_OWNERSHIP);
+  }
+}

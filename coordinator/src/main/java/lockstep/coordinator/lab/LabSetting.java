@@ -1,0 +1,77 @@
+package lockstep.coordinator.lab;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * What {@code lockstep lab set KEY=VALUE} changes on a running lab, one entry each (what it is,
+ * which stack it belongs to, which values it takes).
+ */
+public enum LabSetting {
+  /** dlm_controld's plocks per second (0: unlimited), changed live with dlm_tool set_config. */
+  PLOCK_RATE_LIMIT("plock_rate_limit", Stack.GFS2, 0, Integer.MAX_VALUE),
+  /**
+   * dlm_controld's plock_ownership: not changeable live; GFS2 is unmounted and dlm_controld
+   * restarted on both nodes.
+   */
+  PLOCK_OWNERSHIP("plock_ownership", Stack.GFS2, 0, 1),
+  /** The write budget (MB/s) of OCFS2's shared disk and of each private disk, set through QMP. */
+  DISK_MBPS("disk-mbps", null, 1, 100_000),
+  /** OCFS2's localalloc mount option (MB), given at {@code up}; shown, not changed by set. */
+  LOCALALLOC("localalloc", Stack.OCFS2, -1, -1);
+
+  private final String key;
+  private final Stack stack;
+  private final int min;
+  private final int max;
+
+  LabSetting(String key, Stack stack, int min, int max) {
+    this.key = key;
+    this.stack = stack;
+    this.min = min;
+    this.max = max;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  /** The stack it needs up; null: the lab itself. */
+  public Stack stack() {
+    return stack;
+  }
+
+  /** A KEY=VALUE of {@code lab set}, checked. */
+  public record Change(LabSetting setting, int value) {}
+
+  public static Change parse(String kv) {
+    int eq = kv.indexOf('=');
+    if (eq <= 0) {
+      throw new LabException("set: '" + kv + "' is not KEY=VALUE (keys: " + settable() + ")");
+    }
+    String k = kv.substring(0, eq);
+    String v = kv.substring(eq + 1);
+    for (LabSetting s : values()) {
+      if (s.key.equals(k) && s.min >= 0) {
+        int n;
+        try {
+          n = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+          throw new LabException("set: " + k + ": '" + v + "' is not a whole number");
+        }
+        if (n < s.min || n > s.max) {
+          throw new LabException("set: " + k + "=" + n + " is outside " + s.min + ".." + s.max);
+        }
+        return new Change(s, n);
+      }
+    }
+    throw new LabException("set: unknown key '" + k + "' (keys: " + settable() + ")");
+  }
+
+  static String settable() {
+    return Arrays.stream(values())
+        .filter(s -> s.min >= 0)
+        .map(LabSetting::key)
+        .collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,172 @@
+package lockstep.coordinator.lab;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The command lines of the lab's QEMU processes: one guest each, and the storage daemon. */
+final class QemuCommand {
+  private QemuCommand() {}
+
+  /** The process name of a lab QEMU (QEMU's -name process=, what pgrep and ps show). */
+  static String processName(LabNode n) {
+    return "lockstep-" + n.name();
+  }
+
+  static String kernelCommandLine(LabNode n) {
+    return "root=LABEL="
+        + GuestImage.ROOT_LABEL
+        + " rw console=ttyS0 loglevel=4 systemd.hostname="
+        + n.name()
+        + " ip="
+        + n.clusterAddress()
+        + ":::255.255.255.0::clu0:off"
+        + " systemd.machine_id="
+        + String.format("%032x", n.index());
+  }
+
+  /**
+   * One guest: its own qcow2 overlay on the image, GFS2's raw shared file, OCFS2's shared disk and
+   * its private disk from the storage daemon (NBD on a unix socket), the management NIC (slirp,
+   * restrict=on, ssh and the agents' ports forwarded from 127.0.0.1 of the namespace) and the
+   * cluster NIC (a UDP socket pair on 127.0.0.1 of the namespace), QMP on a unix socket.
+   */
+  static List<String> guest(
+      LabNode n, GuestImage image, LabPaths paths, Accelerator accel, int memoryMib) {
+    List<String> c = new ArrayList<>();
+    c.add("qemu-system-x86_64");
+    c.addAll(List.of("-name", n.name() + ",process=" + processName(n)));
+    c.addAll(List.of("-machine", "q35"));
+    c.addAll(accel.qemuArgs());
+    c.addAll(List.of("-m", Integer.toString(memoryMib), "-smp", "1"));
+    c.addAll(List.of("-kernel", image.kernel().toString(), "-initrd", image.initrd().toString()));
+    c.addAll(List.of("-append", kernelCommandLine(n)));
+    c.addAll(
+        List.of(
+            "-drive",
+            "file=" + paths.overlay(n) + ",if=none,id=root,format=qcow2",
+            "-device",
+            "virtio-blk-pci,drive=root,serial=root"));
+    c.addAll(
+        List.of(
+            "-drive",
+            "file=" + paths.gfs2Disk() + ",if=none,id=gfs2,format=raw,cache=none",
+            "-device",
+            "virtio-blk-pci,drive=gfs2,serial=gfs2,share-rw=on"));
+    c.addAll(
+        List.of(
+            "-drive",
+            nbd(paths, "ocfs2") + ",if=none,id=ocfs2",
+            "-device",
+            "virtio-blk-pci,drive=ocfs2,serial=ocfs2,share-rw=on"));
+    c.addAll(
+        List.of(
+            "-drive",
+            nbd(paths, n.privateExport()) + ",if=none,id=priv",
+            "-device",
+            "virtio-blk-pci,drive=priv,serial=priv"));
+    c.addAll(
+        List.of(
+            "-netdev",
+            mgmtNetdev(n),
+            "-device",
+            "virtio-net-pci,netdev=mgmt,id=mgmt-nic,mac=" + n.mgmtMac()));
+    c.addAll(
+        List.of(
+            "-netdev",
+            "socket,id=clu,udp=127.0.0.1:"
+                + n.peerClusterPort()
+                + ",localaddr=127.0.0.1:"
+                + n.clusterPort(),
+            "-device",
+            "virtio-net-pci,netdev=clu,id=clu-nic,mac=" + n.clusterMac()));
+    c.addAll(List.of("-display", "none", "-monitor", "none"));
+    c.addAll(List.of("-serial", "file:" + paths.console(n)));
+    c.addAll(List.of("-qmp", "unix:" + paths.qmp(n) + ",server=on,wait=off"));
+    c.addAll(List.of("-daemonize", "-pidfile", paths.pidFile(n).toString()));
+    return c;
+  }
+
+  /**
+   * slirp with restrict=on (the guest reaches nothing but these forwards): ssh, and each stack's
+   * agent port over both TCP (gRPC) and UDP (the clock probe answers on the same port number).
+   */
+  static String mgmtNetdev(LabNode n) {
+    StringBuilder b = new StringBuilder("user,id=mgmt,restrict=on");
+    b.append(",hostfwd=tcp:127.0.0.1:").append(n.sshPort()).append("-:22");
+    for (Stack s : Stack.values()) {
+      for (String proto : List.of("tcp", "udp")) {
+        b.append(",hostfwd=")
+            .append(proto)
+            .append(":127.0.0.1:")
+            .append(n.agentPort(s))
+            .append("-:")
+            .append(s.guestPort());
+      }
+    }
+    return b.toString();
+  }
+
+  private static String nbd(LabPaths paths, String export) {
+    return "driver=nbd,server.type=unix,server.path=" + paths.nbdSocket() + ",export=" + export;
+  }
+
+  /** The throttle group of an export of the storage daemon. */
+  static String throttleGroup(String export) {
+    return "tg-" + export;
+  }
+
+  /** The storage daemon's exports: OCFS2's shared disk and every node's private disk. */
+  static List<String> exports() {
+    List<String> e = new ArrayList<>(List.of("ocfs2"));
+    LabNode.all().forEach(n -> e.add(n.privateExport()));
+    return e;
+  }
+
+  /**
+   * One qemu-storage-daemon serving OCFS2's shared disk (one throttle group: a write budget both
+   * guests share, like a SAN's) and each private disk (a throttle group of its own, the same
+   * budget) over NBD on a unix socket; QMP on another, to change the budget live.
+   */
+  static List<String> storageDaemon(LabPaths paths, long bytesPerSecond) {
+    List<String> c = new ArrayList<>(List.of("qemu-storage-daemon"));
+    for (String e : exports()) {
+      String file =
+          e.equals("ocfs2")
+              ? paths.ocfs2Disk().toString()
+              : paths.privateDisk(LabNode.named("node" + e.substring(4))).toString();
+      c.addAll(
+          List.of(
+              "--blockdev",
+              "driver=file,filename=" + file + ",node-name=" + e + "-file,cache.direct=on",
+              "--object",
+              "throttle-group,id=" + throttleGroup(e) + ",x-bps-write=" + bytesPerSecond,
+              "--blockdev",
+              "driver=throttle,node-name="
+                  + e
+                  + ",file="
+                  + e
+                  + "-file,throttle-group="
+                  + throttleGroup(e)));
+    }
+    c.addAll(
+        List.of(
+            "--nbd-server",
+            "addr.type=unix,addr.path=" + paths.nbdSocket() + ",max-connections=8"));
+    for (String e : exports()) {
+      c.addAll(
+          List.of(
+              "--export",
+              "type=nbd,id=export-" + e + ",node-name=" + e + ",name=" + e + ",writable=on"));
+    }
+    c.addAll(
+        List.of(
+            "--chardev",
+            "socket,id=qmp,path=" + paths.storageQmp() + ",server=on,wait=off",
+            "--monitor",
+            "chardev=qmp",
+            "--daemonize",
+            "--pidfile",
+            paths.storagePidFile().toString()));
+    return c;
+  }
+}

@@ -1,0 +1,289 @@
+package lockstep.coordinator.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import lockstep.coordinator.inventory.Inventory;
+import lockstep.coordinator.inventory.InventoryNode;
+import lockstep.coordinator.inventory.InventoryParser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LabPartsTest {
+  @TempDir Path tmp;
+
+  @Test
+  void kvmOnlyWhereDevKvmIsThereAndNotPvm() throws Exception {
+    Path kvm = tmp.resolve("kvm");
+    Path pvm = tmp.resolve("kvm_pvm");
+    assertThat(Accelerator.choose("auto", kvm, pvm).name()).isEqualTo("tcg");
+    Files.createFile(kvm);
+    assertThat(Accelerator.choose("auto", kvm, pvm).name()).isEqualTo("kvm");
+    Files.createDirectory(pvm);
+    Accelerator a = Accelerator.choose("auto", kvm, pvm);
+    assertThat(a.name()).isEqualTo("tcg");
+    assertThat(a.why()).contains("PVM");
+    assertThat(a.qemuArgs()).containsExactly("-accel", "tcg,tb-size=256", "-cpu", "max");
+    assertThat(Accelerator.choose("kvm", kvm, pvm).qemuArgs())
+        .containsExactly("-accel", "kvm", "-cpu", "host");
+    assertThat(Accelerator.choose("tcg", kvm, pvm).name()).isEqualTo("tcg");
+    assertThatThrownBy(() -> Accelerator.choose("kvm", tmp.resolve("none"), pvm))
+        .isInstanceOf(LabException.class)
+        .hasMessageContaining("does not exist");
+  }
+
+  @Test
+  void setKeysAreCheckedOneLineEach() {
+    assertThat(LabSetting.parse("plock_rate_limit=0"))
+        .isEqualTo(new LabSetting.Change(LabSetting.PLOCK_RATE_LIMIT, 0));
+    assertThat(LabSetting.parse("disk-mbps=5").value()).isEqualTo(5);
+    assertThatThrownBy(() -> LabSetting.parse("plock_ownership=2"))
+        .hasMessage("set: plock_ownership=2 is outside 0..1");
+    assertThatThrownBy(() -> LabSetting.parse("nonsense=1"))
+        .hasMessage(
+            "set: unknown key 'nonsense' (keys: plock_rate_limit, plock_ownership, disk-mbps)");
+    assertThatThrownBy(() -> LabSetting.parse("localalloc=8")).hasMessageContaining("unknown key");
+    assertThatThrownBy(() -> LabSetting.parse("disk-mbps")).hasMessageContaining("not KEY=VALUE");
+    assertThatThrownBy(() -> LabSetting.parse("disk-mbps=fast"))
+        .hasMessageContaining("not a whole number");
+  }
+
+  @Test
+  void unknownStackIsOneLine() {
+    assertThat(Stack.parse("GFS2")).isEqualTo(Stack.GFS2);
+    assertThatThrownBy(() -> Stack.parse("nfs"))
+        .hasMessage("unknown stack 'nfs' (known: gfs2, ocfs2)");
+  }
+
+  @Test
+  void guestCommandLineKeepsEverythingOnTheNamespacesLoopback() {
+    LabPaths paths = new LabPaths(Path.of("/lab"));
+    GuestImage image = new GuestImage(Path.of("/cache/image-k"), "k", Path.of("/cache/key"));
+    LabNode n2 = LabNode.all().get(1);
+    List<String> c = QemuCommand.guest(n2, image, paths, new Accelerator("tcg", "test"), 1536);
+    String line = String.join(" ", c);
+    assertThat(c.get(0)).isEqualTo("qemu-system-x86_64");
+    assertThat(line)
+        .contains("-name node2,process=lockstep-node2")
+        .contains("-kernel /cache/image-k/vmlinuz -initrd /cache/image-k/initrd.img")
+        .contains("systemd.hostname=node2 ip=192.168.77.2:::255.255.255.0::clu0:off")
+        .contains("file=/lab/gfs2.img,if=none,id=gfs2,format=raw,cache=none")
+        .contains("virtio-blk-pci,drive=gfs2,serial=gfs2,share-rw=on")
+        .contains("driver=nbd,server.type=unix,server.path=/lab/storage.nbd,export=ocfs2")
+        .contains("export=priv2")
+        .contains("socket,id=clu,udp=127.0.0.1:10001,localaddr=127.0.0.1:10002")
+        .contains("-qmp unix:/lab/node2.qmp,server=on,wait=off")
+        .contains("-daemonize -pidfile /lab/node2.pid");
+    // every forward is from 127.0.0.1 of the namespace; both protocols for the agents' ports
+    String mgmt = QemuCommand.mgmtNetdev(n2);
+    assertThat(mgmt)
+        .startsWith("user,id=mgmt,restrict=on,")
+        .contains("hostfwd=tcp:127.0.0.1:2222-:22")
+        .contains("hostfwd=tcp:127.0.0.1:7072-:7070", "hostfwd=udp:127.0.0.1:7072-:7070")
+        .contains("hostfwd=tcp:127.0.0.1:7082-:7080", "hostfwd=udp:127.0.0.1:7082-:7080");
+    for (String fwd : mgmt.split(",")) {
+      if (fwd.startsWith("hostfwd=")) {
+        assertThat(fwd).matches("hostfwd=(tcp|udp):127\\.0\\.0\\.1:\\d+-:\\d+");
+      }
+    }
+  }
+
+  @Test
+  void portsDifferPerNodeAndStack() {
+    List<Integer> ports = new java.util.ArrayList<>();
+    for (LabNode n : LabNode.all()) {
+      ports.add(n.sshPort());
+      ports.add(n.clusterPort());
+      for (Stack s : Stack.values()) {
+        ports.add(n.agentPort(s));
+      }
+    }
+    assertThat(ports).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void storageDaemonServesOneBudgetToBothAndOneToEachPrivateDisk() {
+    List<String> c = QemuCommand.storageDaemon(new LabPaths(Path.of("/lab")), 20_000_000L);
+    String line = String.join(" ", c);
+    assertThat(c.get(0)).isEqualTo("qemu-storage-daemon");
+    assertThat(line)
+        .contains("driver=file,filename=/lab/ocfs2.img,node-name=ocfs2-file,cache.direct=on")
+        .contains("throttle-group,id=tg-ocfs2,x-bps-write=20000000")
+        .contains("throttle-group,id=tg-priv1,x-bps-write=20000000")
+        .contains("throttle-group,id=tg-priv2,x-bps-write=20000000")
+        .contains("driver=throttle,node-name=ocfs2,file=ocfs2-file,throttle-group=tg-ocfs2")
+        .contains("--nbd-server addr.type=unix,addr.path=/lab/storage.nbd")
+        .contains("type=nbd,id=export-ocfs2,node-name=ocfs2,name=ocfs2,writable=on")
+        .contains("--chardev socket,id=qmp,path=/lab/storage.qmp,server=on,wait=off")
+        .contains("--daemonize --pidfile /lab/storage.pid");
+  }
+
+  @Test
+  void inventoryIsReadByTheCoordinatorsOwnParser() throws Exception {
+    LabState state = state().withStack(Stack.OCFS2);
+    Path dir = Files.createDirectories(tmp.resolve("ocfs2"));
+    Path file = dir.resolve("inventory.yaml");
+    Files.writeString(file, LabInventory.yaml(Stack.OCFS2, state, dir, tmp.resolve("certs")));
+    Inventory inv = new InventoryParser().parse(file);
+    assertThat(inv.addresses()).containsExactly("127.0.0.1:7081", "127.0.0.1:7082");
+    InventoryNode n1 = inv.nodes().get(0);
+    assertThat(n1.name()).isEqualTo("node1");
+    assertThat(n1.root()).isEqualTo("/mnt/ocfs2/lockstep");
+    assertThat(n1.listen()).isEqualTo("0.0.0.0:7080");
+    assertThat(n1.sshPort()).isEqualTo(2221);
+    assertThat(n1.labels())
+        .containsEntry("lab-accel", "tcg")
+        .containsEntry("lab-stack", "ocfs2")
+        .containsEntry("lab-disk-mbps", "20")
+        .containsEntry("lab-localalloc", "default")
+        .doesNotContainKey("lab-plock-rate-limit");
+    assertThat(inv.security().ca().normalize()).isEqualTo(tmp.resolve("certs/ca.pem"));
+    assertThat(inv.security().key().normalize())
+        .isEqualTo(tmp.resolve("certs/coordinator-key.pem"));
+  }
+
+  @Test
+  void stateSurvivesAWriteAndARead() {
+    LabState s = state().withPid("node1", 42).withStack(Stack.GFS2).withSetting("disk-mbps", "5");
+    Path f = tmp.resolve("state.json");
+    s.write(f);
+    LabState back = LabState.read(f).orElseThrow();
+    assertThat(back).isEqualTo(s);
+    assertThat(back.has(Stack.GFS2)).isTrue();
+    assertThat(back.has(Stack.OCFS2)).isFalse();
+    assertThat(LabState.read(tmp.resolve("none.json"))).isEmpty();
+  }
+
+  @Test
+  void imageKeyFollowsEveryInput() {
+    ImageRecipe a =
+        new ImageRecipe(
+            List.of("systemd", "corosync"),
+            List.of(new ImageRecipe.Input("rootfs/etc/hosts", "x".getBytes())));
+    ImageRecipe same =
+        new ImageRecipe(
+            List.of("systemd", "corosync"),
+            List.of(new ImageRecipe.Input("rootfs/etc/hosts", "x".getBytes())));
+    ImageRecipe otherFile =
+        new ImageRecipe(
+            List.of("systemd", "corosync"),
+            List.of(new ImageRecipe.Input("rootfs/etc/hosts", "y".getBytes())));
+    ImageRecipe otherPackages =
+        new ImageRecipe(
+            List.of("systemd"), List.of(new ImageRecipe.Input("rootfs/etc/hosts", "x".getBytes())));
+    assertThat(a.key()).hasSize(16).isEqualTo(same.key());
+    assertThat(otherFile.key()).isNotEqualTo(a.key());
+    assertThat(otherPackages.key()).isNotEqualTo(a.key());
+  }
+
+  @Test
+  void packageListIgnoresCommentsAndRefusesOddNames() {
+    assertThat(ImageRecipe.parsePackages("# c\nsystemd  # init\n\nopenjdk-17-jre-headless\n"))
+        .containsExactly("systemd", "openjdk-17-jre-headless");
+    assertThatThrownBy(() -> ImageRecipe.parsePackages("foo;rm -rf /\n"))
+        .hasMessageContaining("is not a package name");
+    assertThatThrownBy(() -> ImageRecipe.parsePackages("# nothing\n"))
+        .hasMessageContaining("no package");
+  }
+
+  @Test
+  void theRepositorysRecipeReadsAndMmdebstrapGetsIt() {
+    LabFiles files =
+        new LabFiles(
+            Path.of("..").toAbsolutePath().normalize(), Path.of("c.jar"), Path.of("a.jar"));
+    ImageRecipe r = ImageRecipe.read(files, "ssh-ed25519 AAAA test");
+    assertThat(r.packages())
+        .contains(
+            "linux-image-amd64",
+            "systemd-sysv",
+            "python3",
+            "openssh-server",
+            "corosync",
+            "dlm-controld",
+            "gfs2-utils",
+            "ocfs2-tools",
+            "ctdb",
+            "openjdk-17-jre-headless");
+    assertThat(r.key()).isNotEqualTo(ImageRecipe.read(files, "ssh-ed25519 BBBB test").key());
+    List<String> cmd =
+        ImageBuilder.mmdebstrap(
+            r, Path.of("/r"), Path.of("/s"), Path.of("/t"), "/etc/apt/x.sources");
+    assertThat(cmd.subList(0, 2)).containsExactly("mmdebstrap", "--variant=minbase");
+    assertThat(cmd).contains("--customize-hook=sync-in /r /");
+    assertThat(cmd.subList(cmd.size() - 3, cmd.size()))
+        .containsExactly("bookworm", "/t", "/etc/apt/x.sources");
+  }
+
+  @Test
+  void missingProgramsNameTheirPackages() throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    assertThatThrownBy(() -> HostCheck.programs(HostCheck.RUN, List.of(bin)))
+        .isInstanceOf(LabException.class)
+        .hasMessageStartingWith(
+            "missing on this host: apt-get install qemu-system-x86 qemu-system-common qemu-utils");
+    for (String p : HostCheck.RUN.keySet()) {
+      Path f = Files.createFile(bin.resolve(p));
+      f.toFile().setExecutable(true);
+    }
+    HostCheck.programs(HostCheck.RUN, List.of(bin));
+  }
+
+  @Test
+  void agentsAreDeployedWithTheProjectsPlaybookUnderTheStacksUnitName() {
+    Path repo = Path.of("/repo");
+    LabFiles files = new LabFiles(repo, repo.resolve("c.jar"), repo.resolve("agent.jar"));
+    LabPaths paths = new LabPaths(Path.of("/lab"));
+    AgentDeploy d = new AgentDeploy(paths, files, null, null);
+    List<String> c = d.ansible(Stack.OCFS2, paths.inventory(Stack.OCFS2), Path.of("/key"));
+    assertThat(c.subList(0, 2))
+        .containsExactly("ansible-playbook", "/repo/deploy/ansible/site.yml");
+    assertThat(String.join(" ", c))
+        .contains("-e lockstep_inventory=/lab/ocfs2/inventory.yaml")
+        .contains("-e lockstep_tls_dir=/lab/certs")
+        .contains("-e lockstep_service=lockstep-agent-ocfs2")
+        .contains("-e lockstep_agent_jar=/repo/agent.jar")
+        .contains("--private-key /key");
+    Map<String, String> env =
+        AgentDeploy.ansibleEnv(Path.of("/key"), paths.knownHosts(), paths.dir());
+    assertThat(env.get("ANSIBLE_SSH_ARGS"))
+        .contains("UserKnownHostsFile=/lab/known_hosts")
+        .contains("StrictHostKeyChecking=yes")
+        .contains("ControlPath=/lab/ssh-%C");
+    assertThat(env).containsEntry("ANSIBLE_PIPELINING", "True");
+  }
+
+  @Test
+  void aLabOutsideTheDefaultDirectoryHasANamespaceOfItsOwn() {
+    assertThat(Netns.nameFor(LabConfig.DEFAULT_DIR)).isEqualTo("lockstep-lab");
+    String it = Netns.nameFor(Path.of("/var/tmp/lockstep-lab-it"));
+    assertThat(it).startsWith("lockstep-lab-").isNotEqualTo(Netns.nameFor(Path.of("/other")));
+    assertThat(Netns.exec("ns", List.of("ssh", "x")))
+        .containsExactly("ip", "netns", "exec", "ns", "ssh", "x");
+  }
+
+  private static LabState state() {
+    return new LabState(
+        "lockstep-lab",
+        "/cache/image-k",
+        "/cache/key",
+        "tcg",
+        "test",
+        1536,
+        Map.of(),
+        List.of(),
+        Map.of(
+            "disk-mbps",
+            "20",
+            "plock_rate_limit",
+            "100",
+            "plock_ownership",
+            "1",
+            "localalloc",
+            "default"),
+        "2026-12-01T00:00:00Z");
+  }
+}

@@ -1,0 +1,136 @@
+#!/bin/sh
+# lab-node.sh: one step of `lockstep lab` on a guest, as root. The lab feeds this file to
+# `sh -s -- STEP ARGS...` over ssh each time (no copy lives in the image). Waits are polls with
+# a bound; every failure is one line on stderr and a non-zero exit.
+#
+#   boot-ready SECS             systemd has finished booting (running or degraded)
+#   priv-up                     the node's private disk (ext4, not shared) on /mnt/priv
+#   gfs2-config RATE OWN        /etc/dlm/dlm.conf (enable_fencing=0, protocol=tcp, the plock settings)
+#   gfs2-corosync SECS          corosync.service started; waits until quorate
+#   gfs2-dlm SECS               dlm.service started; waits until dlm_controld answers
+#   gfs2-mkfs                   mkfs.gfs2 on the shared disk unless it has GFS2 already
+#   gfs2-mount                  GFS2 on /mnt/gfs2
+#   gfs2-umount                 GFS2 off /mnt/gfs2 (the stack's agent is stopped first)
+#   gfs2-dlm-stop               dlm.service stopped
+#   gfs2-set KEY VALUE          dlm_tool set_config KEY=VALUE, and the same in dlm.conf
+#   ocfs2-o2cb SECS             /etc/default/o2cb + cluster.conf; o2cb.service restarted; cluster online
+#   ocfs2-mkfs                  mkfs.ocfs2 on the shared disk unless it has OCFS2 already
+#   ocfs2-mount [LOCALALLOC]    OCFS2 on /mnt/ocfs2 (localalloc=MB when given)
+#   agent-stop STACK            the stack's agent unit (lockstep-agent-STACK) stopped, if installed
+#   agent-start STACK PORT      ... started, and listening on PORT
+#   describe                    the cluster settings: dlm_tool dump_config, corosync totem, o2cb, mounts
+set -eu
+die() { echo "$*" >&2; exit 1; }
+# wait_for SECS WHAT CMD...: run CMD every 0.5 s until it succeeds, at most SECS seconds
+wait_for() {
+	secs=$1 what=$2; shift 2
+	end=$(( $(date +%s) + secs ))
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -lt "$end" ] || die "$what: not within ${secs}s"
+		sleep 0.5
+	done
+}
+disk() { echo "/dev/disk/by-id/virtio-$1"; }
+fstype() { blkid -o value -s TYPE "$(disk "$1")" 2>/dev/null || true; }
+booted() { s=$(systemctl is-system-running 2>/dev/null || true); [ "$s" = running ] || [ "$s" = degraded ]; }
+quorate() { corosync-quorumtool -s 2>/dev/null | grep -q 'Quorate:.*Yes'; }
+dlm_up() { systemctl is-active -q dlm && dlm_tool status 2>/dev/null | grep -q '^cluster '; }
+o2cb_online() { o2cb cluster-status lockstep 2>/dev/null | grep -q -i 'online'; }
+
+step=${1:-}; [ $# -gt 0 ] && shift
+case $step in
+boot-ready)
+	wait_for "${1:-300}" "systemd boot" booted
+	for d in root gfs2 ocfs2 priv; do [ -b "$(disk $d)" ] || die "no disk $(disk $d)"; done
+	ip -4 -o addr show dev clu0 | grep -q "inet 192.168.77." || die "clu0 has no cluster address"
+	echo "$(hostname) up $(cut -d' ' -f1 /proc/uptime)s ($(systemctl is-system-running || true))"
+	;;
+priv-up)
+	[ "$(fstype priv)" = ext4 ] || mkfs.ext4 -q -F -L lab-priv "$(disk priv)"
+	mountpoint -q /mnt/priv || mount -o noatime "$(disk priv)" /mnt/priv
+	chmod 1777 /mnt/priv
+	;;
+gfs2-config)
+	mkdir -p /etc/dlm
+	printf 'enable_fencing=0\nprotocol=tcp\nplock_rate_limit=%s\nplock_ownership=%s\n' "$1" "$2" > /etc/dlm/dlm.conf
+	# corosync's IPC (corosync-cmapctl: the token timeout) answers root only, unless a uidgid
+	# entry lets the agents' group (lockstep, GID 7070) in; dlm_tool needs no such grant
+	mkdir -p /etc/corosync/uidgid.d
+	printf 'uidgid {\n\tgid: 7070\n}\n' > /etc/corosync/uidgid.d/lockstep
+	;;
+gfs2-corosync)
+	systemctl start corosync
+	wait_for "${1:-120}" "corosync quorum (corosync-quorumtool -s)" quorate
+	;;
+gfs2-dlm)
+	systemctl start dlm
+	wait_for "${1:-120}" "dlm_controld (dlm_tool status)" dlm_up
+	;;
+gfs2-mkfs)
+	[ "$(fstype gfs2)" = gfs2 ] || mkfs.gfs2 -O -p lock_dlm -t lockstep:fs1 -j 2 -J 32 "$(disk gfs2)" >/dev/null
+	;;
+gfs2-mount)
+	mountpoint -q /mnt/gfs2 || mount -t gfs2 -o noatime "$(disk gfs2)" /mnt/gfs2
+	;;
+gfs2-umount)
+	! mountpoint -q /mnt/gfs2 || umount /mnt/gfs2
+	;;
+gfs2-dlm-stop)
+	systemctl stop dlm
+	;;
+gfs2-set)
+	dlm_tool set_config "$1=$2" >/dev/null
+	sed -i "s/^$1=.*/$1=$2/" /etc/dlm/dlm.conf
+	grep -q "^$1=" /etc/dlm/dlm.conf || echo "$1=$2" >> /etc/dlm/dlm.conf
+	dlm_tool dump_config | grep "^$1="
+	;;
+ocfs2-o2cb)
+	if ! [ -s /etc/ocfs2/cluster.conf ]; then
+		mkdir -p /etc/ocfs2
+		o2cb add-cluster lockstep
+		o2cb add-node lockstep node1 --ip 192.168.77.1 --number 1 --port 7777
+		o2cb add-node lockstep node2 --ip 192.168.77.2 --number 2 --port 7777
+	fi
+	sed -i -e 's/^O2CB_ENABLED=.*/O2CB_ENABLED=true/' -e 's/^O2CB_BOOTCLUSTER=.*/O2CB_BOOTCLUSTER=lockstep/' /etc/default/o2cb
+	# o2cb is a SysV script (systemd-sysv-generator's o2cb.service) that ran at boot with
+	# O2CB_ENABLED=false and stays "active (exited)": a start would do nothing
+	systemctl restart o2cb
+	wait_for "${1:-120}" "o2cb cluster lockstep online (o2cb cluster-status)" o2cb_online
+	;;
+ocfs2-mkfs)
+	[ "$(fstype ocfs2)" = ocfs2 ] ||
+		mkfs.ocfs2 -q -F -N 2 -b 4K -C 4K -J size=32M --cluster-stack=o2cb --cluster-name=lockstep -L lab-ocfs2 "$(disk ocfs2)" >/dev/null
+	;;
+ocfs2-mount)
+	opts=noatime
+	[ -z "${1:-}" ] || opts="$opts,localalloc=$1"
+	mountpoint -q /mnt/ocfs2 || mount -t ocfs2 -o "$opts" "$(disk ocfs2)" /mnt/ocfs2
+	;;
+agent-stop)
+	! systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1 || systemctl stop "lockstep-agent-$1.service"
+	;;
+agent-start)
+	# STACK PORT: started, then listening on PORT (a JVM start takes a while under emulation)
+	if systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1; then
+		systemctl start "lockstep-agent-$1.service"
+		wait_for 120 "lockstep-agent-$1 listening on $2" sh -c "ss -Hltn 'sport = :$2' | grep -q ."
+	fi
+	;;
+describe)
+	echo "# $(hostname): $(uname -r), up $(cut -d' ' -f1 /proc/uptime)s"
+	grep -E ' (gfs2|ocfs2|ext4) ' /proc/mounts | grep /mnt/ || true
+	if systemctl is-active -q dlm; then dlm_tool dump_config | grep -E '^(plock_|protocol|enable_fencing)'; fi
+	if systemctl is-active -q corosync; then corosync-cmapctl -g runtime.config.totem.token 2>/dev/null || true; fi
+	if [ -d /sys/kernel/config/cluster/lockstep ]; then
+		for f in idle_timeout_ms keepalive_delay_ms reconnect_delay_ms heartbeat/dead_threshold; do
+			echo "o2cb $f = $(cat /sys/kernel/config/cluster/lockstep/$f)"
+		done
+	fi
+	for s in gfs2 ocfs2; do
+		! systemctl cat "lockstep-agent-$s.service" >/dev/null 2>&1 || echo "lockstep-agent-$s: $(systemctl is-active lockstep-agent-$s || true)"
+	done
+	;;
+*)
+	die "lab-node.sh: unknown step '$step'"
+	;;
+esac
