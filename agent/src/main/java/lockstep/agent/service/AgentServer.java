@@ -88,6 +88,7 @@ public final class AgentServer {
 
   public AgentServer start() throws IOException {
     server.start();
+    service.listenPort(server.getPort());
     health.setStatus("", ServingStatus.SERVING);
     health.setStatus(AgentServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     return this;

@@ -77,6 +77,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
           });
 
   private volatile int clockProbePort;
+  private volatile int listenPort;
 
   AgentService(RunRegistry registry) {
     this.registry = registry;
@@ -89,6 +90,10 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
   }
 
   /** The UDP port of this agent's {@link ClockProbeResponder}, told to coordinators by Describe. */
+  void listenPort(int port) {
+    this.listenPort = Math.max(0, port);
+  }
+
   void clockProbePort(int port) {
     this.clockProbePort = port;
   }
@@ -108,7 +113,8 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
                   .setHostname(hostname())
                   .setPid(ProcessHandle.current().pid())
                   .setBootId(BootId.current())
-                  .setClockProbePort(clockProbePort);
+                  .setClockProbePort(clockProbePort)
+                  .setListenPort(listenPort);
           MountInfo.of(config.root())
               .ifPresent(
                   m ->

@@ -5,6 +5,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -72,6 +74,9 @@ public final class GrpcAgent implements Agent {
   private UdpClockProbe udp;
   private int udpLost;
 
+  /** UDP ports still to try once the one in use went unanswered, in order. */
+  private final Deque<Integer> udpPortsLeft = new ArrayDeque<>();
+
   /** Talks to an agent over a channel the caller owns (tests pass an in-process channel). */
   public GrpcAgent(String address, Channel channel) {
     this.address = address;
@@ -125,19 +130,26 @@ public final class GrpcAgent implements Agent {
     DescribeResponse d =
         call("describe", () -> stub(DESCRIBE).describe(DescribeRequest.getDefaultInstance()));
     synchronized (probing) {
-      if (udp == null && d.getClockProbePort() > 0) {
-        try {
-          udp = UdpClockProbe.open(address, d.getClockProbePort()).orElse(null);
-        } catch (IOException | RuntimeException e) {
-          LOG.warn(
-              "agent {}: clock probes over gRPC, UDP port {} unusable: {}",
-              address,
-              d.getClockProbePort(),
-              e.toString());
-        }
+      if (udp == null && udpPortsLeft.isEmpty()) {
+        udpPortsLeft.addAll(
+            UdpClockProbe.portsToTry(address, d.getClockProbePort(), d.getListenPort()));
+        openNextUdpPort();
       }
     }
     return d;
+  }
+
+  /** Opens the next UDP port to probe, if any is left; null {@link #udp} when none is. */
+  private void openNextUdpPort() {
+    while (udp == null && !udpPortsLeft.isEmpty()) {
+      int port = udpPortsLeft.removeFirst();
+      try {
+        udp = UdpClockProbe.open(address, port).orElse(null);
+        udpLost = 0;
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("agent {}: UDP clock probe port {} unusable: {}", address, port, e.toString());
+      }
+    }
   }
 
   /**
@@ -156,13 +168,17 @@ public final class GrpcAgent implements Agent {
         } catch (IOException e) {
           if (++udpLost >= UDP_LOST_IN_A_ROW) {
             LOG.warn(
-                "agent {}: {} UDP clock probes in a row unanswered ({}); probing over gRPC from now"
-                    + " on",
+                "agent {}: {} UDP clock probes in a row to port {} unanswered ({}); {}",
                 address,
                 udpLost,
-                e.getMessage());
+                udp.port(),
+                e.getMessage(),
+                udpPortsLeft.isEmpty()
+                    ? "probing over gRPC from now on"
+                    : "trying UDP port " + udpPortsLeft.peekFirst());
             udp.close();
             udp = null;
+            openNextUdpPort();
           }
         }
       }
@@ -174,6 +190,13 @@ public final class GrpcAgent implements Agent {
   public boolean probesClockOverUdp() {
     synchronized (probing) {
       return udp != null;
+    }
+  }
+
+  /** The UDP port clock probes go to, 0 when they go over gRPC. */
+  public int clockProbeUdpPort() {
+    synchronized (probing) {
+      return udp == null ? 0 : udp.port();
     }
   }
 

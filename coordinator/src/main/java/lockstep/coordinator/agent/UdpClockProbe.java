@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
@@ -25,11 +26,39 @@ final class UdpClockProbe implements AutoCloseable {
       Pattern.compile("^(?:dns:///)?\\[?([^\\[\\]]+?)\\]?:(\\d+)$");
 
   private final DatagramSocket socket;
+  private final int port;
   private final byte[] buffer = new byte[ClockProbeDatagram.BYTES + 1];
   private final ByteBuffer bytes = ByteBuffer.wrap(buffer);
 
-  private UdpClockProbe(DatagramSocket socket) {
+  private UdpClockProbe(DatagramSocket socket, int port) {
     this.socket = socket;
+    this.port = port;
+  }
+
+  /** The UDP port probed. */
+  int port() {
+    return port;
+  }
+
+  /**
+   * The UDP ports to probe an agent on, in order. An agent whose responder shares its gRPC port's
+   * number ({@code advertised == listening}) is probed on the number the coordinator dialed, which
+   * a port forward maps for TCP and UDP alike, and on the advertised one after it; an agent whose
+   * responder has a number of its own (its gRPC port's was taken) is probed there first. Empty when
+   * the agent offers no responder; only the advertised number for an agent that tells no listen
+   * port (older versions) or an address without a port.
+   */
+  static List<Integer> portsToTry(String address, int advertised, int listening) {
+    if (advertised <= 0 || advertised > 65535) {
+      return List.of();
+    }
+    Matcher m = HOST_PORT.matcher(address);
+    int dialed = m.matches() ? Integer.parseInt(m.group(2)) : 0;
+    if (dialed <= 0 || dialed > 65535 || dialed == advertised || listening <= 0) {
+      // an agent of a version that tells no listen port: its advertised number only, as before
+      return List.of(advertised);
+    }
+    return advertised == listening ? List.of(dialed, advertised) : List.of(advertised, dialed);
   }
 
   /**
@@ -48,7 +77,7 @@ final class UdpClockProbe implements AutoCloseable {
       socket.close();
       throw e;
     }
-    return Optional.of(new UdpClockProbe(socket));
+    return Optional.of(new UdpClockProbe(socket, port));
   }
 
   /** One probe; {@link SocketTimeoutException} when no answer to it came within {@code timeout}. */

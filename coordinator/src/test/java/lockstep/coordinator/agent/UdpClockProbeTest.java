@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.service.AgentMembers;
 import lockstep.agent.service.AgentServer;
+import lockstep.agent.service.ClockProbeResponder;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.DescribeResponse;
@@ -103,5 +104,55 @@ class UdpClockProbeTest {
       assertThat(v6).isNotNull();
       assertThat(dns).isNotNull();
     }
+  }
+
+  @Test
+  void anAgentBehindAPortForwardIsProbedOnTheDialledNumber() throws Exception {
+    // The agent sees itself on 7070 (gRPC and UDP responder alike); the coordinator dials another
+    // number, which the forward maps to it: here a real responder on that dialled number.
+    try (ClockProbeResponder forwarded = ClockProbeResponder.start("127.0.0.1", 0)) {
+      String name = InProcessServerBuilder.generateName();
+      Server server =
+          InProcessServerBuilder.forName(name)
+              .addService(
+                  new AgentServiceGrpc.AgentServiceImplBase() {
+                    @Override
+                    public void describe(
+                        DescribeRequest request, StreamObserver<DescribeResponse> response) {
+                      response.onNext(
+                          DescribeResponse.newBuilder()
+                              .setClockProbePort(7070)
+                              .setListenPort(7070)
+                              .build());
+                      response.onCompleted();
+                    }
+                  })
+              .build()
+              .start();
+      ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
+      try (GrpcAgent agent = new GrpcAgent("127.0.0.1:" + forwarded.port(), channel)) {
+        agent.describe();
+        assertThat(agent.clockProbeUdpPort()).isEqualTo(forwarded.port());
+        ClockSample s = agent.probeClock();
+        assertThat(s.agentReceiveUnixNanos()).isPositive();
+        assertThat(agent.clockProbeUdpPort()).as("still over UDP").isEqualTo(forwarded.port());
+      } finally {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  @Test
+  void theDialledNumberIsTriedFirstOnlyWhenTheResponderSharesTheGrpcPortsNumber() {
+    assertThat(UdpClockProbe.portsToTry("127.0.0.1:7071", 7070, 7070)).containsExactly(7071, 7070);
+    // the agent's gRPC port was taken by its responder's choice: its own number first
+    assertThat(UdpClockProbe.portsToTry("127.0.0.1:7070", 40001, 7070))
+        .containsExactly(40001, 7070);
+    assertThat(UdpClockProbe.portsToTry("127.0.0.1:7070", 7070, 7070)).containsExactly(7070);
+    // an agent of an older version tells no listen port: its advertised number, as before
+    assertThat(UdpClockProbe.portsToTry("[::1]:7071", 7070, 0)).containsExactly(7070);
+    assertThat(UdpClockProbe.portsToTry("in-process", 7070, 7070)).containsExactly(7070);
+    assertThat(UdpClockProbe.portsToTry("127.0.0.1:7071", 0, 7070)).isEmpty();
   }
 }
