@@ -1,5 +1,6 @@
 package lockstep.agent.env;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,8 +17,8 @@ import org.w3c.dom.NodeList;
 /**
  * Cluster settings that change lock and I/O figures, read from where they live: the attributes of
  * {@code <gfs_controld>} and {@code <dlm>} in /etc/cluster/cluster.conf (e.g. plock_rate_limit),
- * and the mount options of cluster file systems (OCFS2 localalloc, data mode; GFS2 localflocks;
- * ...).
+ * o2cb's timeouts in configfs, and the mount options of cluster file systems (OCFS2 localalloc,
+ * data mode; GFS2 localflocks; ...). What only a daemon knows is {@link ClusterDaemons}'.
  */
 final class ClusterSettings {
   static final List<String> CLUSTER_CONF_ELEMENTS = List.of("gfs_controld", "dlm");
@@ -64,6 +65,31 @@ final class ClusterSettings {
     } catch (Exception e) {
       out.put("cluster.conf:error", "unreadable: " + e.getMessage());
     }
+    return out;
+  }
+
+  /**
+   * o2cb's cluster timeouts as the kernel holds them (configfs) and the OCFS2 cluster stack in use:
+   * "o2cb:idle_timeout_ms", "o2cb:keepalive_delay_ms", "o2cb:reconnect_delay_ms",
+   * "o2cb:heartbeat_dead_threshold" (disk heartbeat iterations of 2 s), "ocfs2:cluster_stack".
+   */
+  static Map<String, String> fromO2cb(Path base) {
+    Map<String, String> out = new TreeMap<>();
+    Path clusters = base.resolve("sys/kernel/config/cluster");
+    try (var dirs = Files.list(clusters)) {
+      for (Path c : dirs.sorted().toList()) {
+        for (String f : List.of("idle_timeout_ms", "keepalive_delay_ms", "reconnect_delay_ms")) {
+          NodeEnvironment.firstLine(c.resolve(f)).ifPresent(v -> out.put("o2cb:" + f, v));
+        }
+        NodeEnvironment.firstLine(c.resolve("heartbeat/dead_threshold"))
+            .ifPresent(v -> out.put("o2cb:heartbeat_dead_threshold", v));
+      }
+    } catch (IOException | RuntimeException e) {
+      // no o2cb cluster registered on this node
+    }
+    NodeEnvironment.firstLine(base.resolve("sys/fs/ocfs2/cluster_stack"))
+        .filter(v -> !v.isEmpty())
+        .ifPresent(v -> out.put("ocfs2:cluster_stack", v));
     return out;
   }
 

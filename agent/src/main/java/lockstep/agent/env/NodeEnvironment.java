@@ -23,7 +23,17 @@ public record NodeEnvironment(
     Map<String, String> clusterSettings) {
 
   public static NodeEnvironment capture(Path root) {
-    return capture(Path.of("/"), MountInfo.of(root), Runtime.getRuntime().availableProcessors());
+    NodeEnvironment files =
+        capture(Path.of("/"), MountInfo.of(root), Runtime.getRuntime().availableProcessors());
+    Map<String, String> settings = new TreeMap<>(files.clusterSettings());
+    settings.putAll(ClusterDaemons.onThisNode().settings());
+    return new NodeEnvironment(
+        files.kernel(),
+        files.cpuCount(),
+        files.cpuModel(),
+        files.memoryBytes(),
+        files.blockDevice(),
+        Map.copyOf(settings));
   }
 
   /** The block device under the root's file system ("" for network and FUSE file systems). */
@@ -34,6 +44,7 @@ public record NodeEnvironment(
   public static NodeEnvironment capture(Path base, Optional<MountInfo> mount, int cpus) {
     Map<String, String> settings =
         new TreeMap<>(ClusterSettings.fromClusterConf(base.resolve("etc/cluster/cluster.conf")));
+    settings.putAll(ClusterSettings.fromO2cb(base));
     mount.ifPresent(m -> settings.putAll(ClusterSettings.fromMount(m)));
     return new NodeEnvironment(
         firstLine(base.resolve("proc/sys/kernel/osrelease")).orElse(""),

@@ -167,7 +167,7 @@ public final class LockFilesLoop implements WorkerLoop {
 
   /**
    * One file after its open: lock [+ unlock] [+ close], or keep the descriptor in {@code keep};
-   * returns the try-lock retries, or what {@link Posix#acquire} returns when stopped while waiting.
+   * returns the try-lock retries, or what {@link Locks#acquire} returns when stopped while waiting.
    */
   private long lockOne(
       int fd,

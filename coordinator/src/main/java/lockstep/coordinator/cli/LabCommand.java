@@ -23,6 +23,7 @@ import picocli.CommandLine.Parameters;
     description = "A two-node GFS2/OCFS2 cluster of QEMU guests on this machine, agents deployed.",
     subcommands = {
       LabCommand.Up.class,
+      LabCommand.Deploy.class,
       LabCommand.Down.class,
       LabCommand.Status.class,
       LabCommand.Set.class,
@@ -166,6 +167,25 @@ final class LabCommand implements Runnable {
               plockRateLimit,
               plockOwnership);
       new Lab(config, System.out).up(parsed);
+      return 0;
+    }
+  }
+
+  @Command(
+      name = "deploy",
+      mixinStandardHelpOptions = true,
+      description =
+          "Deploy the agents of the stacks that are up again (all of them, or those named), with"
+              + " the agent jar as it is now: the Ansible playbook copies it and restarts them.")
+  static final class Deploy implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Parameters(arity = "0..*", paramLabel = "STACK", description = "gfs2, ocfs2")
+    List<String> stacks = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      new Lab(where.config(), System.out).deploy(stacks.stream().map(Stack::parse).toList());
       return 0;
     }
   }

@@ -256,6 +256,29 @@ public final class Lab {
                     "no lab is up in " + config.dir() + " (lockstep lab up gfs2|ocfs2)"));
   }
 
+  /**
+   * Deploys the agents of the stacks that are up again, with the agent jar as it is now (the
+   * playbook copies it and restarts the agents when it changed), and waits until they answer.
+   */
+  public void deploy(List<Stack> stacks) {
+    HostCheck.root("deploy");
+    HostCheck.programs(HostCheck.RUN, HostCheck.systemPath());
+    LabFiles files = LabFiles.locate();
+    try (FileLock lock = lock()) {
+      LabState state = upState();
+      List<Stack> which =
+          stacks.isEmpty() ? state.stacks().stream().map(Stack::parse).toList() : stacks;
+      for (Stack s : which) {
+        if (!state.has(s)) {
+          throw new LabException(s.word() + " is not up (lockstep lab up " + s.word() + ")");
+        }
+        new AgentDeploy(paths, files, commands, log).deploy(s, state);
+      }
+    } catch (IOException e) {
+      throw new LabException("cannot lock " + config.dir() + ": " + e.getMessage());
+    }
+  }
+
   /** Stops every QEMU and the storage daemon, removes the namespace and the lab's disks. */
   public void down() {
     HostCheck.root("down");
