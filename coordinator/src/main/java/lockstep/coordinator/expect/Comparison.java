@@ -18,13 +18,22 @@ public enum Comparison {
     return symbol;
   }
 
+  /**
+   * Whether {@code measured} satisfies the comparison. Figures are means and ratios of doubles, so
+   * a difference within a billionth of the bound counts as equal: an efficiency of 0.6 computed as
+   * 0.6000000000000001 holds "<= 0.6" and breaks "> 0.6".
+   */
   public boolean holds(double measured, double bound) {
+    double d = measured - bound;
+    if (Math.abs(d) <= 1e-9 * Math.max(1, Math.abs(bound))) {
+      d = 0;
+    }
     return switch (this) {
-      case AT_LEAST -> measured >= bound;
-      case AT_MOST -> measured <= bound;
-      case EQUAL -> measured == bound;
-      case ABOVE -> measured > bound;
-      case BELOW -> measured < bound;
+      case AT_LEAST -> d >= 0;
+      case AT_MOST -> d <= 0;
+      case EQUAL -> d == 0;
+      case ABOVE -> d > 0;
+      case BELOW -> d < 0;
     };
   }
 

@@ -239,7 +239,7 @@ public final class ExpectationJudge {
     return a.nodes().stream()
         .filter(n -> n.efficiency() != null)
         .min((x, y) -> Double.compare(x.efficiency(), y.efficiency()))
-        .map(n -> "lowest node " + n.node() + " " + e.show(n.efficiency()))
+        .map(n -> "lowest " + n.node() + " " + e.show(n.efficiency()))
         .orElse(null);
   }
 

@@ -3,15 +3,16 @@ package lockstep.coordinator.expect;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,6 +41,10 @@ import org.w3c.dom.Element;
  * Characters XML 1.0 cannot carry are written as {@code \\uXXXX}.
  */
 public final class JUnitXml {
+  /** Surefire's and Ant's timestamp: local date-time to the second, no zone (UTC here). */
+  private static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
+
   /** The test case of a run without expectations. */
   public static final String RUN_CASE = "run";
 
@@ -141,21 +146,19 @@ public final class JUnitXml {
     }
   }
 
+  /** The outcome's figures as run.json has them: "measured: 0.5 ratio (node2)\nbound: >= 0.8". */
   private static String figures(ExpectationOutcome o) {
-    return "measured "
-        + (o.measured() == null ? "nothing" : number(o.measured()))
-        + ", bound "
-        + o.expression()
-        + " ("
-        + number(o.bound())
+    return "measured: "
+        + (o.measured() == null ? "nothing" : number(o.measured()) + " " + o.unit())
+        + (o.node() == null ? "" : " (" + o.node() + ")")
+        + "\nbound: "
+        + o.figure()
         + " "
-        + o.unit()
-        + ")"
-        + (o.node() == null ? "" : ", node " + o.node());
+        + o.expression();
   }
 
   private static String number(double v) {
-    return String.format(Locale.ROOT, "%.6g", v);
+    return new BigDecimal(v).round(new MathContext(6)).stripTrailingZeros().toPlainString();
   }
 
   private static String first(List<String> errors) {
@@ -208,10 +211,7 @@ public final class JUnitXml {
     count(ts, suite.cases().size(), failures, errors);
     ts.setAttribute("skipped", "0");
     ts.setAttribute("time", time);
-    ts.setAttribute(
-        "timestamp",
-        LocalDateTime.ofInstant(suite.when().truncatedTo(ChronoUnit.SECONDS), ZoneOffset.UTC)
-            .toString());
+    ts.setAttribute("timestamp", TIMESTAMP.format(suite.when()));
     ts.setAttribute("id", "0");
     Element props = doc.createElement("properties");
     ts.appendChild(props);
@@ -242,8 +242,10 @@ public final class JUnitXml {
       Transformer t = TransformerFactory.newInstance().newTransformer();
       t.setOutputProperty(OutputKeys.INDENT, "yes");
       t.setOutputProperty(OutputKeys.ENCODING, "UTF-8");
+      // the declaration on a line of its own (the JDK's serializer runs it into the root)
+      t.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
       t.setOutputProperty("{http://xml.apache.org/xslt}indent-amount", "2");
-      StringWriter w = new StringWriter();
+      StringWriter w = new StringWriter().append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
       t.transform(new DOMSource(doc), new StreamResult(w));
       return w.toString();
     } catch (TransformerException e) {
