@@ -38,9 +38,23 @@ public record Expectation(
     return comparison.holds(measured, bound);
   }
 
+  /** Significant digits a small figure keeps: 0.004354 s is "0.00435 s", not "0.004 s". */
+  private static final int SIGNIFICANT = 3;
+
+  private static final int MAX_DECIMALS = 6;
+
   /** A base-unit figure as this expectation shows it: "0.61", "7.032 ms", "1,939 locks/s". */
   public String show(double value) {
-    return show(value, decimals) + suffix;
+    return show(value, decimalsFor(value)) + suffix;
+  }
+
+  private int decimalsFor(double value) {
+    double shown = Math.abs(value * scale);
+    if (figure.quantity() == Figure.Quantity.COUNT || shown == 0 || shown >= 0.1) {
+      return decimals;
+    }
+    int needed = SIGNIFICANT - 1 - (int) Math.floor(Math.log10(shown));
+    return Math.max(decimals, Math.min(MAX_DECIMALS, needed));
   }
 
   /**
@@ -48,9 +62,10 @@ public record Expectation(
    * 0.80" is "0.7996", not "0.80".
    */
   String showMeasured(double value) {
-    int d = decimals;
+    int d = decimalsFor(value);
     if (!holds(value)) {
-      while (d < decimals + MAX_EXTRA_DECIMALS && show(value, d).equals(show(bound, d))) {
+      int most = d + MAX_EXTRA_DECIMALS;
+      while (d < most && show(value, d).equals(show(bound, d))) {
         d++;
       }
     }

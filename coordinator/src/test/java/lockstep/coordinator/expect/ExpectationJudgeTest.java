@@ -248,7 +248,8 @@ class ExpectationJudgeTest {
   void aFigureTheRunDidNotMeasureBreaksItsExpectation() {
     // TestRuns carries no histograms, only each step's percentiles: one repeat's are the figure
     assertThat(judge("p99", "<= 1ms").message())
-        .isEqualTo("expect p99 <= 1 ms: measured 0.020 ms (step all, 1,000 operations of 2 nodes)");
+        .isEqualTo(
+            "expect p99 <= 1 ms: measured 0.0200 ms (step all, 1,000 operations of 2 nodes)");
     // with instrumentation off nothing was recorded
     List<StepRecord> unrecorded =
         RUN.steps().stream()

@@ -63,6 +63,11 @@ class ExpectationParserTest {
     Expectation p99 = write("node-p99", "<= 20ms");
     assertThat(p99.show(28.91734)).isEqualTo("28.917 ms");
     assertThat(write("skew", "<= 250us").show(0.1234)).isEqualTo("123.4 us");
+    // a small figure keeps three significant digits, whatever the bound's unit
+    assertThat(write("skew", "<= 1s").show(4.354)).isEqualTo("0.00435 s");
+    assertThat(write("skew", "<= 1s").show(0.0212)).isEqualTo("0.000021 s");
+    assertThat(write("skew", "<= 1s").show(354)).isEqualTo("0.354 s");
+    assertThat(write("efficiency", ">= 0.8").show(0.04321)).isEqualTo("0.0432");
   }
 
   @Test
