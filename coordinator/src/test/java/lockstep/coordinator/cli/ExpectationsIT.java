@@ -120,6 +120,7 @@ class ExpectationsIT {
         .isLessThan(100);
     assertThat(run.err()).contains(eff.get("message").asText());
 
+    System.out.println("--junit " + junit + ":\n" + Files.readString(junit));
     Document doc = xml(junit);
     Element suite = elements(doc, "testsuite").get(0);
     assertThat(suite.getAttribute("name")).isEqualTo("it-expect");
