@@ -85,6 +85,20 @@ class ExpectationJudgeTest {
   }
 
   @Test
+  void aNodeWithoutTheFigureIsTheOneNamedEvenWhenTheOthersHoldIt() {
+    // node2 is not in the together step: it has no together figure, node1 holds the bound
+    RunRecord run = TestRuns.soloThenAll(new double[] {1000, 1000}, new double[] {600});
+    ExpectationOutcome o = judge(run, "node-throughput", ">= 500");
+    assertThat(o.status()).isEqualTo(ExpectationStatus.BROKEN);
+    assertThat(o.node()).isEqualTo("node2");
+    assertThat(o.measured()).isNull();
+    assertThat(o.message())
+        .isEqualTo(
+            "expect node-throughput >= 500 locks/s: not measured on node2 (1 of 2 nodes break it:"
+                + " node2 not measured)");
+  }
+
+  @Test
   void theLowestNodesEfficiency() {
     assertThat(judge("min-node-efficiency", ">= 0.45").message())
         .isEqualTo(
