@@ -85,7 +85,11 @@ final class RunCommand implements Callable<Integer> {
           new RunSession(System.out, connection.resolve(inventory))
               .execute(scenario, out, selection.labels(), bounds);
     } catch (RuntimeException e) {
-      expectations.writeJUnit(scenario.name(), scenario.expectations(), e);
+      try {
+        expectations.writeJUnit(scenario.name(), scenario.expectations(), e);
+      } catch (RuntimeException junitFailed) {
+        e.addSuppressed(junitFailed);
+      }
       throw e;
     }
     expectations.writeJUnit(outcome.run());

@@ -112,8 +112,9 @@ public final class ExpectationParser {
           return new Expectation(f, cmp, value, text, shown, 1, "", d, "ratio");
         }
         if (unit.equals("%")) {
+          double fraction = new BigDecimal(number).movePointLeft(2).doubleValue();
           return new Expectation(
-              f, cmp, value / 100, text, number + "%", 100, "%", Math.max(1, written), "ratio");
+              f, cmp, fraction, text, number + "%", 100, "%", Math.max(1, written), "ratio");
         }
       }
       case DURATION -> {
@@ -128,17 +129,20 @@ public final class ExpectationParser {
                   + number
                   + "ms')");
         }
-        double scale =
+        // shown = ms x scale; the bound in ms exactly as written (2s is 2000, not 1999.99...)
+        int shift =
             switch (unit) {
-              case "us" -> 1000;
-              case "ms" -> 1;
-              case "s" -> 0.001;
-              default -> 0;
+              case "us" -> -3;
+              case "ms" -> 0;
+              case "s" -> 3;
+              default -> Integer.MIN_VALUE;
             };
-        if (scale > 0) {
+        if (shift != Integer.MIN_VALUE) {
+          double scale = Math.pow(10, -shift);
+          double millis = new BigDecimal(number).movePointRight(shift).doubleValue();
           int d = Math.max(unit.equals("us") ? 1 : 3, written);
           return new Expectation(
-              f, cmp, value / scale, text, number + " " + unit, scale, " " + unit, d, "ms");
+              f, cmp, millis, text, number + " " + unit, scale, " " + unit, d, "ms");
         }
       }
       case THROUGHPUT -> {

@@ -60,6 +60,9 @@ class ExpectationParserTest {
     assertThat(write("skew", "<= 5ms").name()).isEqualTo("skew <= 5 ms");
     assertThat(write("skew", "<=500us").bound()).isEqualTo(0.5);
     assertThat(write("p99", "< 2 s").bound()).isEqualTo(2000.0);
+    assertThat(write("p99", "< 0.3s").bound()).isEqualTo(300.0);
+    assertThat(write("skew", "<= 1.1us").bound()).isEqualTo(0.0011);
+    assertThat(write("efficiency", ">= 57%").bound()).isEqualTo(0.57);
     Expectation p99 = write("node-p99", "<= 20ms");
     assertThat(p99.show(28.91734)).isEqualTo("28.917 ms");
     assertThat(write("skew", "<= 250us").show(0.1234)).isEqualTo("123.4 us");
