@@ -16,12 +16,14 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.MetadataOp;
 import lockstep.agent.v1.MetadataWorkload;
+import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.ReadWorkload;
 import lockstep.agent.v1.WorkloadSpec;
@@ -165,6 +167,8 @@ public final class WorkloadKind<M extends Message> {
           .workers(PingPongWorkload::getProcesses)
           .timedMillis(
               "with warm-up before and after", p -> p.getDurationMillis() + 2 * p.getWarmupMillis())
+          .checksCoherence(
+              "with io: read-write", p -> p.getIo() == PingPongIo.PING_PONG_IO_READ_WRITE)
           .build();
 
   /** Every worker of every node contends for one lock. */
@@ -255,6 +259,8 @@ public final class WorkloadKind<M extends Message> {
   private final String timedNote;
   private final ToLongFunction<M> bytesToLayOut;
   private final ToLongFunction<M> expectedWork;
+  private final String coherenceNote;
+  private final Predicate<M> checksCoherence;
 
   /** A rule that depends on how many nodes run the step together. */
   @FunctionalInterface
@@ -285,6 +291,8 @@ public final class WorkloadKind<M extends Message> {
     this.timedNote = b.timedNote;
     this.bytesToLayOut = b.bytesToLayOut;
     this.expectedWork = b.expectedWork;
+    this.coherenceNote = b.coherenceNote;
+    this.checksCoherence = b.checksCoherence;
   }
 
   /** The kind of a spec; an empty spec is {@link InvalidWorkloadException} on field "type". */
@@ -442,6 +450,21 @@ public final class WorkloadKind<M extends Message> {
     return expectedWork.applyAsLong(message(spec));
   }
 
+  /** Whether a run of this spec counts coherence errors (reads that missed another's write). */
+  public boolean checksCoherence(WorkloadSpec spec) {
+    return checksCoherence.test(message(spec));
+  }
+
+  /** Whether some spec of this kind counts coherence errors. */
+  public boolean canCheckCoherence() {
+    return coherenceNote != null;
+  }
+
+  /** When a spec of this kind checks coherence ("with io: read-write"), or null if never. */
+  public String coherenceNote() {
+    return coherenceNote;
+  }
+
   @Override
   public String toString() {
     return name;
@@ -490,6 +513,8 @@ public final class WorkloadKind<M extends Message> {
     private String timedNote;
     private ToLongFunction<M> bytesToLayOut = m -> 0;
     private ToLongFunction<M> expectedWork = m -> 0;
+    private String coherenceNote;
+    private Predicate<M> checksCoherence = m -> false;
 
     Builder(String name, WorkloadSpec.KindCase specCase, Class<M> messageType) {
       this.name = name;
@@ -569,6 +594,12 @@ public final class WorkloadKind<M extends Message> {
 
     Builder<M> expectedWork(ToLongFunction<M> f) {
       this.expectedWork = f;
+      return this;
+    }
+
+    Builder<M> checksCoherence(String note, Predicate<M> f) {
+      this.coherenceNote = note;
+      this.checksCoherence = f;
       return this;
     }
 

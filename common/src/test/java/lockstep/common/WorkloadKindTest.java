@@ -12,6 +12,7 @@ import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockRelease;
 import lockstep.agent.v1.PingPongIo;
+import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
 import org.junit.jupiter.api.Test;
@@ -109,5 +110,22 @@ class WorkloadKindTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> WorkloadKind.of(WorkloadSpec.getDefaultInstance()))
         .hasMessage("workload.type: no workload given");
+  }
+
+  @Test
+  void onlyPingPongWithReadWriteChecksCoherence() {
+    WorkloadSpec readWrite =
+        WorkloadKind.PING_PONG.spec(
+            PingPongWorkload.newBuilder().setIo(PingPongIo.PING_PONG_IO_READ_WRITE).build());
+    WorkloadSpec readOnly =
+        WorkloadKind.PING_PONG.spec(
+            PingPongWorkload.newBuilder().setIo(PingPongIo.PING_PONG_IO_READ).build());
+    assertThat(WorkloadKind.PING_PONG.checksCoherence(readWrite)).isTrue();
+    assertThat(WorkloadKind.PING_PONG.checksCoherence(readOnly)).isFalse();
+    assertThat(WorkloadKind.PING_PONG.coherenceNote()).isEqualTo("with io: read-write");
+    assertThat(WorkloadKind.ALL.stream().filter(WorkloadKind::canCheckCoherence))
+        .containsExactly(WorkloadKind.PING_PONG);
+    WorkloadSpec write = WorkloadKind.WRITE.spec(WriteWorkload.getDefaultInstance());
+    assertThat(WorkloadKind.WRITE.checksCoherence(write)).isFalse();
   }
 }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * The coordinator's layers, top-down: cli -> session (one `lockstep run`: run, save, print) and
  * local/launch/inventory -> run (phases against agents) and collect (what agents still hold) ->
  * results (a step's and a run's record from the agents' answers) -> agent (the client) and
- * analysis; report -> analysis -> model; scenario beside model at the bottom. No package loops.
+ * analysis; report -> analysis -> model; scenario -> expect (expectations: parsed with the
+ * scenario, judged on a run record, written as JUnit XML) -> model at the bottom. No package loops.
  */
 class ArchitectureTest {
   private static JavaClasses classes;
@@ -104,6 +105,37 @@ class ArchitectureTest {
             "..coordinator.agent..",
             "..coordinator.session..",
             "..coordinator.inventory..")
+        .check(classes);
+  }
+
+  @Test
+  void expectationsAreJudgedOnTheRecordAlone() {
+    // parsed from the scenario's text and the command line, judged on a RunRecord: what ran the
+    // run, how it is analysed, shown or parsed as a scenario is no part of it
+    noClasses()
+        .that()
+        .resideInAPackage("..coordinator.expect..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "..coordinator.scenario..",
+            "..coordinator.run..",
+            "..coordinator.results..",
+            "..coordinator.collect..",
+            "..coordinator.agent..",
+            "..coordinator.session..",
+            "..coordinator.report..",
+            "..coordinator.analysis..",
+            "..coordinator.inventory..",
+            "..coordinator.local..",
+            "..coordinator.launch..")
+        .check(classes);
+    noClasses()
+        .that()
+        .resideInAPackage("..coordinator.model..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("..coordinator.expect..")
         .check(classes);
   }
 

@@ -257,14 +257,7 @@ public final class RunAnalyzer {
 
   /** The step that runs every node at once: "all", else the largest multi-node ramp step. */
   static Optional<StepSummary> concurrentStep(List<StepSummary> steps) {
-    Optional<StepSummary> all =
-        steps.stream().filter(s -> "all".equals(s.kind()) && s.okRepeats() > 0).findFirst();
-    if (all.isPresent()) {
-      return all;
-    }
-    return steps.stream()
-        .filter(s -> "ramp".equals(s.kind()) && s.okRepeats() > 0 && s.nodes().size() > 1)
-        .max((a, b) -> Integer.compare(a.nodes().size(), b.nodes().size()));
+    return StepSummary.concurrent(steps);
   }
 
   private static Optional<Double> concurrentSpanThroughput(RunRecord run, String group) {

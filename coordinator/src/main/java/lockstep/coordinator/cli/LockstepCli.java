@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import lockstep.common.Logging;
 import lockstep.common.Version;
 import lockstep.coordinator.agent.AgentCallException;
+import lockstep.coordinator.expect.ExpectationException;
 import lockstep.coordinator.lab.LabException;
 import lockstep.coordinator.report.ReportInputException;
 import lockstep.coordinator.results.RunFailedException;
@@ -39,6 +40,9 @@ public final class LockstepCli implements Runnable {
   public static final int EXIT_RUN_FAILED = 1;
   public static final int EXIT_USAGE = 2;
 
+  /** The run finished, and its figures broke an expectation (docs/operations.md). */
+  public static final int EXIT_EXPECTATION_BROKEN = 3;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
@@ -69,7 +73,9 @@ public final class LockstepCli implements Runnable {
     // are shown escaped, never sent to the terminal.
     Consumer<String> line = l -> err.println("lockstep: " + Echo.escaped(String.valueOf(l)));
     int code;
-    if (e instanceof ScenarioException || e instanceof ReportInputException) {
+    if (e instanceof ScenarioException
+        || e instanceof ReportInputException
+        || e instanceof ExpectationException) {
       line.accept(e.getMessage());
       code = EXIT_USAGE;
     } else if (e instanceof RunFailedException rf) {

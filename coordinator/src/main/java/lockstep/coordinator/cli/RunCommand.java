@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code lockstep run SCENARIO.yaml [--agents H:P,...|dns:///NAME:PORT | --inventory FILE] [--out
- * DIR]}.
+ * DIR] [--expect FIGURE=COMPARISON ...] [--junit FILE]}.
  */
 @Command(
     name = "run",
@@ -65,24 +65,40 @@ final class RunCommand implements Callable<Integer> {
 
   @CommandLine.Mixin ConnectionOptions connection = new ConnectionOptions();
 
+  @CommandLine.Mixin ExpectOptions expectations = new ExpectOptions();
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    Scenario scenario = new ScenarioParser().parse(scenarioFile);
+    Scenario parsed = new ScenarioParser().parse(scenarioFile);
+    Scenario scenario =
+        parsed.withExpectations(expectations.read(parsed.expectations(), parsed.figures()));
     AgentSelection selection =
         AgentSelection.choose(
             agents, inventory, scenario.agents(), scenarioFile.toString(), AgentTargets.system());
     scenario = scenario.withAgents(selection.addresses());
-    RunSession.Outcome outcome =
-        new RunSession(System.out, connection.resolve(inventory))
-            .execute(scenario, out, selection.labels(), leaseBounds());
+    FaultBounds bounds = leaseBounds();
+    RunSession.Outcome outcome;
+    try {
+      outcome =
+          new RunSession(System.out, connection.resolve(inventory))
+              .execute(scenario, out, selection.labels(), bounds);
+    } catch (RuntimeException e) {
+      try {
+        expectations.writeJUnit(scenario.name(), scenario.expectations(), e);
+      } catch (RuntimeException junitFailed) {
+        e.addSuppressed(junitFailed);
+      }
+      throw e;
+    }
+    expectations.writeJUnit(outcome.run());
     if (!outcome.ok()) {
       outcome.run().errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
       spec.commandLine().getErr().flush();
       return LockstepCli.EXIT_RUN_FAILED;
     }
-    return 0;
+    return ExpectOptions.exitCode(outcome.run(), spec.commandLine().getErr());
   }
 
   private FaultBounds leaseBounds() {

@@ -4,7 +4,12 @@ import java.util.List;
 import java.util.Map;
 import lockstep.common.WorkloadKind;
 
-/** Everything one `lockstep run` measured; saved as results/RUN-ID/run.json (docs/results.md). */
+/**
+ * Everything one `lockstep run` measured; saved as results/RUN-ID/run.json (docs/results.md).
+ *
+ * @param expectations every expectation the run was judged by and its outcome (empty without any,
+ *     and in run.json files written before expectations existed)
+ */
 public record RunRecord(
     String schema,
     String runId,
@@ -23,7 +28,8 @@ public record RunRecord(
     List<String> errors,
     int repeat,
     List<Integer> ramp,
-    double skewWarnFraction) {
+    double skewWarnFraction,
+    List<ExpectationOutcome> expectations) {
 
   public static final String SCHEMA = "lockstep.run/v1";
   public static final double DEFAULT_SKEW_WARN_FRACTION = 0.05;
@@ -35,6 +41,49 @@ public record RunRecord(
     repeat = Math.max(1, repeat);
     ramp = ramp == null ? List.of() : List.copyOf(ramp);
     skewWarnFraction = skewWarnFraction <= 0 ? DEFAULT_SKEW_WARN_FRACTION : skewWarnFraction;
+    expectations = expectations == null ? List.of() : List.copyOf(expectations);
+  }
+
+  /** A run judged by no expectation. */
+  public RunRecord(
+      String schema,
+      String runId,
+      String name,
+      String createdAt,
+      String coordinatorVersion,
+      String workloadType,
+      Map<String, Object> workload,
+      String unit,
+      String opName,
+      List<String> plan,
+      List<AgentRecord> agents,
+      List<StepRecord> steps,
+      Analysis analysis,
+      RunStatus status,
+      List<String> errors,
+      int repeat,
+      List<Integer> ramp,
+      double skewWarnFraction) {
+    this(
+        schema,
+        runId,
+        name,
+        createdAt,
+        coordinatorVersion,
+        workloadType,
+        workload,
+        unit,
+        opName,
+        plan,
+        agents,
+        steps,
+        analysis,
+        status,
+        errors,
+        repeat,
+        ramp,
+        skewWarnFraction,
+        List.of());
   }
 
   /** A run without repeats or ramp, default skew threshold. */
@@ -94,7 +143,32 @@ public record RunRecord(
         errors,
         repeat,
         ramp,
-        skewWarnFraction);
+        skewWarnFraction,
+        expectations);
+  }
+
+  /** The same run judged by these expectations' outcomes. */
+  public RunRecord withExpectations(List<ExpectationOutcome> outcomes) {
+    return new RunRecord(
+        schema,
+        runId,
+        name,
+        createdAt,
+        coordinatorVersion,
+        workloadType,
+        workload,
+        unit,
+        opName,
+        plan,
+        agents,
+        steps,
+        analysis,
+        status,
+        errors,
+        repeat,
+        ramp,
+        skewWarnFraction,
+        outcomes);
   }
 
   /** The workload's type, or null for a type this version does not know. */
@@ -133,6 +207,7 @@ public record RunRecord(
         errors,
         repeat,
         ramp,
-        skewWarnFraction);
+        skewWarnFraction,
+        expectations);
   }
 }

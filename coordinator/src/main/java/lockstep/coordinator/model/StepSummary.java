@@ -1,6 +1,7 @@
 package lockstep.coordinator.model;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One plan step (e.g. "solo-node1", "ramp-2", "all") over its repeats.
@@ -25,4 +26,20 @@ public record StepSummary(
     Double meanNodeEfficiency,
     Fairness fairness,
     double maxAbsSkewMillis,
-    boolean skewTooLarge) {}
+    boolean skewTooLarge) {
+
+  /**
+   * The plan step that runs every node at once, whose figures are the run's "together" ones: "all",
+   * else the largest multi-node ramp step; only steps with a repeat that finished.
+   */
+  public static Optional<StepSummary> concurrent(List<StepSummary> steps) {
+    Optional<StepSummary> all =
+        steps.stream().filter(s -> "all".equals(s.kind()) && s.okRepeats() > 0).findFirst();
+    if (all.isPresent()) {
+      return all;
+    }
+    return steps.stream()
+        .filter(s -> "ramp".equals(s.kind()) && s.okRepeats() > 0 && s.nodes().size() > 1)
+        .max((a, b) -> Integer.compare(a.nodes().size(), b.nodes().size()));
+  }
+}

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lockstep.coordinator.expect.ExpectationText;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.csv.CsvExport;
 import lockstep.coordinator.report.html.RunHtmlReport;
@@ -35,10 +36,12 @@ public final class ReportOutputs {
       case text -> {
         if (output == null) {
           TextReport.print(run, terminal);
+          ExpectationText.print(run.expectations(), terminal);
         } else {
           try (PrintStream ps =
               new PrintStream(Files.newOutputStream(output), true, StandardCharsets.UTF_8)) {
             TextReport.print(run, ps);
+            ExpectationText.print(run.expectations(), ps);
           }
           terminal.println(output);
         }

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.WorkloadKind;
+import lockstep.coordinator.expect.Expectation;
+import lockstep.coordinator.expect.PlanFigures;
 
 /**
  * A parsed, validated scenario: what to run on which agents in which plan.
@@ -14,6 +16,8 @@ import lockstep.common.WorkloadKind;
  * @param ramp node counts for the plan's "ramp" step; empty means 1, 2, 4 ... and all nodes
  * @param telemetry whether agents sample node resources during each step (`telemetry: false` turns
  *     it off, to measure what sampling costs)
+ * @param expectations what the run's figures must satisfy (`expect:`, then `--expect`); checked
+ *     against the plan and the workload when read
  */
 public record Scenario(
     String name,
@@ -26,11 +30,13 @@ public record Scenario(
     double skewWarnFraction,
     int repeat,
     List<Integer> ramp,
-    boolean telemetry) {
+    boolean telemetry,
+    List<Expectation> expectations) {
 
   public Scenario {
     repeat = Math.max(1, repeat);
     ramp = ramp == null ? List.of() : List.copyOf(ramp);
+    expectations = expectations == null ? List.of() : List.copyOf(expectations);
   }
 
   public Scenario withAgents(List<String> newAgents) {
@@ -45,7 +51,30 @@ public record Scenario(
         skewWarnFraction,
         repeat,
         ramp,
-        telemetry);
+        telemetry,
+        expectations);
+  }
+
+  /** The same scenario judged by {@code newExpectations} instead. */
+  public Scenario withExpectations(List<Expectation> newExpectations) {
+    return new Scenario(
+        name,
+        agents,
+        plan,
+        workloadParams,
+        workload,
+        timeout,
+        startLead,
+        skewWarnFraction,
+        repeat,
+        ramp,
+        telemetry,
+        newExpectations);
+  }
+
+  /** The figures this scenario's runs can produce, which its expectations may judge. */
+  public PlanFigures figures() {
+    return PlanFigures.of(plan.stream().map(PlanStep::yamlName).toList(), ramp, kind(), workload);
   }
 
   /** The workload's type, described once. */

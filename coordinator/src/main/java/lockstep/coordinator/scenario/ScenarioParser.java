@@ -12,6 +12,10 @@ import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.InvalidWorkloadException;
 import lockstep.common.WorkloadKind;
 import lockstep.common.WorkloadValidator;
+import lockstep.coordinator.expect.Expectation;
+import lockstep.coordinator.expect.ExpectationException;
+import lockstep.coordinator.expect.ExpectationParser;
+import lockstep.coordinator.expect.PlanFigures;
 
 /**
  * Reads scenario YAML into a validated {@link Scenario}; every error names file and field. The
@@ -69,6 +73,7 @@ public final class ScenarioParser {
       spec = spec.toBuilder().setInstrumentationOff(true).build();
     }
     w.rejectUnknown();
+    JsonNode expectNode = top.node("expect");
     top.rejectUnknown();
     try {
       WorkloadValidator.validate(spec);
@@ -88,7 +93,9 @@ public final class ScenarioParser {
             skewWarn,
             repeat,
             ramp,
-            telemetry);
+            telemetry,
+            List.of());
+    scenario = scenario.withExpectations(expectations(top, expectNode, scenario.figures()));
     if (agents != null && !agents.isEmpty()) {
       checkNodeCount(scenario, agents.size(), source);
     }
@@ -106,6 +113,42 @@ public final class ScenarioParser {
       throw new ScenarioException(
           "scenario " + source + ": workload." + e.field() + ": " + e.problem());
     }
+  }
+
+  /**
+   * The top-level {@code expect:} mapping, {@code FIGURE: "COMPARISON"} (quoted: a YAML value
+   * cannot start with '>'), each read by {@link ExpectationParser} against what the plan and the
+   * workload produce.
+   */
+  private static List<Expectation> expectations(YamlMapping top, JsonNode node, PlanFigures plan) {
+    if (node == null) {
+      return List.of();
+    }
+    if (!node.isObject()) {
+      throw top.error(
+          "expect",
+          "must be a mapping of figure: \"comparison\", such as {efficiency: \">= 0.8\"}");
+    }
+    List<Expectation> out = new ArrayList<>();
+    var fields = node.fields();
+    while (fields.hasNext()) {
+      var f = fields.next();
+      String field = "expect." + Echo.value(f.getKey());
+      JsonNode v = f.getValue();
+      if (!v.isTextual()) {
+        throw top.error(
+            field,
+            "'"
+                + Echo.value(v.isValueNode() ? v.asText() : v.toString())
+                + "' must be a comparison in quotes, such as \">= 0.8\" or \"== 0\"");
+      }
+      try {
+        out.add(ExpectationParser.parse(f.getKey(), v.asText(), plan));
+      } catch (ExpectationException e) {
+        throw top.error(field, Echo.escaped(e.problem()));
+      }
+    }
+    return List.copyOf(out);
   }
 
   private static List<PlanStep> plan(YamlMapping top, List<String> names) {

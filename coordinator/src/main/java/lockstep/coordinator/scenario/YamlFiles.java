@@ -103,8 +103,17 @@ public final class YamlFiles {
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
       String line = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-      throw new ScenarioException(
-          where + ": invalid YAML" + line + ": " + Echo.value(e.getOriginalMessage()));
+      String why = e.getOriginalMessage();
+      if (why != null && why.startsWith("while scanning a block scalar")) {
+        // an unquoted expectation such as efficiency: >= 0.8 ('>' starts a folded block)
+        throw new ScenarioException(
+            where
+                + ": invalid YAML"
+                + line
+                + ": a value that begins with '>' or '|' must be quoted, as in efficiency: \">="
+                + " 0.8\"");
+      }
+      throw new ScenarioException(where + ": invalid YAML" + line + ": " + Echo.value(why));
     }
   }
 }

@@ -8,6 +8,8 @@ import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.expect.ExpectationJudge;
+import lockstep.coordinator.expect.ExpectationText;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.report.ResultsStore;
@@ -19,7 +21,8 @@ import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
 
 /**
- * One `lockstep run`: connect, run the plan, save run.json, CSVs and report.html, print the report.
+ * One `lockstep run`: connect, run the plan, judge the scenario's expectations, save run.json, CSVs
+ * and report.html, print the report.
  */
 public final class RunSession {
   private final PrintStream out;
@@ -40,6 +43,11 @@ public final class RunSession {
   public record Outcome(RunRecord run, Path runJson) {
     public boolean ok() {
       return run.status() == RunStatus.OK;
+    }
+
+    /** The expectations the run's figures broke (none when the run failed: those are errors). */
+    public long brokenExpectations() {
+      return ExpectationJudge.broken(run);
     }
   }
 
@@ -80,17 +88,19 @@ public final class RunSession {
                 bounds);
         interruption.attach(runner);
         RunRecord result = runner.run(runId);
-        RunRecord run =
+        RunRecord labelled =
             labelsByAddress.isEmpty()
                 ? result
                 : result.withAgents(
                     result.agents().stream()
                         .map(a -> a.withLabels(labelsByAddress.getOrDefault(a.address(), Map.of())))
                         .toList());
+        RunRecord run = ExpectationJudge.judged(labelled, scenario.expectations());
         return interruption.finish(
             () -> {
               Path saved = store.save(run);
               TextReport.print(run, out);
+              ExpectationText.print(run.expectations(), out);
               out.printf(
                   "%nResults: %s%nReport:  %s%n",
                   saved, saved.resolveSibling(ResultsStore.REPORT_FILE));

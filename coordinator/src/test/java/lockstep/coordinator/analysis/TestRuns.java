@@ -12,9 +12,12 @@ import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.StepRecord;
 
-/** Hand-built runs with known figures, for checking the analysis arithmetic. */
-final class TestRuns {
-  static final long ORIGIN = 1_700_000_000_000_000_000L;
+/**
+ * Hand-built runs with known figures, for checking the analysis arithmetic (and, from other
+ * packages' tests, what is judged on it).
+ */
+public final class TestRuns {
+  public static final long ORIGIN = 1_700_000_000_000_000_000L;
 
   private TestRuns() {}
 
@@ -22,7 +25,7 @@ final class TestRuns {
    * A lock-workload node that did {@code ops} ops between first and end (seconds after the start
    * instant).
    */
-  static NodeResult node(
+  public static NodeResult node(
       String name,
       long ops,
       double first,
@@ -51,11 +54,12 @@ final class TestRuns {
         coherence);
   }
 
-  static NodeResult node(String name, long ops, double seconds) {
+  public static NodeResult node(String name, long ops, double seconds) {
     return node(name, ops, 0.001, 0.001 + seconds, 1, 0, List.of());
   }
 
-  static StepRecord step(String id, String group, String kind, int repeat, NodeResult... nodes) {
+  public static StepRecord step(
+      String id, String group, String kind, int repeat, NodeResult... nodes) {
     List<NodeResult> list = List.of(nodes);
     double first = list.stream().mapToLong(NodeResult::firstOpUnixNanos).min().orElse(0);
     double end = list.stream().mapToLong(NodeResult::endUnixNanos).max().orElse(0);
@@ -85,16 +89,16 @@ final class TestRuns {
         repeat);
   }
 
-  static AgentRecord agent(String node) {
+  public static AgentRecord agent(String node) {
     return agent(node, "6.1.0", Map.of());
   }
 
-  static AgentRecord agent(String node, String kernel, Map<String, String> settings) {
+  public static AgentRecord agent(String node, String kernel, Map<String, String> settings) {
     return agent(node, kernel, settings, "ext4");
   }
 
   /** An agent whose root is on file system {@code fsType}. */
-  static AgentRecord agent(
+  public static AgentRecord agent(
       String node, String kernel, Map<String, String> settings, String fsType) {
     return new AgentRecord(
         node,
@@ -114,13 +118,13 @@ final class TestRuns {
         settings);
   }
 
-  static RunRecord run(
+  public static RunRecord run(
       List<AgentRecord> agents, List<StepRecord> steps, int repeat, double skewFraction) {
     return run(agents, steps, repeat, skewFraction, "lock-files");
   }
 
   /** A run of a lock workload of type {@code type} (lock-files, ping-pong, hot-lock). */
-  static RunRecord run(
+  public static RunRecord run(
       List<AgentRecord> agents,
       List<StepRecord> steps,
       int repeat,
@@ -147,7 +151,7 @@ final class TestRuns {
         skewFraction);
   }
 
-  static RunRecord analysed(RunRecord r) {
+  public static RunRecord analysed(RunRecord r) {
     return r.withAnalysis(RunAnalyzer.analyse(r));
   }
 
@@ -155,7 +159,7 @@ final class TestRuns {
    * Solo of each node at {@code solo} ops/s, then all together at {@code together} ops/s each, over
    * 1 s.
    */
-  static RunRecord soloThenAll(double[] solo, double[] together) {
+  public static RunRecord soloThenAll(double[] solo, double[] together) {
     List<AgentRecord> agents = new ArrayList<>();
     List<StepRecord> steps = new ArrayList<>();
     for (int i = 0; i < solo.length; i++) {

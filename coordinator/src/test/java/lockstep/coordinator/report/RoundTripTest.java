@@ -12,6 +12,8 @@ import lockstep.coordinator.analysis.RunAnalyzer;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Aggregate;
 import lockstep.coordinator.model.ErrorRecord;
+import lockstep.coordinator.model.ExpectationOutcome;
+import lockstep.coordinator.model.ExpectationStatus;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
@@ -126,7 +128,29 @@ class RoundTripTest {
             2,
             List.of(1, 2),
             0.07);
-    return RunAnalyzer.analysed(r);
+    return RunAnalyzer.analysed(r)
+        .withExpectations(
+            List.of(
+                new ExpectationOutcome(
+                    "efficiency",
+                    ">= 0.8",
+                    "efficiency >= 0.80",
+                    ExpectationStatus.ERROR,
+                    null,
+                    0.8,
+                    "ratio",
+                    null,
+                    "expect efficiency >= 0.80: not judged: the run failed (node2: failed)"),
+                new ExpectationOutcome(
+                    "node-p99",
+                    "<= 5ms",
+                    "node-p99 <= 5 ms",
+                    ExpectationStatus.BROKEN,
+                    7.5,
+                    5,
+                    "ms",
+                    "node1",
+                    "expect node-p99 <= 5 ms: measured 7.500 ms on node1")));
   }
 
   @Test
@@ -137,7 +161,9 @@ class RoundTripTest {
     assertThat(back).isEqualTo(r);
     assertThat(back.analysis().findings()).isNotEmpty();
     assertThat(Files.readString(saved))
-        .contains("\"coherenceErrors\" : 2", "\"clusterSettings\"", "\"windows\"");
+        .contains("\"coherenceErrors\" : 2", "\"clusterSettings\"", "\"windows\"")
+        .contains("\"status\" : \"broken\"", "\"status\" : \"error\"", "\"measured\" : 7.5");
+    assertThat(back.expectations()).hasSize(2);
     assertThat(saved.resolveSibling("report.html")).exists();
     assertThat(saved.resolveSibling("steps.csv")).exists();
   }
@@ -159,6 +185,7 @@ class RoundTripTest {
     assertThat(r.skewWarnFraction()).isEqualTo(RunRecord.DEFAULT_SKEW_WARN_FRACTION);
     assertThat(r.agents().get(0).clusterSettings()).isEmpty();
     assertThat(r.analysis()).isNotNull();
+    assertThat(r.expectations()).isEmpty();
   }
 
   @Test

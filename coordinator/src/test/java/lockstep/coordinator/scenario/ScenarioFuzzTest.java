@@ -28,6 +28,9 @@ class ScenarioFuzzTest {
       repeat: 2
       timeout: 30s
       start-lead: 500ms
+      expect:
+        efficiency: ">= 0.8"
+        skew: "<= 5ms"
       workload:
         type: write
         file: "f.{node}"
@@ -69,7 +72,10 @@ class ScenarioFuzzTest {
           "pattern",
           "io",
           "release",
-          "close");
+          "close",
+          "expect",
+          "efficiency",
+          "skew");
 
   @Provide
   Arbitrary<String> hostileValues() {
@@ -105,7 +111,14 @@ class ScenarioFuzzTest {
             "&anchor x",
             "*alias",
             "!!binary AAAA",
-            "? complex"),
+            "? complex",
+            "\">= 1e400\"",
+            "\"<= 99999999999999999999ms\"",
+            "\"== 0\"",
+            "\">=\"",
+            "\"> 5 MB/s\"",
+            "\"<= 5\\e[2Jms\"",
+            ">= 0.8"),
         Arbitraries.integers().map(String::valueOf),
         // numbers at the edges of every integer type, with every unit a field takes
         Combinators.combine(

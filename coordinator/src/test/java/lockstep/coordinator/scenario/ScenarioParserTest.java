@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import lockstep.agent.v1.LockKind;
+import lockstep.coordinator.expect.Expectation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -201,5 +202,82 @@ class ScenarioParserTest {
   void aMissingFileIsNamed() {
     assertThatThrownBy(() -> parser.parse(Path.of("does-not-exist.yaml")))
         .hasMessage("scenario does-not-exist.yaml: file not found");
+  }
+
+  @Test
+  void readsExpectationsAgainstThePlanAndTheWorkload() {
+    Scenario s =
+        parse(
+            """
+            name: ci
+            plan: [solo, all]
+            expect: {efficiency: ">= 0.8", skew: "<= 5ms", throughput: ">= 150 MB/s"}
+            workload: {type: write, size: 1MiB}
+            """);
+    assertThat(s.expectations())
+        .extracting(Expectation::name)
+        .containsExactly("efficiency >= 0.80", "skew <= 5 ms", "throughput >= 150 MB/s");
+    assertThat(parse("name: x\nworkload: {type: write, size: 1MiB}").expectations()).isEmpty();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "not producible | 'plan: [all]\\nexpect: {efficiency: \">= 0.8\"}' | scenario t.yaml:"
+            + " expect.efficiency: needs each node alone and the nodes together, and plan [all]"
+            + " runs no node alone (no solo step); use plan: [solo, all]",
+        "unknown figure | 'expect: {skw: \"<= 5ms\"}' | scenario t.yaml: expect.skw: unknown"
+            + " figure (known: efficiency,",
+        "unit           | 'expect: {skew: \"<= 5\"}' | scenario t.yaml: expect.skew: '<= 5': a"
+            + " duration needs its unit, us, ms or s (e.g. '<= 5ms')",
+        "throughput unit | 'expect: {throughput: \">= 100 locks/s\"}' | scenario t.yaml:"
+            + " expect.throughput: '>= 100 locks/s': this run's throughput is in MB/s (workload"
+            + " write), not locks/s",
+        "a number       | 'expect: {coherence-errors: 0}' | scenario t.yaml:"
+            + " expect.coherence-errors: '0' must be a comparison in quotes, such as \">= 0.8\""
+            + " or \"== 0\"",
+        "a list         | 'expect: [efficiency]' | scenario t.yaml: expect: must be a mapping of"
+            + " figure: \"comparison\", such as {efficiency: \">= 0.8\"}",
+      })
+  void refusesABadExpectationInOneLineNamingFileAndField(String what, String yaml, String line) {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "name: x\n"
+                        + yaml.replace("\\n", "\n")
+                        + "\nworkload: {type: write, size: 1MiB}\n"))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageStartingWith(line)
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+  }
+
+  @Test
+  void anUnquotedComparisonThatYamlReadsAsABlockIsOneLineSayingQuoteIt() {
+    assertThatThrownBy(
+            () -> parse("name: x\nexpect:\n  efficiency: >= 0.8\nworkload: {type: write}\n"))
+        .hasMessageStartingWith("scenario t.yaml: invalid YAML at line 3")
+        .hasMessageEndingWith(
+            ": a value that begins with '>' or '|' must be quoted, as in efficiency: \">= 0.8\"");
+  }
+
+  @Test
+  void anExpectationsControlCharactersAreShownEscaped() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "name: x\nexpect: {\"sk\\e[2Jew\": \">= 1\\n\"}\n"
+                        + "workload: {type: write, size: 1MiB}\n"))
+        .hasMessageStartingWith("scenario t.yaml: expect.sk\\x1b[2Jew: unknown figure")
+        .satisfies(
+            e -> assertThat(e.getMessage().chars().noneMatch(Character::isISOControl)).isTrue());
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "name: x\nexpect: {skew: \"<= 1\\e[2J\"}\n"
+                        + "workload: {type: write, size: 1MiB}\n"))
+        .hasMessage(
+            "scenario t.yaml: expect.skew: '<= 1\\x1b[2J': a duration takes us, ms or s, not"
+                + " '\\x1b[2J'");
   }
 }

@@ -1,0 +1,99 @@
+package lockstep.coordinator.expect;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The figures an expectation can judge, each one the report already shows: its key in {@code
+ * expect:} and {@code --expect}, what it counts, which plan steps it needs, and whether every node
+ * is judged on its own.
+ */
+public enum Figure {
+  EFFICIENCY("efficiency", Quantity.RATIO, true, true, false),
+  NODE_EFFICIENCY("node-efficiency", Quantity.RATIO, true, true, true),
+  MIN_NODE_EFFICIENCY("min-node-efficiency", Quantity.RATIO, true, true, false),
+  THROUGHPUT("throughput", Quantity.THROUGHPUT, false, true, false),
+  NODE_THROUGHPUT("node-throughput", Quantity.THROUGHPUT, false, true, true),
+  SOLO_THROUGHPUT("solo-throughput", Quantity.THROUGHPUT, true, false, true),
+  SKEW("skew", Quantity.DURATION, false, false, false),
+  P99("p99", Quantity.DURATION, false, true, false),
+  NODE_P99("node-p99", Quantity.DURATION, false, true, true),
+  COHERENCE_ERRORS("coherence-errors", Quantity.COUNT, false, false, false);
+
+  /** What a figure counts, which decides the units its bound may have. */
+  public enum Quantity {
+    /** Plain (0.8) or a percentage (80%). */
+    RATIO("a ratio", "no unit or %"),
+    /** us, ms or s; kept in milliseconds. */
+    DURATION("a duration", "us, ms or s"),
+    /** The run's throughput unit (WorkloadKind.unit: MB/s, locks/s, ops/s) or none. */
+    THROUGHPUT("a throughput", null),
+    /** A whole number without a unit. */
+    COUNT("a count", "no unit");
+
+    private final String words;
+    private final String units;
+
+    Quantity(String words, String units) {
+      this.words = words;
+      this.units = units;
+    }
+
+    String words() {
+      return words;
+    }
+
+    /** The units this quantity takes, in words; throughput's depend on the run. */
+    String units(String throughputUnit) {
+      return units != null ? units : throughputUnit + " (this workload's unit) or none";
+    }
+  }
+
+  private final String key;
+  private final Quantity quantity;
+  private final boolean needsSolo;
+  private final boolean needsTogether;
+  private final boolean eachNode;
+
+  Figure(
+      String key, Quantity quantity, boolean needsSolo, boolean needsTogether, boolean eachNode) {
+    this.key = key;
+    this.quantity = quantity;
+    this.needsSolo = needsSolo;
+    this.needsTogether = needsTogether;
+    this.eachNode = eachNode;
+  }
+
+  /** As written in {@code expect:} and {@code --expect}: "efficiency", "node-p99". */
+  public String key() {
+    return key;
+  }
+
+  public Quantity quantity() {
+    return quantity;
+  }
+
+  /** Needs each node's solo figure (a solo step, or a one-node ramp step). */
+  public boolean needsSolo() {
+    return needsSolo;
+  }
+
+  /** Needs a step with the nodes together (all, or a ramp step of more than one node). */
+  public boolean needsTogether() {
+    return needsTogether;
+  }
+
+  /** Every node is judged on its own, and the expectation holds when it holds on each. */
+  public boolean eachNode() {
+    return eachNode;
+  }
+
+  /** The figure whose key this is, or null. */
+  public static Figure of(String key) {
+    return Arrays.stream(values()).filter(f -> f.key.equals(key)).findFirst().orElse(null);
+  }
+
+  public static List<String> keys() {
+    return Arrays.stream(values()).map(Figure::key).toList();
+  }
+}
