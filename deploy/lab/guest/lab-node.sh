@@ -106,6 +106,9 @@ ocfs2-mount)
 	[ -z "${1:-}" ] || opts="$opts,localalloc=$1"
 	mountpoint -q /mnt/ocfs2 || mount -t ocfs2 -o "$opts" "$(disk ocfs2)" /mnt/ocfs2
 	;;
+ocfs2-umount)
+	! mountpoint -q /mnt/ocfs2 || umount /mnt/ocfs2
+	;;
 agent-stop)
 	! systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1 || systemctl stop "lockstep-agent-$1.service"
 	;;

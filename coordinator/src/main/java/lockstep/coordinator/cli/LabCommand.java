@@ -226,7 +226,7 @@ final class LabCommand implements Runnable {
       description = {
         "Change settings on every node: plock_rate_limit=N (live), plock_ownership=0|1"
             + " (dlm_controld restarted, GFS2 remounted), disk-mbps=N (the storage daemon's"
-            + " budgets, live)."
+            + " budgets, live), localalloc=MB (OCFS2 remounted with it)."
       })
   static final class Set implements Callable<Integer> {
     @CommandLine.Mixin Where where = new Where();

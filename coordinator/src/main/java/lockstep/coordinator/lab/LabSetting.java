@@ -17,8 +17,12 @@ public enum LabSetting {
   PLOCK_OWNERSHIP("plock_ownership", Stack.GFS2, 0, 1),
   /** The write budget (MB/s) of OCFS2's shared disk and of each private disk, set through QMP. */
   DISK_MBPS("disk-mbps", null, 1, 100_000),
-  /** OCFS2's localalloc mount option (MB), given at {@code up}; shown, not changed by set. */
-  LOCALALLOC("localalloc", Stack.OCFS2, -1, -1);
+  /**
+   * OCFS2's localalloc mount option (MB of each node's local allocation window; 0 sends every
+   * allocation to the global bitmap and its cluster lock): OCFS2 is remounted on both nodes, its
+   * agents stopped and started around it.
+   */
+  LOCALALLOC("localalloc", Stack.OCFS2, 0, 4096);
 
   private final String key;
   private final Stack stack;

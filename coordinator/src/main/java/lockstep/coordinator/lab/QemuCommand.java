@@ -26,9 +26,9 @@ final class QemuCommand {
 
   /**
    * One guest: its own qcow2 overlay on the image, GFS2's raw shared file, OCFS2's shared disk and
-   * its private disk from the storage daemon (NBD on a unix socket), the management NIC (slirp,
-   * restrict=on, ssh and the agents' ports forwarded from 127.0.0.1 of the namespace) and the
-   * cluster NIC (a UDP socket pair on 127.0.0.1 of the namespace), QMP on a unix socket.
+   * its private disk from the storage daemon (NBD on a unix socket), the management NIC (slirp, ssh
+   * and the agents' ports forwarded from 127.0.0.1 of the namespace) and the cluster NIC (a UDP
+   * socket pair on 127.0.0.1 of the namespace), QMP on a unix socket.
    */
   static List<String> guest(
       LabNode n, GuestImage image, LabPaths paths, Accelerator accel, int memoryMib) {
@@ -87,11 +87,15 @@ final class QemuCommand {
   }
 
   /**
-   * slirp with restrict=on (the guest reaches nothing but these forwards): ssh, and each stack's
-   * agent port over both TCP (gRPC) and UDP (the clock probe answers on the same port number).
+   * slirp with the forwards from 127.0.0.1 of the namespace: ssh, and each stack's agent port over
+   * both TCP (gRPC) and UDP (the clock probe answers on the same port number). Not restrict=on:
+   * libslirp's restricted mode drops every UDP datagram a guest sends but DHCP, DNS and TFTP, the
+   * answers to a forwarded UDP port among them, so clock probes could not cross the forward. The
+   * guest reaches no further than before: the namespace around QEMU has only its loopback (no route
+   * anywhere else), and the guests have no default route.
    */
   static String mgmtNetdev(LabNode n) {
-    StringBuilder b = new StringBuilder("user,id=mgmt,restrict=on");
+    StringBuilder b = new StringBuilder("user,id=mgmt,restrict=off");
     b.append(",hostfwd=tcp:127.0.0.1:").append(n.sshPort()).append("-:22");
     for (Stack s : Stack.values()) {
       for (String proto : List.of("tcp", "udp")) {

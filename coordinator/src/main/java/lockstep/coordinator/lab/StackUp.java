@@ -114,7 +114,16 @@ final class StackUp {
           }
         }
       }
-      case LOCALALLOC -> throw new LabException("localalloc is given at up (--localalloc)");
+      case LOCALALLOC -> {
+        // a mount option: agents off (their root is on it), OCFS2 remounted with it, agents back
+        guests.both(T, "agent-stop", "ocfs2");
+        for (LabNode n : List.of(LabNode.all().get(1), LabNode.all().get(0))) {
+          guests.must(n, T, "ocfs2-umount");
+        }
+        mountBoth("ocfs2", List.of(v));
+        guests.both(T, "agent-start", "ocfs2", Integer.toString(Stack.OCFS2.guestPort()));
+        agentsAnswer.accept(Stack.OCFS2, state);
+      }
     }
     return state.withSetting(c.setting().key(), v);
   }
