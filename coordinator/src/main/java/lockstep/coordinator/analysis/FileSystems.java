@@ -48,6 +48,30 @@ final class FileSystems {
         : null;
   }
 
+  /** Why {@link #nodeLocalRecordLocks} holds, in words. */
+  static final String NODE_LOCAL_RECORD_LOCKS =
+      "on OCFS2 with the o2cb cluster stack, fcntl and OFD (record) locks are each node's own: o2cb"
+          + " has no cluster-wide POSIX locks, so two nodes can hold the same byte's lock at once."
+          + " flock is cluster-wide there; record locks need OCFS2 on the user-space stack"
+          + " (corosync and dlm_controld).";
+
+  /**
+   * Whether the run takes record locks (fcntl, OFD) on OCFS2 with the o2cb stack, which keeps them
+   * node-local (as every node's environment tells: ocfs2:cluster_stack o2cb).
+   */
+  static boolean nodeLocalRecordLocks(RunRecord run) {
+    Object lock = run.workload().get("lock");
+    return run.takesLocks()
+        && ("fcntl".equals(lock) || "ofd".equals(lock))
+        && !run.agents().isEmpty()
+        && run.agents().stream()
+            .allMatch(
+                a ->
+                    "ocfs2".equals(a.fsType())
+                        && a.clusterSettings() != null
+                        && "o2cb".equals(a.clusterSettings().get("ocfs2:cluster_stack")));
+  }
+
   /** What a lock on the run's file system waits on when another node holds it, in words. */
   static String lockManager(RunRecord run) {
     String fs = common(run);

@@ -57,6 +57,7 @@ public final class Verdicts {
     String what = run.kind() == null ? "throughput" : run.kind().measure();
     String unit = run.unit();
     coherence(run, out);
+    nodeLocalLocks(run, out);
     if (!run.errors().isEmpty()) {
       out.add(
           new Finding("run-failed", Severity.INVALID, "The run failed: " + run.errors().get(0)));
@@ -97,11 +98,36 @@ public final class Verdicts {
                   f(
                       "INVALID RUN: node %s saw %d coherence error(s) in step %s (a read did not"
                           + " see what another node had written): the file system did not keep the"
-                          + " nodes coherent, so no figure of this run can be trusted.",
-                      n.node(), n.coherenceErrors(), s.id())));
+                          + " nodes coherent, so no figure of this run can be trusted.%s",
+                      n.node(),
+                      n.coherenceErrors(),
+                      s.id(),
+                      FileSystems.nodeLocalRecordLocks(run)
+                          ? " Cause: " + FileSystems.NODE_LOCAL_RECORD_LOCKS
+                          : "")));
         }
       }
     }
+  }
+
+  /**
+   * Record locks that cannot contend across nodes (OCFS2 on the o2cb stack): a lock workload's
+   * figures across nodes then measure each node alone, whatever they say.
+   */
+  private static void nodeLocalLocks(RunRecord run, List<Finding> out) {
+    if (!FileSystems.nodeLocalRecordLocks(run)
+        || run.steps().stream().noneMatch(s -> s.nodes().size() > 1)) {
+      return;
+    }
+    out.add(
+        new Finding(
+            "node-local-locks",
+            Severity.INVALID,
+            "INVALID RUN: the nodes' "
+                + run.workload().get("lock")
+                + " locks never contended with each other: "
+                + FileSystems.NODE_LOCAL_RECORD_LOCKS
+                + " A lock figure across nodes here measures each node alone."));
   }
 
   private static void efficiency(Analysis a, String what, String unit, List<Finding> out) {

@@ -105,4 +105,30 @@ class FileSystemVerdictsTest {
         .contains("All nodes together: 1,000 locks/s in total")
         .contains("All 2 agents run on one machine (host)", "measures that machine");
   }
+
+  @Test
+  void recordLocksOnOcfs2WithO2cbNeverContendAcrossNodesAndTheRunIsInvalidNamingWhy() {
+    Map<String, String> o2cb = Map.of("ocfs2:cluster_stack", "o2cb");
+    RunRecord fcntl = analysed(run(on("ocfs2", o2cb), flatSteps(), 1, 0.05, "ping-pong"));
+    Finding f = fcntl.analysis().findings().get(0);
+    assertThat(f.code()).isEqualTo("node-local-locks");
+    assertThat(f.headline()).isTrue();
+    assertThat(f.message())
+        .startsWith("INVALID RUN: the nodes' fcntl locks never contended")
+        .contains("o2cb has no cluster-wide POSIX locks", "flock is cluster-wide there");
+    assertThat(fcntl.analysis().valid()).isFalse();
+    // flock is cluster-wide on o2cb; on GFS2 (dlm_controld) fcntl locks are cluster-wide too
+    RunRecord flock =
+        analysed(
+            run(
+                on("ocfs2", o2cb),
+                flatSteps(),
+                1,
+                0.05,
+                "hot-lock",
+                Map.of("type", "hot-lock", "lock", "flock")));
+    assertThat(flock.analysis().findings()).noneMatch(x -> x.code().equals("node-local-locks"));
+    RunRecord gfs2 = analysed(run(on("gfs2", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
+    assertThat(gfs2.analysis().findings()).noneMatch(x -> x.code().equals("node-local-locks"));
+  }
 }

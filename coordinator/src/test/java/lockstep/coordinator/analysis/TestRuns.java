@@ -130,6 +130,17 @@ public final class TestRuns {
       int repeat,
       double skewFraction,
       String type) {
+    return run(agents, steps, repeat, skewFraction, type, Map.of("type", type, "lock", "fcntl"));
+  }
+
+  /** A run of workload type {@code type} with the workload's fields {@code params}. */
+  public static RunRecord run(
+      List<AgentRecord> agents,
+      List<StepRecord> steps,
+      int repeat,
+      double skewFraction,
+      String type,
+      Map<String, Object> params) {
     return new RunRecord(
         RunRecord.SCHEMA,
         "r1",
@@ -137,7 +148,7 @@ public final class TestRuns {
         "2026-01-01T00:00:00Z",
         "0.1",
         type,
-        Map.of("type", type),
+        params,
         "locks/s",
         "lock",
         List.of("solo", "all"),

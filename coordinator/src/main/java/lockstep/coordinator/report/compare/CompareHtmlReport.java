@@ -50,7 +50,12 @@ public final class CompareHtmlReport {
           .append(esc(Verdicts.num(agg.a())))
           .append(' ')
           .append(esc(c.unit()))
-          .append(").</li>");
+          .append(")")
+          .append(
+              c.settingChanges().isEmpty()
+                  ? ""
+                  : ", with <b>" + esc(String.join("; ", c.settingChanges())) + "</b>")
+          .append(".</li>");
     }
     c.settingDifferences()
         .forEach(d -> v.append("<li>Changed from A to B: ").append(esc(d)).append("</li>"));

@@ -45,11 +45,12 @@ public final class CompareTextReport {
     if (agg.ratio() != null) {
       out.printf(
           Locale.ROOT,
-          "%nB reached %.2fx A's aggregate (%s vs %s %s).%n",
+          "%nB reached %.2fx A's aggregate (%s vs %s %s)%s.%n",
           agg.ratio(),
           Verdicts.num(agg.b()),
           Verdicts.num(agg.a()),
-          c.unit());
+          c.unit(),
+          c.settingChanges().isEmpty() ? "" : ", with " + String.join("; ", c.settingChanges()));
     }
     SignificanceTable.of(c.a(), c.b()).print(out, c.unit());
     ResourceComparison.of(c.a(), c.b()).print(out);

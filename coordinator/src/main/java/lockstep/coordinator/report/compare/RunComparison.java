@@ -1,8 +1,10 @@
 package lockstep.coordinator.report.compare;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -141,6 +143,41 @@ public record RunComparison(
       diff(out, x.node(), "file system", x.fsType(), y.fsType());
       diff(out, x.node(), "mount options", x.mountOptions(), y.mountOptions());
     }
+    return out;
+  }
+
+  /**
+   * The cluster settings that changed, each once with the nodes it changed on ("on every node" when
+   * it changed on all of them): "dlm_controld:plock_rate_limit 100 -> 0 on every node".
+   */
+  public List<String> settingChanges() {
+    Map<String, List<String>> nodesByChange = new LinkedHashMap<>();
+    for (AgentRecord x : a.agents()) {
+      AgentRecord y =
+          b.agents().stream().filter(o -> o.node().equals(x.node())).findFirst().orElse(null);
+      if (y == null) {
+        continue;
+      }
+      Set<String> keys = new TreeSet<>(x.clusterSettings().keySet());
+      keys.addAll(y.clusterSettings().keySet());
+      for (String k : keys) {
+        String va = x.clusterSettings().getOrDefault(k, "(not set)");
+        String vb = y.clusterSettings().getOrDefault(k, "(not set)");
+        if (!va.equals(vb)) {
+          nodesByChange
+              .computeIfAbsent(k + " " + va + " -> " + vb, c -> new ArrayList<>())
+              .add(x.node());
+        }
+      }
+    }
+    List<String> out = new ArrayList<>();
+    nodesByChange.forEach(
+        (change, nodes) ->
+            out.add(
+                change
+                    + (nodes.size() == a.agents().size() && nodes.size() > 1
+                        ? " on every node"
+                        : " on " + String.join(", ", nodes))));
     return out;
   }
 
