@@ -96,6 +96,7 @@ public final class ProcessFleet {
     }
     Histogram latency = LatencyHistograms.create();
     long first = Long.MAX_VALUE;
+    long started = Long.MAX_VALUE;
     long end = Long.MIN_VALUE;
     long ops = 0;
     long retries = 0;
@@ -108,6 +109,7 @@ public final class ProcessFleet {
               .setPid(w.pid())
               .setOps(o.getOps())
               .setFirstOpUnixNanos(o.getFirstOpUnixNanos())
+              .setStartedUnixNanos(o.getStartedUnixNanos())
               .setEndUnixNanos(o.getEndUnixNanos())
               .setCoherenceErrors(o.getCoherenceErrors())
               .setLockRetries(o.getLockRetries());
@@ -122,6 +124,9 @@ public final class ProcessFleet {
       retries += o.getLockRetries();
       coherenceErrors += o.getCoherenceErrors();
       checks += o.getCoherenceChecks();
+      if (o.getStartedUnixNanos() > 0) {
+        started = Math.min(started, o.getStartedUnixNanos());
+      }
       if (o.getFirstOpUnixNanos() > 0) {
         first = Math.min(first, o.getFirstOpUnixNanos());
         end = Math.max(end, o.getEndUnixNanos());
@@ -132,6 +137,9 @@ public final class ProcessFleet {
     }
     if (first != Long.MAX_VALUE) {
       result.setFirstOpUnixNanos(first).setEndUnixNanos(end);
+    }
+    if (started != Long.MAX_VALUE) {
+      result.setStartedUnixNanos(started);
     }
     result
         .setOps(ops)

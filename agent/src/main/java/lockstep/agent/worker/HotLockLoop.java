@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Locks;
 import lockstep.agent.fs.Posix;
@@ -68,33 +69,52 @@ public final class HotLockLoop implements WorkerLoop {
     stopped = true;
   }
 
+  /**
+   * @param started when the thread's first attempt began (its lateness at the instant)
+   */
   private record ThreadOutcome(
-      Histogram latency, long retries, long first, long last, PosixException error) {}
+      Histogram latency, long retries, long started, long first, long last, PosixException error) {}
 
   @Override
   public WorkerOutcome run(long startAtUnixNanos) {
+    // Everything the threads need is made before the wait (histograms, the lambdas and their
+    // call sites), and each thread is started before the instant and waits for it itself: what
+    // runs after the instant is the lock loop.
     WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-    if (!WallClockWait.until(startAtUnixNanos, () -> stopped)) {
-      return out.build();
-    }
     long endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;
     LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
     ThreadOutcome[] results = new ThreadOutcome[fds.length];
-    if (!Threads.runAll(
-        fds.length, "hot-lock", t -> results[t] = contend(fds[t], mode, endAt), this::stop)) {
+    Histogram[] histograms = new Histogram[fds.length];
+    for (int t = 0; t < fds.length; t++) {
+      histograms[t] = LatencyHistograms.create();
+    }
+    BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
+    BooleanSupplier cancelled = () -> stopped;
+    IntConsumer each =
+        t -> {
+          if (WallClockWait.until(startAtUnixNanos, cancelled)) {
+            results[t] = contend(fds[t], mode, endAt, histograms[t], giveUp);
+          }
+        };
+    Runnable stopAll = this::stop;
+    Histogram latency = LatencyHistograms.create();
+    if (!Threads.runAll(fds.length, "hot-lock", each, stopAll)) {
       stopped = true;
     }
-    Histogram latency = LatencyHistograms.create();
     long retries = 0;
     long first = Long.MAX_VALUE;
+    long started = Long.MAX_VALUE;
     long last = 0;
     for (ThreadOutcome r : results) {
       if (r == null) {
-        // only when interrupted: a thread that threw has already failed runAll
+        // stopped before the instant, or interrupted: a thread that threw has failed runAll
         continue;
       }
       latency.add(r.latency());
       retries += r.retries();
+      if (r.started() > 0) {
+        started = Math.min(started, r.started());
+      }
       if (r.first() > 0) {
         first = Math.min(first, r.first());
         last = Math.max(last, r.last());
@@ -106,14 +126,17 @@ public final class HotLockLoop implements WorkerLoop {
     if (first != Long.MAX_VALUE) {
       out.setFirstOpUnixNanos(first).setEndUnixNanos(last);
     }
+    if (started != Long.MAX_VALUE) {
+      out.setStartedUnixNanos(started);
+    }
     return out.setOps(ops.get())
         .setLockRetries(retries)
         .setLatencyHistogram(LatencyHistograms.encode(latency))
         .build();
   }
 
-  private ThreadOutcome contend(int fd, LockMode mode, long endAt) {
-    Histogram latency = LatencyHistograms.create();
+  private ThreadOutcome contend(
+      int fd, LockMode mode, long endAt, Histogram latency, BooleanSupplier giveUp) {
     String path = file.toString();
     long wall0 = WallClock.nowNanos();
     long mono0 = System.nanoTime();
@@ -121,7 +144,6 @@ public final class HotLockLoop implements WorkerLoop {
     long retries = 0;
     long first = 0;
     long last = 0;
-    BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
     try {
       while (!stopped) {
         long t0 = System.nanoTime();
@@ -149,9 +171,9 @@ public final class HotLockLoop implements WorkerLoop {
           ops.incrementAndGet();
         }
       }
-      return new ThreadOutcome(latency, retries, first, last, null);
+      return new ThreadOutcome(latency, retries, wall0, first, last, null);
     } catch (PosixException e) {
-      return new ThreadOutcome(latency, retries, first, last, e);
+      return new ThreadOutcome(latency, retries, wall0, first, last, e);
     }
   }
 

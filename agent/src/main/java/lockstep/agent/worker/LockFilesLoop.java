@@ -123,16 +123,17 @@ public final class LockFilesLoop implements WorkerLoop {
   public WorkerOutcome run(long startAtUnixNanos) {
     WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
     Histogram latency = LatencyHistograms.create();
-    if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
-      return out.build();
-    }
     LockMode mode = mode();
     boolean unlockEach = spec.getRelease() == LockRelease.LOCK_RELEASE_UNLOCK_EACH;
     boolean closeEach = spec.getClose() == FileClose.FILE_CLOSE_EACH;
     long retries = 0;
     int dirfd = dirFd.fd();
     String dirPrefix = dir + "/";
-    out.setFirstOpUnixNanos(WallClock.nowNanos());
+    if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
+      return out.build();
+    }
+    long started = WallClock.nowNanos();
+    out.setStartedUnixNanos(started).setFirstOpUnixNanos(started);
     for (int i = 0; i < spec.getFiles() && !stopped; i++) {
       String name = fileName(prefix, i);
       String path = dirPrefix + name;

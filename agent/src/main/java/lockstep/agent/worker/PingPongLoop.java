@@ -87,10 +87,9 @@ public final class PingPongLoop implements WorkerLoop {
 
   @Override
   public WorkerOutcome run(long startAtUnixNanos) {
+    // Everything the loop needs is made before the wait: what runs after the instant is the loop
+    // itself (a class loaded or an object allocated there shows as start skew on a slow node).
     WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-    if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
-      return out.build();
-    }
     Histogram latency = LatencyHistograms.create();
     LockMode mode = LockMode.of(spec.getLock(), false, spec.getTryLock());
     boolean reads =
@@ -101,9 +100,6 @@ public final class PingPongLoop implements WorkerLoop {
             || spec.getIo() == PingPongIo.PING_PONG_IO_READ_WRITE;
     boolean check = reads && writes;
     int expected = participants & 0xff;
-    // Wall instants from the monotonic clock: one Instant read, then nanoTime deltas.
-    long wall0 = WallClock.nowNanos();
-    long mono0 = System.nanoTime();
     long measureStart = startAtUnixNanos + spec.getWarmupMillis() * 1_000_000L;
     long measureEnd = measureStart + spec.getDurationMillis() * 1_000_000L;
     long stopAt = measureEnd + spec.getWarmupMillis() * 1_000_000L;
@@ -118,6 +114,14 @@ public final class PingPongLoop implements WorkerLoop {
     String path = file.toString();
     int i = 0;
     boolean holding = false;
+    if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
+      return out.build();
+    }
+    // Wall instants from the monotonic clock: one wall clock read, then nanoTime deltas. The
+    // warm-up ring's first lock is the worker's lateness at the instant, though not counted.
+    long wall0 = WallClock.nowNanos();
+    long mono0 = System.nanoTime();
+    out.setStartedUnixNanos(wall0);
     try {
       if (locks.acquire(fd, mode, 0, 1, path, isStopped) < 0) {
         return out.build();

@@ -150,11 +150,12 @@ final class BlockIo {
       boolean direct,
       RootedPaths paths) {
     WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName);
+    BlockOrder order = new BlockOrder((size + blockSize - 1) / blockSize, random, seed);
     if (!WallClockWait.until(startAtUnixNanos, this::stopped)) {
       return result.setState(RunState.RUN_STATE_ABORTED);
     }
-    result.setFirstOpUnixNanos(WallClock.nowNanos());
-    BlockOrder order = new BlockOrder((size + blockSize - 1) / blockSize, random, seed);
+    long started = WallClock.nowNanos();
+    result.setStartedUnixNanos(started).setFirstOpUnixNanos(started);
     Outcome o = run(fd, path, size, blockSize, order, call);
     PosixException error = finish.after(o.error());
     result

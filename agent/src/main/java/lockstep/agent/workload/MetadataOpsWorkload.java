@@ -167,11 +167,12 @@ public final class MetadataOpsWorkload implements Workload {
   @Override
   public WorkloadResult.Builder run(long startAtUnixNanos) {
     WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
+    Histogram all = LatencyHistograms.create();
     if (!WallClockWait.until(startAtUnixNanos, () -> stopped)) {
       return result.setState(RunState.RUN_STATE_ABORTED);
     }
-    result.setFirstOpUnixNanos(WallClock.nowNanos());
-    Histogram all = LatencyHistograms.create();
+    long started = WallClock.nowNanos();
+    result.setStartedUnixNanos(started).setFirstOpUnixNanos(started);
     PosixException error = null;
     for (MetadataOp op : ops) {
       if (stopped) {

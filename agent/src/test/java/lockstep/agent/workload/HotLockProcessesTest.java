@@ -41,6 +41,10 @@ class HotLockProcessesTest {
       assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount())
           .isEqualTo(r.getOps());
       assertThat(r.getEndUnixNanos()).isLessThanOrEqualTo(start + 300_000_000L + 50_000_000L);
+      // every thread waited for the instant itself: the first attempt began at it
+      assertThat(r.getStartedUnixNanos())
+          .isGreaterThanOrEqualTo(start)
+          .isLessThanOrEqualTo(r.getFirstOpUnixNanos());
     } finally {
       w.cleanup();
     }

@@ -58,6 +58,14 @@ class PingPongProcessesTest {
       assertThat(r.getFirstOpUnixNanos()).isGreaterThanOrEqualTo(start + 150_000_000L);
       assertThat(r.getEndUnixNanos()).isLessThanOrEqualTo(start + 550_000_000L);
       assertThat(r.getMeasureDelayNanos()).isEqualTo(150_000_000L);
+      // the warm-up ring began at the instant: that, not the measured window, is the start skew
+      assertThat(r.getStartedUnixNanos())
+          .isGreaterThanOrEqualTo(start)
+          .isLessThan(start + 150_000_000L)
+          .isLessThan(r.getFirstOpUnixNanos());
+      assertThat(r.getProcessesList())
+          .allSatisfy(
+              p -> assertThat(p.getStartedUnixNanos()).isBetween(start, start + 150_000_000L));
       assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount())
           .isEqualTo(r.getOps());
     } finally {

@@ -77,7 +77,12 @@ public final class Bottlenecks {
     List<Finding> out = new ArrayList<>();
     groups.forEach(
         (g, loads) -> {
-          out.add(judge(g, loads, stepNodes.get(g) > 1 ? solo : Map.of(), LockWait.of(run)));
+          out.add(
+              judge(
+                  g,
+                  loads,
+                  stepNodes.get(g) > 1 ? solo : Map.of(),
+                  LockWait.of(run, stepNodes.get(g))));
           if (pageCacheWrites) {
             pageCache(g, loads).ifPresent(out::add);
           }

@@ -13,17 +13,27 @@ import lockstep.coordinator.model.RunRecord;
  * @param onWhat what follows "the nodes wait" / "node X waits"
  */
 record LockWait(String code, String onWhat) {
+  /** Ping-pong's participants in a step: its processes on each of the step's nodes. */
+  private static long participants(RunRecord run, int stepNodes) {
+    Object p = run.workload().get("processes");
+    long perNode = p instanceof Number n ? n.longValue() : 1;
+    return Math.max(1, perNode) * Math.max(1, stepNodes);
+  }
+
   /** When nothing more is known of the file system. */
   static final LockWait SHARED =
       new LockWait("waiting", "on something shared (a cluster lock manager or a rate limit)");
 
-  /** For a run of a lock workload; null for one that takes no locks. */
-  static LockWait of(RunRecord run) {
+  /**
+   * For a step of {@code stepNodes} nodes of a run of a lock workload; null for a workload that
+   * takes no locks.
+   */
+  static LockWait of(RunRecord run, int stepNodes) {
     if (!run.takesLocks()) {
       return null;
     }
     boolean local = FileSystems.allLocal(run);
-    if (run.kind() == WorkloadKind.PING_PONG) {
+    if (run.kind() == WorkloadKind.PING_PONG && participants(run, stepNodes) > 1) {
       return new LockWait(
           "ring-waiting",
           "for each other in the ping-pong ring, by design (each lock call waits until the"
@@ -32,6 +42,12 @@ record LockWait(String code, String onWhat) {
                   ? ""
                   : "; between nodes each hand-over also goes through "
                       + FileSystems.lockManager(run)));
+    }
+    if (local && run.kind() == WorkloadKind.PING_PONG) {
+      return new LockWait(
+          "waiting",
+          "on the kernel's lock calls alone (one process in the ring: nobody else holds its"
+              + " bytes)");
     }
     if (local) {
       return new LockWait(
@@ -44,6 +60,7 @@ record LockWait(String code, String onWhat) {
       return SHARED;
     }
     String limit = RateLimits.describe(run);
+    // (a lone ping-pong process on a cluster file system waits on its lock manager alone)
     return new LockWait(
         "waiting", "on " + FileSystems.lockManager(run) + (limit == null ? "" : ", " + limit));
   }

@@ -42,8 +42,15 @@ public final class NodeResults {
     long first = started ? clock.toCoordinatorClock(r.getFirstOpUnixNanos()) : 0;
     long end = started ? clock.toCoordinatorClock(r.getEndUnixNanos()) : 0;
     double seconds = started ? (r.getEndUnixNanos() - r.getFirstOpUnixNanos()) / 1e9 : 0;
+    // The lateness of the node's first operation at the instant, counted or not (ping-pong's
+    // warm-up ring); agents before started_unix_nanos tell the first counted op and the delay.
     double skewMillis =
-        started ? (first - intendedStartCoordinatorNanos - r.getMeasureDelayNanos()) / 1e6 : 0;
+        r.getStartedUnixNanos() > 0
+            ? (clock.toCoordinatorClock(r.getStartedUnixNanos()) - intendedStartCoordinatorNanos)
+                / 1e6
+            : started
+                ? (first - intendedStartCoordinatorNanos - r.getMeasureDelayNanos()) / 1e6
+                : 0;
     Latency latency = Latency.of(LatencyHistograms.decode(r.getLatencyHistogram()));
     return new NodeResult(
         node,

@@ -38,7 +38,7 @@ class FileSystemVerdictsTest {
     assertThat(all(local))
         .contains("a local file system has no cluster lock manager")
         .doesNotContain("rate limit", "cluster lock manager or");
-    LockWait w = LockWait.of(local);
+    LockWait w = LockWait.of(local, 2);
     assertThat(w.code()).isEqualTo("waiting");
     assertThat(w.onWhat()).contains("on this machine", "no lock manager and no rate limit");
   }
@@ -46,11 +46,14 @@ class FileSystemVerdictsTest {
   @Test
   void pingPongsRingWaitsForItselfByDesign() {
     RunRecord ring = analysed(run(on("tmpfs", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
-    LockWait w = LockWait.of(ring);
+    LockWait w = LockWait.of(ring, 2);
     assertThat(w.code()).isEqualTo("ring-waiting");
     assertThat(w.onWhat()).contains("ping-pong ring, by design").doesNotContain("lock manager");
     RunRecord gfs2 = analysed(run(on("gfs2", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
-    assertThat(LockWait.of(gfs2).onWhat()).contains("by design", "the cluster's DLM");
+    assertThat(LockWait.of(gfs2, 2).onWhat()).contains("by design", "the cluster's DLM");
+    // one process alone is no ring: on GFS2 it waits on the lock manager, locally on nothing
+    assertThat(LockWait.of(gfs2, 1).onWhat()).startsWith("on the cluster's DLM");
+    assertThat(LockWait.of(ring, 1).onWhat()).contains("one process in the ring");
   }
 
   @Test
@@ -67,7 +70,7 @@ class FileSystemVerdictsTest {
     assertThat(f.message())
         .startsWith("Rate limit: the lock rate is pinned at the cluster's limit")
         .contains("plock_rate_limit is 100 (dlm_controld)", "locks/s per node");
-    assertThat(LockWait.of(pinned).onWhat())
+    assertThat(LockWait.of(pinned, 1).onWhat())
         .contains("the cluster's DLM", "whose plock_rate_limit is 100 (dlm_controld)");
     // the limit off (0): a rate flat alone and together is not pinned at anything
     List<StepRecord> flat =
