@@ -37,64 +37,12 @@ public record RunRecord(
     skewWarnFraction = skewWarnFraction <= 0 ? DEFAULT_SKEW_WARN_FRACTION : skewWarnFraction;
   }
 
-  /** A run without repeats or ramp, default skew threshold. */
-  public RunRecord(
-      String schema,
-      String runId,
-      String name,
-      String createdAt,
-      String coordinatorVersion,
-      String workloadType,
-      Map<String, Object> workload,
-      String unit,
-      String opName,
-      List<String> plan,
-      List<AgentRecord> agents,
-      List<StepRecord> steps,
-      Analysis analysis,
-      RunStatus status,
-      List<String> errors) {
-    this(
-        schema,
-        runId,
-        name,
-        createdAt,
-        coordinatorVersion,
-        workloadType,
-        workload,
-        unit,
-        opName,
-        plan,
-        agents,
-        steps,
-        analysis,
-        status,
-        errors,
-        1,
-        List.of(),
-        DEFAULT_SKEW_WARN_FRACTION);
+  public RunRecord withAnalysis(Analysis newAnalysis) {
+    return with(agents, newAnalysis);
   }
 
-  public RunRecord withAnalysis(Analysis newAnalysis) {
-    return new RunRecord(
-        schema,
-        runId,
-        name,
-        createdAt,
-        coordinatorVersion,
-        workloadType,
-        workload,
-        unit,
-        opName,
-        plan,
-        agents,
-        steps,
-        newAnalysis,
-        status,
-        errors,
-        repeat,
-        ramp,
-        skewWarnFraction);
+  public RunRecord withAgents(List<AgentRecord> newAgents) {
+    return with(newAgents, analysis);
   }
 
   /** The workload's type, or null for a type this version does not know. */
@@ -114,7 +62,7 @@ public record RunRecord(
     return k != null ? k.takesLocks() : "lock".equals(opName);
   }
 
-  public RunRecord withAgents(List<AgentRecord> newAgents) {
+  private RunRecord with(List<AgentRecord> newAgents, Analysis newAnalysis) {
     return new RunRecord(
         schema,
         runId,
@@ -128,7 +76,7 @@ public record RunRecord(
         plan,
         newAgents,
         steps,
-        analysis,
+        newAnalysis,
         status,
         errors,
         repeat,
