@@ -141,20 +141,19 @@ final class BlockIo {
       String opName,
       int fd,
       String path,
-      long size,
-      int blockSize,
-      boolean random,
-      long seed,
+      BlockFileWorkload.Blocks blocks,
       Call call,
       Finish finish,
-      boolean direct,
       RootedPaths paths) {
+    long size = blocks.sizeBytes();
+    int blockSize = blocks.blockSizeBytes();
     WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName);
     if (!WallClockWait.until(startAtUnixNanos, this::stopped)) {
       return result.setState(RunState.RUN_STATE_ABORTED);
     }
     result.setFirstOpUnixNanos(WallClock.nowNanos());
-    BlockOrder order = new BlockOrder((size + blockSize - 1) / blockSize, random, seed);
+    BlockOrder order =
+        new BlockOrder((size + blockSize - 1) / blockSize, blocks.random(), blocks.seed());
     Outcome o = run(fd, path, size, blockSize, order, call);
     PosixException error = finish.after(o.error());
     result
@@ -165,7 +164,8 @@ final class BlockIo {
     if (error != null) {
       result.setError(
           WorkloadErrors.of(
-              explainDirect(error, direct, blockSize, WriteFileWorkload.DIRECT_ALIGNMENT), paths));
+              explainDirect(error, blocks.direct(), blockSize, BlockFileWorkload.DIRECT_ALIGNMENT),
+              paths));
       return result.setState(RunState.RUN_STATE_FAILED);
     }
     return result.setState(stopped() ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);

@@ -150,18 +150,8 @@ public final class MetadataOpsWorkload implements Workload {
   }
 
   @Override
-  public List<Long> workerPids() {
-    return List.of();
-  }
-
-  @Override
   public long opsSoFar() {
     return done.get();
-  }
-
-  @Override
-  public long bytesSoFar() {
-    return 0;
   }
 
   @Override
