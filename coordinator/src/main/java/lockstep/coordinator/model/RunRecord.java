@@ -62,6 +62,17 @@ public record RunRecord(
     return k != null ? k.takesLocks() : "lock".equals(opName);
   }
 
+  /** The overlap window of step {@code stepId}, or null (no analysis, or a one-node step). */
+  public OverlapWindow window(String stepId) {
+    if (analysis == null) {
+      return null;
+    }
+    return analysis.windows().stream()
+        .filter(w -> w.stepId().equals(stepId))
+        .findFirst()
+        .orElse(null);
+  }
+
   private RunRecord with(List<AgentRecord> newAgents, Analysis newAnalysis) {
     return new RunRecord(
         schema,
