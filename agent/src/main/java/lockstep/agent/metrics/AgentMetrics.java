@@ -33,6 +33,7 @@ import lockstep.agent.v1.NetCounters;
 import lockstep.agent.v1.ResourceSample;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
+import lockstep.common.DaemonThreads;
 import lockstep.common.LatencyHistograms;
 import org.HdrHistogram.Histogram;
 
@@ -98,13 +99,7 @@ public final class AgentMetrics implements AutoCloseable {
 
   /** Serves {@code /metrics} on {@code host:port} (port 0: a free one, see {@link #port}). */
   public AgentMetrics start(String host, int port) throws IOException {
-    executor =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "metrics-http");
-              t.setDaemon(true);
-              return t;
-            });
+    executor = Executors.newSingleThreadExecutor(DaemonThreads.named("metrics-http"));
     server =
         HTTPServer.builder()
             .hostname(host)
