@@ -47,43 +47,17 @@ public final class InProcessCluster<T> implements AutoCloseable {
   /** A started member: the server, its bound port (0 in process), how to stop it. */
   public record Started<T>(T server, IntSupplier port, Runnable stop) {}
 
-  /** One member: its name, root, address and server; a channel to it on demand. */
-  public static final class Member<T> {
-    private final String name;
-    private final Path root;
-    private final String address;
-    private final T server;
-    private final ManagedChannel channel;
-
-    private Member(String name, Path root, String address, T server, ManagedChannel channel) {
-      this.name = name;
-      this.root = root;
-      this.address = address;
-      this.server = server;
-      this.channel = channel;
-    }
-
-    public String name() {
-      return name;
-    }
-
-    public Path root() {
-      return root;
-    }
-
-    /** "127.0.0.1:PORT" over loopback, "in-process:NAME" in process. */
-    public String address() {
-      return address;
-    }
-
-    public T server() {
-      return server;
-    }
-
+  /**
+   * One member: its name, root, address ("127.0.0.1:PORT" over loopback, "in-process:NAME" in
+   * process) and server; a channel to it on demand.
+   */
+  public record Member<T>(
+      String name, Path root, String address, T server, ManagedChannel channel) {
     /**
      * A plaintext channel to the member, closed with the cluster (none for a member started with
      * credentials: connect to {@link #address} with the client's own).
      */
+    @Override
     public ManagedChannel channel() {
       if (channel == null) {
         throw new IllegalStateException(

@@ -46,13 +46,7 @@ public final class Dir implements AutoCloseable {
     String p = pathOf(name);
     int f;
     try {
-      f =
-          posix.openat(
-              fd,
-              name,
-              flags | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW | Posix.O_CLOEXEC,
-              mode,
-              p);
+      f = openNew(name, flags, mode, p);
     } catch (PosixException e) {
       if (e.is(Errno.EEXIST)) {
         throw PosixException.withDetail(
@@ -67,6 +61,16 @@ public final class Dir implements AutoCloseable {
       throw e;
     }
     return checked(f, p, null);
+  }
+
+  /** openat(O_CREAT | O_EXCL | O_NOFOLLOW): only a file this call makes. */
+  private int openNew(String name, int flags, int mode, String p) {
+    return posix.openat(
+        fd,
+        name,
+        flags | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW | Posix.O_CLOEXEC,
+        mode,
+        p);
   }
 
   /**
@@ -86,13 +90,7 @@ public final class Dir implements AutoCloseable {
   public Opened openShared(String name, int flags, int mode) {
     String p = pathOf(name);
     try {
-      int f =
-          posix.openat(
-              fd,
-              name,
-              flags | Posix.O_CREAT | Posix.O_EXCL | Posix.O_NOFOLLOW | Posix.O_CLOEXEC,
-              mode,
-              p);
+      int f = openNew(name, flags, mode, p);
       return new Opened(checked(f, p, null), true);
     } catch (PosixException e) {
       if (!e.is(Errno.EEXIST)) {

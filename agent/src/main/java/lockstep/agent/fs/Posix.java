@@ -1,5 +1,6 @@
 package lockstep.agent.fs;
 
+import java.util.function.LongFunction;
 import jnr.constants.platform.Errno;
 import jnr.constants.platform.OpenFlags;
 import jnr.ffi.LibraryLoader;
@@ -216,18 +217,40 @@ public final class Posix {
 
   /** Writes count bytes of the buffer at offset, retrying short writes. */
   public long pwriteFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
+    return fully(PWRITE, fd, buf, count, offset, path);
+  }
+
+  /** Reads exactly count bytes at offset (short reads retried); a read past the end throws. */
+  public long preadFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
+    return fully(PREAD, fd, buf, count, offset, path);
+  }
+
+  /** pwrite(2) or pread(2), and what a call that moved nothing means at an offset. */
+  private record Transfer(String name, Call call, LongFunction<String> nothingMoved) {
+    interface Call {
+      long apply(LibC libc, int fd, Pointer buf, long count, long offset);
+    }
+  }
+
+  private static final Transfer PWRITE =
+      new Transfer("pwrite", LibC::pwrite, at -> "pwrite returned 0 bytes");
+  private static final Transfer PREAD =
+      new Transfer("pread", LibC::pread, at -> "end of file at offset " + at);
+
+  /** All of count bytes at offset, a call at a time; EINTR retried. */
+  private long fully(Transfer t, int fd, AlignedBuffer buf, long count, long offset, String path) {
     long done = 0;
     while (done < count) {
-      long n = libc.pwrite(fd, at(buf, done), count - done, offset + done);
+      long n = t.call().apply(libc, fd, at(buf, done), count - done, offset + done);
       if (n < 0) {
         int errno = runtime.getLastError();
         if (errno == Errno.EINTR.intValue()) {
           continue;
         }
-        throw error("pwrite", path, errno);
+        throw error(t.name(), path, errno);
       }
       if (n == 0) {
-        throw new PosixException("pwrite", path, 0, "", "pwrite returned 0 bytes");
+        throw new PosixException(t.name(), path, 0, "", t.nothingMoved().apply(offset + done));
       }
       done += n;
     }
@@ -237,26 +260,6 @@ public final class Posix {
   // The measured loops call the *Fully methods once per block: slice only after a short transfer.
   private static Pointer at(AlignedBuffer buf, long done) {
     return done == 0 ? buf.pointer() : buf.pointer().slice(done);
-  }
-
-  /** Reads exactly count bytes at offset (short reads retried); a read past the end throws. */
-  public long preadFully(int fd, AlignedBuffer buf, long count, long offset, String path) {
-    long done = 0;
-    while (done < count) {
-      long n = libc.pread(fd, at(buf, done), count - done, offset + done);
-      if (n < 0) {
-        int errno = runtime.getLastError();
-        if (errno == Errno.EINTR.intValue()) {
-          continue;
-        }
-        throw error("pread", path, errno);
-      }
-      if (n == 0) {
-        throw new PosixException("pread", path, 0, "", "end of file at offset " + (offset + done));
-      }
-      done += n;
-    }
-    return done;
   }
 
   /**

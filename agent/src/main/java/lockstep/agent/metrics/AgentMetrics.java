@@ -33,6 +33,7 @@ import lockstep.agent.v1.NetCounters;
 import lockstep.agent.v1.ResourceSample;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
+import lockstep.common.DaemonThreads;
 import lockstep.common.LatencyHistograms;
 import org.HdrHistogram.Histogram;
 
@@ -98,13 +99,7 @@ public final class AgentMetrics implements AutoCloseable {
 
   /** Serves {@code /metrics} on {@code host:port} (port 0: a free one, see {@link #port}). */
   public AgentMetrics start(String host, int port) throws IOException {
-    executor =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "metrics-http");
-              t.setDaemon(true);
-              return t;
-            });
+    executor = Executors.newSingleThreadExecutor(DaemonThreads.named("metrics-http"));
     server =
         HTTPServer.builder()
             .hostname(host)
@@ -161,14 +156,10 @@ public final class AgentMetrics implements AutoCloseable {
     StateSetSnapshot.Builder state =
         StateSetSnapshot.builder().name("lockstep_run_state").help("The state of each run held");
     CounterSnapshot.Builder ops =
-        CounterSnapshot.builder()
-            .name("lockstep_run_operations")
-            .help("Operations the run has done so far (its progress counter)");
+        counters(
+            "lockstep_run_operations", "Operations the run has done so far (its progress counter)");
     CounterSnapshot.Builder bytes =
-        CounterSnapshot.builder()
-            .name("lockstep_run_bytes")
-            .unit(Unit.BYTES)
-            .help("Bytes the run has written or read so far");
+        counters("lockstep_run_bytes", "Bytes the run has written or read so far");
     GaugeSnapshot.Builder active =
         GaugeSnapshot.builder()
             .name("lockstep_run_active")
@@ -184,15 +175,11 @@ public final class AgentMetrics implements AutoCloseable {
         s.state(word, word.equals(current));
       }
       state.dataPoint(s.build());
-      ops.dataPoint(CounterDataPointSnapshot.builder().labels(run).value(r.ops()).build());
-      bytes.dataPoint(CounterDataPointSnapshot.builder().labels(run).value(r.bytes()).build());
+      ops.dataPoint(point(run, r.ops()));
+      bytes.dataPoint(point(run, r.bytes()));
       anyActive |= r.active();
     }
-    active.dataPoint(
-        GaugeDataPointSnapshot.builder()
-            .labels(Labels.of("node", node))
-            .value(anyActive ? 1 : 0)
-            .build());
+    active.dataPoint(gaugePoint(Labels.of("node", node), anyActive ? 1 : 0));
     return List.of(info.build(), state.build(), ops.build(), bytes.build(), active.build());
   }
 
@@ -208,19 +195,17 @@ public final class AgentMetrics implements AutoCloseable {
       }
     }
     CounterSnapshot.Builder ops =
-        CounterSnapshot.builder()
-            .name("lockstep_operations")
-            .help("Operations done by every run of this agent since it started, by workload");
+        counters(
+            "lockstep_operations",
+            "Operations done by every run of this agent since it started, by workload");
     CounterSnapshot.Builder bytes =
-        CounterSnapshot.builder()
-            .name("lockstep_bytes")
-            .unit(Unit.BYTES)
-            .help("Bytes written or read by every run of this agent since it started");
+        counters(
+            "lockstep_bytes", "Bytes written or read by every run of this agent since it started");
     sums.forEach(
         (w, s) -> {
           Labels l = Labels.of("node", node, "workload", w);
-          ops.dataPoint(CounterDataPointSnapshot.builder().labels(l).value(s[0]).build());
-          bytes.dataPoint(CounterDataPointSnapshot.builder().labels(l).value(s[1]).build());
+          ops.dataPoint(point(l, s[0]));
+          bytes.dataPoint(point(l, s[1]));
         });
     HistogramSnapshot.Builder latency =
         HistogramSnapshot.builder()
@@ -265,84 +250,62 @@ public final class AgentMetrics implements AutoCloseable {
     List<MetricSnapshot> out = new ArrayList<>();
     CpuTicks c = s.getCpu();
     CounterSnapshot.Builder cpu =
-        CounterSnapshot.builder()
-            .name("lockstep_node_cpu_seconds")
-            .unit(Unit.SECONDS)
-            .help("CPU time of the node summed over its CPUs, by mode (/proc/stat)");
+        counters(
+            "lockstep_node_cpu_seconds",
+            "CPU time of the node summed over its CPUs, by mode (/proc/stat)");
     long[] ticks = {
       c.getUser(), c.getNice(), c.getSystem(), c.getIdle(),
       c.getIowait(), c.getIrq(), c.getSoftirq(), c.getSteal()
     };
     String[] modes = {"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"};
     for (int i = 0; i < modes.length; i++) {
-      cpu.dataPoint(
-          CounterDataPointSnapshot.builder()
-              .labels(Labels.of("node", node, "mode", modes[i]))
-              .value(ticks[i] / TICKS_PER_SECOND)
-              .build());
+      cpu.dataPoint(point(Labels.of("node", node, "mode", modes[i]), ticks[i] / TICKS_PER_SECOND));
     }
     out.add(cpu.build());
     out.add(
         counter(
             "lockstep_node_context_switches",
-            null,
             "Context switches of the node (/proc/stat ctxt)",
             Labels.of("node", node),
             s.getContextSwitches()));
     CounterSnapshot.Builder ios =
-        CounterSnapshot.builder()
-            .name("lockstep_node_disk_ios")
-            .help("Reads and writes completed by the root's block device and those beneath it");
+        counters(
+            "lockstep_node_disk_ios",
+            "Reads and writes completed by the root's block device and those beneath it");
     CounterSnapshot.Builder diskBytes =
-        CounterSnapshot.builder()
-            .name("lockstep_node_disk_bytes")
-            .unit(Unit.BYTES)
-            .help("Bytes read and written by the root's block device (sectors x 512)");
+        counters(
+            "lockstep_node_disk_bytes",
+            "Bytes read and written by the root's block device (sectors x 512)");
     CounterSnapshot.Builder busy =
-        CounterSnapshot.builder()
-            .name("lockstep_node_disk_busy_seconds")
-            .unit(Unit.SECONDS)
-            .help("Time the device had I/O in flight (/proc/diskstats io_ticks)");
+        counters(
+            "lockstep_node_disk_busy_seconds",
+            "Time the device had I/O in flight (/proc/diskstats io_ticks)");
     for (DiskCounters d : s.getDisksList()) {
       Labels read = Labels.of("node", node, "device", d.getDevice(), "direction", "read");
       Labels write = Labels.of("node", node, "device", d.getDevice(), "direction", "write");
-      ios.dataPoint(CounterDataPointSnapshot.builder().labels(read).value(d.getReads()).build());
-      ios.dataPoint(CounterDataPointSnapshot.builder().labels(write).value(d.getWrites()).build());
-      diskBytes.dataPoint(
-          CounterDataPointSnapshot.builder()
-              .labels(read)
-              .value(d.getSectorsRead() * 512.0)
-              .build());
-      diskBytes.dataPoint(
-          CounterDataPointSnapshot.builder()
-              .labels(write)
-              .value(d.getSectorsWritten() * 512.0)
-              .build());
+      ios.dataPoint(point(read, d.getReads()));
+      ios.dataPoint(point(write, d.getWrites()));
+      diskBytes.dataPoint(point(read, d.getSectorsRead() * 512.0));
+      diskBytes.dataPoint(point(write, d.getSectorsWritten() * 512.0));
       busy.dataPoint(
-          CounterDataPointSnapshot.builder()
-              .labels(Labels.of("node", node, "device", d.getDevice()))
-              .value(d.getIoMillis() / 1000.0)
-              .build());
+          point(Labels.of("node", node, "device", d.getDevice()), d.getIoMillis() / 1000.0));
     }
     out.add(ios.build());
     out.add(diskBytes.build());
     out.add(busy.build());
     CounterSnapshot.Builder net =
-        CounterSnapshot.builder()
-            .name("lockstep_node_network_bytes")
-            .unit(Unit.BYTES)
-            .help("Bytes received and sent per network interface (/proc/net/dev)");
+        counters(
+            "lockstep_node_network_bytes",
+            "Bytes received and sent per network interface (/proc/net/dev)");
     for (NetCounters n : s.getInterfacesList()) {
       net.dataPoint(
-          CounterDataPointSnapshot.builder()
-              .labels(Labels.of("node", node, "interface", n.getName(), "direction", "receive"))
-              .value(n.getRxBytes())
-              .build());
+          point(
+              Labels.of("node", node, "interface", n.getName(), "direction", "receive"),
+              n.getRxBytes()));
       net.dataPoint(
-          CounterDataPointSnapshot.builder()
-              .labels(Labels.of("node", node, "interface", n.getName(), "direction", "transmit"))
-              .value(n.getTxBytes())
-              .build());
+          point(
+              Labels.of("node", node, "interface", n.getName(), "direction", "transmit"),
+              n.getTxBytes()));
     }
     out.add(net.build());
     GaugeSnapshot.Builder memory =
@@ -350,28 +313,37 @@ public final class AgentMetrics implements AutoCloseable {
             .name("lockstep_node_page_cache_bytes")
             .unit(Unit.BYTES)
             .help("Dirty and Writeback of /proc/meminfo");
+    memory.dataPoint(gaugePoint(Labels.of("node", node, "kind", "dirty"), s.getDirtyBytes()));
     memory.dataPoint(
-        GaugeDataPointSnapshot.builder()
-            .labels(Labels.of("node", node, "kind", "dirty"))
-            .value(s.getDirtyBytes())
-            .build());
-    memory.dataPoint(
-        GaugeDataPointSnapshot.builder()
-            .labels(Labels.of("node", node, "kind", "writeback"))
-            .value(s.getWritebackBytes())
-            .build());
+        gaugePoint(Labels.of("node", node, "kind", "writeback"), s.getWritebackBytes()));
     out.add(memory.build());
     return out;
   }
 
-  private static CounterSnapshot counter(
-      String name, Unit unit, String help, Labels labels, double value) {
+  private static CounterSnapshot counter(String name, String help, Labels labels, double value) {
+    return counters(name, help).dataPoint(point(labels, value)).build();
+  }
+
+  /**
+   * A counter family, in bytes or seconds when its name ends so (a Prometheus name carries its
+   * unit).
+   */
+  private static CounterSnapshot.Builder counters(String name, String help) {
     CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help);
-    if (unit != null) {
-      b.unit(unit);
+    if (name.endsWith("_bytes")) {
+      b.unit(Unit.BYTES);
+    } else if (name.endsWith("_seconds")) {
+      b.unit(Unit.SECONDS);
     }
-    return b.dataPoint(CounterDataPointSnapshot.builder().labels(labels).value(value).build())
-        .build();
+    return b;
+  }
+
+  private static CounterDataPointSnapshot point(Labels labels, double value) {
+    return CounterDataPointSnapshot.builder().labels(labels).value(value).build();
+  }
+
+  private static GaugeDataPointSnapshot gaugePoint(Labels labels, double value) {
+    return GaugeDataPointSnapshot.builder().labels(labels).value(value).build();
   }
 
   static String stateWord(RunState s) {

@@ -26,6 +26,7 @@ import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.ResourceGuards;
 import lockstep.agent.workload.Workload;
 import lockstep.agent.workload.WorkloadFactory;
+import lockstep.common.DaemonThreads;
 import lockstep.common.InvalidWorkloadException;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -62,12 +63,7 @@ public final class RunRegistry implements AutoCloseable {
   private Claim preparing;
 
   private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "run-sampler");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("run-sampler"));
 
   private record Claim(String runId, String peer, long sinceMillis) {}
 

@@ -48,6 +48,7 @@ import lockstep.agent.v1.StartResponse;
 import lockstep.agent.v1.WatchProgressRequest;
 import lockstep.agent.v1.WatchProgressResponse;
 import lockstep.agent.workload.CleanupReport;
+import lockstep.common.DaemonThreads;
 import lockstep.common.Version;
 import lockstep.common.WallClock;
 import lockstep.common.WorkloadKind;
@@ -68,13 +69,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
   private final RunRegistry registry;
   private final RunOwners owners;
   private final ScheduledExecutorService streams =
-      Executors.newScheduledThreadPool(
-          1,
-          r -> {
-            Thread t = new Thread(r, "progress-streams");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newScheduledThreadPool(1, DaemonThreads.named("progress-streams"));
 
   private volatile int clockProbePort;
   private volatile int listenPort;

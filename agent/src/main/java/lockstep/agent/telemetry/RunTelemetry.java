@@ -7,6 +7,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.v1.ResourceSample;
 import lockstep.agent.v1.ResourceTelemetry;
+import lockstep.common.DaemonThreads;
 import lockstep.common.WallClock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -41,12 +42,7 @@ public final class RunTelemetry {
     this.sampler = sampler;
     this.startAtUnixNanos = startAtUnixNanos;
     this.thread =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "telemetry-" + name);
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("telemetry-" + name));
   }
 
   /** Takes the first baseline sample now and schedules the rest. */

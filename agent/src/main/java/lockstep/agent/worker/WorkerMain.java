@@ -17,6 +17,7 @@ import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadSpec;
+import lockstep.common.DaemonThreads;
 import lockstep.common.WallClock;
 import lockstep.common.WorkloadKind;
 import lockstep.worker.v1.WorkerCommand;
@@ -83,12 +84,7 @@ public final class WorkerMain {
     // Everything between the start command and the wait is made before ready too, so the
     // command only has to be read: a cold JVM's first thread and lambda cost milliseconds.
     ScheduledExecutorService ticker =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "progress");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("progress"));
     Runnable progress =
         () ->
             sendQuietly(

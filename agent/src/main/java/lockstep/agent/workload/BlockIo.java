@@ -141,16 +141,15 @@ final class BlockIo {
       String opName,
       int fd,
       String path,
-      long size,
-      int blockSize,
-      boolean random,
-      long seed,
+      BlockFileWorkload.Blocks blocks,
       Call call,
       Finish finish,
-      boolean direct,
       RootedPaths paths) {
+    long size = blocks.sizeBytes();
+    int blockSize = blocks.blockSizeBytes();
     WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName);
-    BlockOrder order = new BlockOrder((size + blockSize - 1) / blockSize, random, seed);
+    BlockOrder order =
+        new BlockOrder((size + blockSize - 1) / blockSize, blocks.random(), blocks.seed());
     if (!WallClockWait.until(startAtUnixNanos, this::stopped)) {
       return result.setState(RunState.RUN_STATE_ABORTED);
     }
@@ -166,7 +165,8 @@ final class BlockIo {
     if (error != null) {
       result.setError(
           WorkloadErrors.of(
-              explainDirect(error, direct, blockSize, WriteFileWorkload.DIRECT_ALIGNMENT), paths));
+              explainDirect(error, blocks.direct(), blockSize, BlockFileWorkload.DIRECT_ALIGNMENT),
+              paths));
       return result.setState(RunState.RUN_STATE_FAILED);
     }
     return result.setState(stopped() ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);

@@ -22,11 +22,6 @@ abstract class FleetWorkload implements Workload {
   }
 
   @Override
-  public long bytesSoFar() {
-    return 0;
-  }
-
-  @Override
   public WorkloadResult.Builder run(long startAtUnixNanos) {
     return fleet.run(startAtUnixNanos, opName());
   }

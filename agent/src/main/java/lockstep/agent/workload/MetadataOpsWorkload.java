@@ -23,6 +23,7 @@ import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.worker.Threads;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
+import lockstep.common.WorkloadField;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -66,14 +67,9 @@ public final class MetadataOpsWorkload implements Workload {
     this.createdDirs = new CreatedDirs(paths);
   }
 
+  /** The operation's name, as the scenario's {@code ops} writes it: create, stat, ... */
   static String opName(MetadataOp op) {
-    return switch (op) {
-      case METADATA_OP_CREATE -> "create";
-      case METADATA_OP_STAT -> "stat";
-      case METADATA_OP_RENAME -> "rename";
-      case METADATA_OP_UNLINK -> "unlink";
-      default -> "unknown";
-    };
+    return WorkloadField.wordOf(op.getValueDescriptor());
   }
 
   private String name(int thread, int i) {
@@ -150,18 +146,8 @@ public final class MetadataOpsWorkload implements Workload {
   }
 
   @Override
-  public List<Long> workerPids() {
-    return List.of();
-  }
-
-  @Override
   public long opsSoFar() {
     return done.get();
-  }
-
-  @Override
-  public long bytesSoFar() {
-    return 0;
   }
 
   @Override

@@ -58,22 +58,21 @@ public record ResourceGuards(long maxFiles, long maxDurationMillis, long headroo
     WorkloadKind<?> kind = WorkloadKind.of(spec);
     long files = kind.filesCreated(spec);
     if (files > maxFiles) {
-      throw new ResourceLimitException(
-          String.format(
-              "%s: %d files, above this agent's limit of %d per run; lower them,"
-                  + " or raise the limit with %s in the agent's environment",
-              kind.filesCreatedFrom(), files, maxFiles, MAX_FILES_ENV));
+      throw aboveLimit(
+          MAX_FILES_ENV,
+          "%s: %d files, above this agent's limit of %d per run; lower them",
+          kind.filesCreatedFrom(),
+          files,
+          maxFiles);
     }
     long durationMillis = kind.timedMillis(spec);
     if (durationMillis > maxDurationMillis) {
-      throw new ResourceLimitException(
-          String.format(
-              "workload.duration: %d s%s, above this agent's limit of %d s; shorten it,"
-                  + " or raise the limit with %s in the agent's environment",
-              durationMillis / 1000,
-              kind.timedNote() == null ? "" : " (" + kind.timedNote() + ")",
-              maxDurationMillis / 1000,
-              MAX_DURATION_ENV));
+      throw aboveLimit(
+          MAX_DURATION_ENV,
+          "workload.duration: %d s%s, above this agent's limit of %d s; shorten it",
+          durationMillis / 1000,
+          kind.timedNote() == null ? "" : " (" + kind.timedNote() + ")",
+          maxDurationMillis / 1000);
     }
     long bytes = kind.bytesToLayOut(spec);
     if (bytes > 0) {
@@ -87,6 +86,15 @@ public record ResourceGuards(long maxFiles, long maxDurationMillis, long headroo
                 bytes / MIB, free / MIB, root, headroomBytes / MIB, HEADROOM_ENV));
       }
     }
+  }
+
+  /** A refusal ({@code format} of {@code args}) that says how to raise the limit, {@code env}. */
+  private static ResourceLimitException aboveLimit(String env, String format, Object... args) {
+    return new ResourceLimitException(
+        String.format(format, args)
+            + ", or raise the limit with "
+            + env
+            + " in the agent's environment");
   }
 
   /**

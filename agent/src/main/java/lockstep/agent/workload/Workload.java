@@ -17,13 +17,18 @@ public interface Workload {
   /** Paths (relative to the root) the run creates. */
   List<String> paths();
 
-  /** OS processes started for the run, if any. */
-  List<Long> workerPids();
+  /** OS processes started for the run: none for a workload in the agent's own threads. */
+  default List<Long> workerPids() {
+    return List.of();
+  }
 
   /** Cumulative operations and bytes so far; safe to call from any thread. */
   long opsSoFar();
 
-  long bytesSoFar();
+  /** Bytes moved so far: none for a workload that counts operations only. */
+  default long bytesSoFar() {
+    return 0;
+  }
 
   /**
    * Waits for the instant, does the work and returns the result (ops, bytes, instants, histogram,

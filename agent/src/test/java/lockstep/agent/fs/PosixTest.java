@@ -21,6 +21,21 @@ class PosixTest {
     return fd;
   }
 
+  /** One new file opened twice: two open file descriptions, closed last first. */
+  private record OpenedTwice(String path, int first, int second) implements AutoCloseable {
+    @Override
+    public void close() {
+      Posix.get().close(second, path);
+      Posix.get().close(first, path);
+    }
+  }
+
+  private OpenedTwice openedTwice(String name) {
+    String f = dir.resolve(name).toString();
+    int first = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
+    return new OpenedTwice(f, first, posix.open(f, Posix.O_RDWR, 0));
+  }
+
   @Test
   void aFailedLockNamesTheCommandAndErrno() {
     int fd = closedFd();
@@ -47,10 +62,10 @@ class PosixTest {
   void aTryLockStoppedWhileTheLockIsHeldReportsItsAttempts() {
     // two open file descriptions of one file: flock and OFD locks conflict between them in one
     // process
-    String f = dir.resolve("held").toString();
-    int holder = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
-    int waiter = posix.open(f, Posix.O_RDWR, 0);
-    try {
+    try (OpenedTwice d = openedTwice("held")) {
+      String f = d.path();
+      int holder = d.first();
+      int waiter = d.second();
       for (LockCall call : new LockCall[] {LockCall.FLOCK, LockCall.OFD}) {
         LockMode exclusive = new LockMode(call, true, true);
         LockMode tryExclusive = new LockMode(call, true, false);
@@ -65,9 +80,6 @@ class PosixTest {
             .isZero();
         locks.release(waiter, tryExclusive, 0, 0, f);
       }
-    } finally {
-      posix.close(waiter, f);
-      posix.close(holder, f);
     }
   }
 
@@ -75,12 +87,12 @@ class PosixTest {
   void theLockStructIsRewrittenWhereACallDiffers() {
     // the same thread's struct flock serves ranges of different offsets, lengths and types:
     // a range held by one description blocks exactly that range for the other
-    String f = dir.resolve("ranges").toString();
-    int a = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
-    int b = posix.open(f, Posix.O_RDWR, 0);
     LockMode write = new LockMode(LockCall.OFD, true, false);
     LockMode read = new LockMode(LockCall.OFD, false, false);
-    try {
+    try (OpenedTwice d = openedTwice("ranges")) {
+      String f = d.path();
+      int a = d.first();
+      int b = d.second();
       assertThat(locks.lockRange(a, write, 10, 1, f)).isTrue();
       assertThat(locks.lockRange(b, write, 10, 1, f)).isFalse();
       assertThat(locks.lockRange(b, write, 11, 1, f)).isTrue();
@@ -89,9 +101,6 @@ class PosixTest {
       assertThat(locks.lockRange(a, read, 0, 5, f)).isTrue();
       locks.unlockRange(a, write, 10, 1, f);
       assertThat(locks.lockRange(b, write, 10, 1, f)).isTrue();
-    } finally {
-      posix.close(b, f);
-      posix.close(a, f);
     }
   }
 

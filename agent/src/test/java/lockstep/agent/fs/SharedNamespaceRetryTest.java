@@ -36,17 +36,20 @@ class SharedNamespaceRetryTest {
             SharedNamespaceRetry.FIRST_PAUSE_NANOS, 2 * SharedNamespaceRetry.FIRST_PAUSE_NANOS);
   }
 
+  /** The retry of a call that always fails with {@code errno}, counting its calls. */
+  private Object alwaysFailing(Errno errno, AtomicInteger calls) {
+    return retry.get(
+        "make d",
+        () -> {
+          calls.incrementAndGet();
+          throw failure(errno);
+        });
+  }
+
   @Test
   void anyOtherFailureIsThrownAtOnce() {
     AtomicInteger calls = new AtomicInteger();
-    assertThatThrownBy(
-            () ->
-                retry.get(
-                    "make d",
-                    () -> {
-                      calls.incrementAndGet();
-                      throw failure(Errno.EACCES);
-                    }))
+    assertThatThrownBy(() -> alwaysFailing(Errno.EACCES, calls))
         .isInstanceOf(PosixException.class)
         .hasMessageContaining("EACCES");
     assertThat(calls).hasValue(1);
@@ -56,14 +59,7 @@ class SharedNamespaceRetryTest {
   @Test
   void aPathThatStaysMissingFailsAfterTheLastAttemptWithItsOwnErrorAndBoundedPauses() {
     AtomicInteger calls = new AtomicInteger();
-    assertThatThrownBy(
-            () ->
-                retry.get(
-                    "make d",
-                    () -> {
-                      calls.incrementAndGet();
-                      throw failure(Errno.ENOENT);
-                    }))
+    assertThatThrownBy(() -> alwaysFailing(Errno.ENOENT, calls))
         .isInstanceOf(PosixException.class)
         .hasMessageContaining("/root/d/.lockstep")
         .hasMessageContaining("ENOENT");

@@ -39,6 +39,14 @@ class AgentMainSecurityTest {
         new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
   }
 
+  /** The agent on 127.0.0.1, port 0, with the root and {@code flags}. */
+  private Exit onLoopback(String... flags) throws IOException, InterruptedException {
+    List<String> args =
+        new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--root", root.toString()));
+    args.addAll(List.of(flags));
+    return agent(args.toArray(String[]::new));
+  }
+
   @Test
   void aNonLoopbackListenerWithoutTlsOrTokenIsRefusedInOneLine() throws Exception {
     Exit e = agent("--listen", "0.0.0.0:0", "--root", root.toString(), "--name", "n1");
@@ -53,14 +61,7 @@ class AgentMainSecurityTest {
   @Test
   void badSecurityFlagsNameTheFlag() throws Exception {
     Files.writeString(root.resolve("short-token"), "abc\n");
-    Exit shortToken =
-        agent(
-            "--listen",
-            "127.0.0.1:0",
-            "--root",
-            root.toString(),
-            "--token-file",
-            root.resolve("short-token").toString());
+    Exit shortToken = onLoopback("--token-file", root.resolve("short-token").toString());
     assertThat(shortToken.code()).isEqualTo(2);
     assertThat(shortToken.err().lines().toList())
         .singleElement()
@@ -68,23 +69,12 @@ class AgentMainSecurityTest {
         .contains("--token-file")
         .contains("at least 16");
 
-    Exit halfTls =
-        agent(
-            "--listen",
-            "127.0.0.1:0",
-            "--root",
-            root.toString(),
-            "--tls-cert",
-            root.resolve("short-token").toString());
+    Exit halfTls = onLoopback("--tls-cert", root.resolve("short-token").toString());
     assertThat(halfTls.code()).isEqualTo(2);
     assertThat(halfTls.err()).contains("--tls-cert and --tls-key go together");
 
     Exit missing =
-        agent(
-            "--listen",
-            "127.0.0.1:0",
-            "--root",
-            root.toString(),
+        onLoopback(
             "--tls-cert",
             "/nonexistent/a.pem",
             "--tls-key",

@@ -142,6 +142,20 @@ class AgentServiceTest {
         "no run r1 on node n1");
   }
 
+  /** Starts the prepared run {@code leadNanos} from now and watches its progress until it ends. */
+  private void startAndWatchToTheEnd(String runId, long leadNanos) {
+    call()
+        .start(
+            StartRequest.newBuilder()
+                .setRunId(runId)
+                .setStartAtUnixNanos(WallClock.nowNanos() + leadNanos)
+                .build());
+    call()
+        .watchProgress(
+            WatchProgressRequest.newBuilder().setRunId(runId).setIntervalMillis(50).build())
+        .forEachRemaining(p -> {});
+  }
+
   private WorkloadResult runToEnd(String runId, boolean telemetryOff) {
     call()
         .prepare(
@@ -150,16 +164,7 @@ class AgentServiceTest {
                 .setWorkload(write("t.{node}", 1 << 20))
                 .setTelemetryOff(telemetryOff)
                 .build());
-    call()
-        .start(
-            StartRequest.newBuilder()
-                .setRunId(runId)
-                .setStartAtUnixNanos(WallClock.nowNanos() + 300_000_000)
-                .build());
-    call()
-        .watchProgress(
-            WatchProgressRequest.newBuilder().setRunId(runId).setIntervalMillis(50).build())
-        .forEachRemaining(p -> {});
+    startAndWatchToTheEnd(runId, 300_000_000);
     WorkloadResult r =
         call().getResult(GetResultRequest.newBuilder().setRunId(runId).build()).getResult();
     call().cleanup(CleanupRequest.newBuilder().setRunId(runId).build());
@@ -308,16 +313,7 @@ class AgentServiceTest {
                 PrepareRequest.newBuilder().setRunId(runId).setWorkload(write(file, 8192)).build());
     assertThat(prepared.getPathsList())
         .containsExactly("lockstep-" + runId + "/" + file.replace("{node}", "n1"));
-    call()
-        .start(
-            StartRequest.newBuilder()
-                .setRunId(runId)
-                .setStartAtUnixNanos(WallClock.nowNanos() + 50_000_000)
-                .build());
-    call()
-        .watchProgress(
-            WatchProgressRequest.newBuilder().setRunId(runId).setIntervalMillis(50).build())
-        .forEachRemaining(p -> {});
+    startAndWatchToTheEnd(runId, 50_000_000);
     assertThat(call().getResult(GetResultRequest.newBuilder().setRunId(runId).build()).getState())
         .isEqualTo(RunState.RUN_STATE_SUCCEEDED);
     call().cleanup(CleanupRequest.newBuilder().setRunId(runId).build());
@@ -494,24 +490,20 @@ class AgentServiceTest {
     call()
         .prepare(
             PrepareRequest.newBuilder().setRunId("first").setWorkload(write("one", 8192)).build());
-    assertStatus(
+    Runnable second =
         () ->
             call()
                 .prepare(
                     PrepareRequest.newBuilder()
                         .setRunId("second")
                         .setWorkload(write("two", 8192))
-                        .build()),
+                        .build());
+    assertStatus(
+        second,
         Status.Code.FAILED_PRECONDITION,
         "node n1 is busy with run first (PREPARED, prepared by ");
     assertStatus(
-        () ->
-            call()
-                .prepare(
-                    PrepareRequest.newBuilder()
-                        .setRunId("second")
-                        .setWorkload(write("two", 8192))
-                        .build()),
+        second,
         Status.Code.FAILED_PRECONDITION,
         "Z, owner anonymous); one run at a time per agent");
     assertThat(in("second", "two")).doesNotExist();

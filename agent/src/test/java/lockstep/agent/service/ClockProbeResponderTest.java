@@ -17,9 +17,7 @@ class ClockProbeResponderTest {
   @Test
   void answersAProbeWithItsNonceAndTheArrivalAndDepartureTimes() throws Exception {
     try (ClockProbeResponder responder = ClockProbeResponder.start("127.0.0.1", 0);
-        DatagramSocket client = new DatagramSocket()) {
-      client.connect(InetAddress.getLoopbackAddress(), responder.port());
-      client.setSoTimeout(5_000);
+        DatagramSocket client = clientOf(responder, 5_000)) {
       long before = WallClock.nowNanos();
       ByteBuffer answer =
           exchange(client, probe(ClockProbeDatagram.MAGIC, 0x1234_5678_9abc_def0L, 32), 33);
@@ -37,9 +35,7 @@ class ClockProbeResponderTest {
   @Test
   void ignoresDatagramsOfAnotherSizeOrMagic() throws Exception {
     try (ClockProbeResponder responder = ClockProbeResponder.start("127.0.0.1", 0);
-        DatagramSocket client = new DatagramSocket()) {
-      client.connect(InetAddress.getLoopbackAddress(), responder.port());
-      client.setSoTimeout(300);
+        DatagramSocket client = clientOf(responder, 300)) {
       assertThatThrownBy(() -> exchange(client, probe(0x4C534332, 1, 32), 33))
           .isInstanceOf(SocketTimeoutException.class);
       assertThatThrownBy(() -> exchange(client, probe(ClockProbeDatagram.MAGIC, 2, 64), 65))
@@ -61,6 +57,15 @@ class ClockProbeResponderTest {
     try (DatagramSocket again = new DatagramSocket(port, InetAddress.getLoopbackAddress())) {
       assertThat(again.getLocalPort()).isEqualTo(port);
     }
+  }
+
+  /** A socket connected to the responder, waiting at most {@code timeoutMillis} for an answer. */
+  private static DatagramSocket clientOf(ClockProbeResponder responder, int timeoutMillis)
+      throws Exception {
+    DatagramSocket client = new DatagramSocket();
+    client.connect(InetAddress.getLoopbackAddress(), responder.port());
+    client.setSoTimeout(timeoutMillis);
+    return client;
   }
 
   private static byte[] probe(int magic, long nonce, int size) {

@@ -34,6 +34,19 @@ class LockFilesProcessesTest {
         .build();
   }
 
+  /** Whether this JVM gets an exclusive {@code call} lock on {@code f} at once (then drops it). */
+  private static boolean lockableHere(Path f, LockCall call) {
+    Posix posix = Posix.get();
+    int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
+    try {
+      return Locks.get()
+              .acquire(fd, new LockMode(call, true, false), 0, 0, f.toString(), () -> true)
+          >= 0;
+    } finally {
+      posix.closeQuietly(fd);
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(
       value = LockKind.class,
@@ -63,23 +76,9 @@ class LockFilesProcessesTest {
 
       Path held = root.resolve("locks.n1/test-1-24");
       assertThat(held).exists();
-      Posix posix = Posix.get();
-      Locks locks = Locks.get();
-      int fd = posix.open(held.toString(), Posix.O_RDWR, 0);
-      try {
-        boolean got =
-            locks.acquire(
-                    fd,
-                    new LockMode(LockCall.of(kind), true, false),
-                    0,
-                    0,
-                    held.toString(),
-                    () -> true)
-                >= 0;
-        assertThat(got).as("another process holds the %s lock", kind).isFalse();
-      } finally {
-        posix.closeQuietly(fd);
-      }
+      assertThat(lockableHere(held, LockCall.of(kind)))
+          .as("another process holds the %s lock", kind)
+          .isFalse();
     } finally {
       CleanupReport c = w.cleanup();
       assertThat(c.filesRemoved()).isEqualTo(50);
@@ -128,24 +127,7 @@ class LockFilesProcessesTest {
       assertThat(r.getOps()).isEqualTo(50);
       assertThat(r.getLockRetries()).isZero();
       Path f = root.resolve("locks.n1/test-1-24");
-      Posix posix = Posix.get();
-      Locks locks = Locks.get();
-      int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
-      try {
-        assertThat(
-                locks.acquire(
-                        fd,
-                        new LockMode(LockCall.FCNTL, true, false),
-                        0,
-                        0,
-                        f.toString(),
-                        () -> true)
-                    >= 0)
-            .as("nobody holds it")
-            .isTrue();
-      } finally {
-        posix.closeQuietly(fd);
-      }
+      assertThat(lockableHere(f, LockCall.FCNTL)).as("nobody holds it").isTrue();
     } finally {
       w.cleanup();
     }
@@ -165,23 +147,7 @@ class LockFilesProcessesTest {
       WorkloadResult r = w.run(WallClock.nowNanos()).build();
       assertThat(r.getOps()).isEqualTo(50);
       Path f = root.resolve("locks.n1/test-0-3");
-      Posix posix = Posix.get();
-      Locks locks = Locks.get();
-      int fd = posix.open(f.toString(), Posix.O_RDWR, 0);
-      try {
-        assertThat(
-                locks.acquire(
-                        fd,
-                        new LockMode(LockCall.FLOCK, true, false),
-                        0,
-                        0,
-                        f.toString(),
-                        () -> true)
-                    >= 0)
-            .isTrue();
-      } finally {
-        posix.closeQuietly(fd);
-      }
+      assertThat(lockableHere(f, LockCall.FLOCK)).isTrue();
     } finally {
       w.cleanup();
     }

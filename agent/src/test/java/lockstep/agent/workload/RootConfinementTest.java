@@ -153,15 +153,7 @@ class RootConfinementTest {
     for (int i = 0; i < 5; i++) {
       Files.createSymbolicLink(root.resolve("locks/test-0-" + i), outside.resolve("lock-" + i));
     }
-    LockFilesProcesses w = new LockFilesProcesses(lockFiles(), paths());
-    try {
-      assertThatThrownBy(w::prepare)
-          .isInstanceOf(PosixException.class)
-          .hasMessageContaining("locks/test-0-")
-          .hasMessageContaining("EEXIST");
-    } finally {
-      assertThat(w.cleanup().filesRemoved()).isZero();
-    }
+    assertLockFilesPrepareRefuses("locks/test-0-");
     assertThat(outside.resolve("lock-0")).doesNotExist();
     assertThat(root.resolve("locks/test-0-4")).isSymbolicLink();
   }
@@ -173,15 +165,7 @@ class RootConfinementTest {
     Files.writeString(
         root.resolve("locks/.warmup-test-0-400"),
         "not a scratch name (400 and up): kept, not refused");
-    LockFilesProcesses w = new LockFilesProcesses(lockFiles(), paths());
-    try {
-      assertThatThrownBy(w::prepare)
-          .isInstanceOf(PosixException.class)
-          .hasMessageContaining("locks/.warmup-test-0-399")
-          .hasMessageContaining("EEXIST");
-    } finally {
-      assertThat(w.cleanup().filesRemoved()).isZero();
-    }
+    assertLockFilesPrepareRefuses("locks/.warmup-test-0-399");
     assertThat(outside.resolve("scratch")).doesNotExist();
     assertThat(root.resolve("locks/.warmup-test-0-399")).isSymbolicLink();
     assertThat(root.resolve("locks/.warmup-test-0-400")).exists();
@@ -267,6 +251,22 @@ class RootConfinementTest {
       assertThat(w.cleanup().filesRemoved()).isZero();
     }
     assertThat(Files.readString(root.resolve("md/n1-t0-f3"))).isEqualTo("the user's");
+  }
+
+  /**
+   * Lock-files' prepare meets what was planted at {@code planted}: EEXIST naming it, and its
+   * cleanup removes nothing.
+   */
+  private void assertLockFilesPrepareRefuses(String planted) {
+    LockFilesProcesses w = new LockFilesProcesses(lockFiles(), paths());
+    try {
+      assertThatThrownBy(w::prepare)
+          .isInstanceOf(PosixException.class)
+          .hasMessageContaining(planted)
+          .hasMessageContaining("EEXIST");
+    } finally {
+      assertThat(w.cleanup().filesRemoved()).isZero();
+    }
   }
 
   private static LockFilesWorkload lockFiles() {

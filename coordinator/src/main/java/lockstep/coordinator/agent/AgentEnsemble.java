@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import lockstep.common.DaemonThreads;
 
 /**
  * Fans one call out to several agents on its own executor, waits for all of them (a barrier,
@@ -24,13 +25,7 @@ public final class AgentEnsemble implements AutoCloseable {
 
   public AgentEnsemble(List<Agent> agents) {
     this.agents = List.copyOf(agents);
-    this.executor =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "ensemble");
-              t.setDaemon(true);
-              return t;
-            });
+    this.executor = Executors.newCachedThreadPool(DaemonThreads.named("ensemble"));
   }
 
   public List<Agent> agents() {

@@ -20,22 +20,13 @@ public final class EnvironmentDiff {
     }
     Map<String, Function<AgentRecord, String>> fields = new LinkedHashMap<>();
     fields.put("kernel", AgentRecord::kernel);
-    fields.put("CPU count", a -> a.cpuCount() == 0 ? "" : Integer.toString(a.cpuCount()));
+    fields.put("CPU count", EnvironmentDiff::cpuCount);
     fields.put("CPU model", AgentRecord::cpuModel);
-    fields.put(
-        "memory",
-        a ->
-            a.memoryBytes() == 0
-                ? ""
-                : String.format(Locale.ROOT, "%.1f GiB", a.memoryBytes() / (double) (1L << 30)));
+    fields.put("memory", EnvironmentDiff::memory);
     fields.put("file system", AgentRecord::fsType);
     fields.put("mount options", AgentRecord::mountOptions);
     fields.put("agent version", AgentRecord::version);
-    TreeSet<String> keys = new TreeSet<>();
-    agents.forEach(a -> keys.addAll(a.clusterSettings().keySet()));
-    for (String k : keys) {
-      fields.put(k, a -> a.clusterSettings().getOrDefault(k, "(not set)"));
-    }
+    putClusterSettings(fields, agents);
     for (var f : fields.entrySet()) {
       Map<String, String> values = new LinkedHashMap<>();
       agents.forEach(
@@ -48,5 +39,30 @@ public final class EnvironmentDiff {
       }
     }
     return out;
+  }
+
+  /** The agent's CPU count as text; "" when it did not tell. */
+  public static String cpuCount(AgentRecord a) {
+    return a.cpuCount() == 0 ? "" : Integer.toString(a.cpuCount());
+  }
+
+  /** The agent's memory in GiB ("15.6 GiB"); "" when it did not tell. */
+  public static String memory(AgentRecord a) {
+    return a.memoryBytes() == 0
+        ? ""
+        : String.format(Locale.ROOT, "%.1f GiB", a.memoryBytes() / (double) (1L << 30));
+  }
+
+  /**
+   * A field for each cluster setting any of {@code agents} told, by name: its value, or "(not
+   * set)".
+   */
+  public static void putClusterSettings(
+      Map<String, Function<AgentRecord, String>> fields, List<AgentRecord> agents) {
+    TreeSet<String> keys = new TreeSet<>();
+    agents.forEach(a -> keys.addAll(a.clusterSettings().keySet()));
+    for (String k : keys) {
+      fields.put(k, a -> a.clusterSettings().getOrDefault(k, "(not set)"));
+    }
   }
 }

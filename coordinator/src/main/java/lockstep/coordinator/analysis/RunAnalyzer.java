@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Fairness;
@@ -88,45 +89,30 @@ public final class RunAnalyzer {
             .orElse(null);
     List<ScalingPoint> scaling = scalingCurve(steps, solos);
     List<String> envDiffs = EnvironmentDiff.of(run.agents());
-    Analysis partial =
-        new Analysis(
-            List.copyOf(nodes),
-            sumSolos,
-            concSum,
-            concAgg,
-            aggEff,
-            meanEff,
-            maxSkew,
-            List.of(),
-            List.copyOf(steps),
-            scaling,
-            List.copyOf(windows),
-            fairness,
-            concOverlap,
-            List.of(),
-            envDiffs,
-            true);
+    // The analysis with a verdict: none yet for Verdicts to read, then the findings.
+    Function<List<Finding>, Analysis> withFindings =
+        findings ->
+            new Analysis(
+                List.copyOf(nodes),
+                sumSolos,
+                concSum,
+                concAgg,
+                aggEff,
+                meanEff,
+                maxSkew,
+                findings.stream().map(Finding::message).toList(),
+                List.copyOf(steps),
+                scaling,
+                List.copyOf(windows),
+                fairness,
+                concOverlap,
+                findings,
+                envDiffs,
+                findings.stream().noneMatch(f -> f.severity() == Severity.INVALID));
+    Analysis partial = withFindings.apply(List.of());
     List<Finding> found = new ArrayList<>(Verdicts.of(run, partial));
     found.addAll(Bottlenecks.of(run));
-    List<Finding> findings = Headlines.order(run, found);
-    boolean valid = findings.stream().noneMatch(f -> f.severity() == Severity.INVALID);
-    return new Analysis(
-        partial.nodes(),
-        sumSolos,
-        concSum,
-        concAgg,
-        aggEff,
-        meanEff,
-        maxSkew,
-        findings.stream().map(Finding::message).toList(),
-        partial.steps(),
-        scaling,
-        partial.windows(),
-        fairness,
-        concOverlap,
-        findings,
-        envDiffs,
-        valid);
+    return withFindings.apply(Headlines.order(run, found));
   }
 
   /**

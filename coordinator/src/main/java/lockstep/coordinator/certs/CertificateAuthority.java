@@ -60,17 +60,10 @@ public final class CertificateAuthority {
   public static CertificateAuthority create(String name) {
     KeyPair keys = newKeys();
     X500Name subject = name(name);
-    Instant now = Instant.now();
     try {
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
       X509v3CertificateBuilder b =
-          new JcaX509v3CertificateBuilder(
-                  subject,
-                  serial(),
-                  Date.from(now.minusSeconds(300)),
-                  Date.from(now.plus(CA_VALIDITY)),
-                  subject,
-                  keys.getPublic())
+          certificate(subject, subject, keys, CA_VALIDITY)
               .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
               .addExtension(
                   Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
@@ -157,17 +150,11 @@ public final class CertificateAuthority {
 
   private Issued issue(String commonName, KeyPurposeId purpose, List<GeneralName> sans) {
     KeyPair leaf = newKeys();
-    Instant now = Instant.now();
+    X500Name issuer = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
     try {
       JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
       X509v3CertificateBuilder b =
-          new JcaX509v3CertificateBuilder(
-                  certificate,
-                  serial(),
-                  Date.from(now.minusSeconds(300)),
-                  Date.from(now.plus(LEAF_VALIDITY)),
-                  name(commonName),
-                  leaf.getPublic())
+          certificate(issuer, name(commonName), leaf, LEAF_VALIDITY)
               .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
               .addExtension(
                   Extension.keyUsage,
@@ -212,6 +199,22 @@ public final class CertificateAuthority {
         .addRDN(BCStyle.O, "Lockstep")
         .addRDN(BCStyle.CN, commonName)
         .build();
+  }
+
+  /**
+   * A certificate of {@code subjectKeys}' public key, valid from five minutes ago (clocks differ a
+   * little) for {@code validity}, with a random serial.
+   */
+  private static X509v3CertificateBuilder certificate(
+      X500Name issuer, X500Name subject, KeyPair subjectKeys, Duration validity) {
+    Instant now = Instant.now();
+    return new JcaX509v3CertificateBuilder(
+        issuer,
+        serial(),
+        Date.from(now.minusSeconds(300)),
+        Date.from(now.plus(validity)),
+        subject,
+        subjectKeys.getPublic());
   }
 
   private static BigInteger serial() {

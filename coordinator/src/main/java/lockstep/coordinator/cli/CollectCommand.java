@@ -15,7 +15,6 @@ import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -37,12 +36,7 @@ final class CollectCommand implements Callable<Integer> {
       description = "Run id to fetch (as `lockstep run` printed it).")
   String runId;
 
-  @Option(
-      names = "--out",
-      defaultValue = "results",
-      paramLabel = "DIR",
-      description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
-  Path out;
+  @CommandLine.Mixin SavedResultsOption results = new SavedResultsOption();
 
   @CommandLine.Mixin AgentTargetOptions targets = new AgentTargetOptions();
 
@@ -61,7 +55,7 @@ final class CollectCommand implements Callable<Integer> {
     if (runId != null) {
       checkRunId(runId);
     }
-    Path saved = runId == null ? null : out.resolve(runId).resolve(ResultsStore.RUN_FILE);
+    Path saved = runId == null ? null : results.out.resolve(runId).resolve(ResultsStore.RUN_FILE);
     if (saved != null && Files.exists(saved)) {
       throw new ScenarioException(
           saved
@@ -83,7 +77,7 @@ final class CollectCommand implements Callable<Integer> {
         return surveyed.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
       }
       RunRecord run = collector.collect(runId);
-      Path file = new ResultsStore(out).save(run);
+      Path file = new ResultsStore(results.out).save(run);
       TextReport.print(run, System.out);
       run.errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
       spec.commandLine().getErr().flush();

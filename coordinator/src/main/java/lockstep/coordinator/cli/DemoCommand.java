@@ -1,10 +1,10 @@
 package lockstep.coordinator.cli;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.local.Demo;
 import lockstep.coordinator.scenario.ScenarioException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -23,18 +23,13 @@ final class DemoCommand implements Callable<Integer> {
       description = "Number of local agents (default: ${DEFAULT-VALUE}).")
   int nodes;
 
-  @Option(
-      names = "--out",
-      defaultValue = "results",
-      paramLabel = "DIR",
-      description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
-  Path out;
+  @CommandLine.Mixin SavedResultsOption results = new SavedResultsOption();
 
   @Override
   public Integer call() throws IOException {
     if (nodes < 1 || nodes > 16) {
       throw new ScenarioException("--nodes: " + nodes + " is outside 1 .. 16");
     }
-    return new Demo(System.out, nodes, out).run() ? 0 : LockstepCli.EXIT_RUN_FAILED;
+    return new Demo(System.out, nodes, results.out).run() ? 0 : LockstepCli.EXIT_RUN_FAILED;
   }
 }

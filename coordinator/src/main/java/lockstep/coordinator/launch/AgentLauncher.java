@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import lockstep.agent.v1.DescribeResponse;
+import lockstep.common.DaemonThreads;
 import lockstep.common.ListeningLine;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.agent.GrpcAgent;
@@ -186,12 +187,7 @@ public final class AgentLauncher {
       List<String> labels, List<I> items, Function<I, T> work) {
     ExecutorService pool =
         Executors.newFixedThreadPool(
-            Math.min(16, Math.max(1, items.size())),
-            r -> {
-              Thread th = new Thread(r, "ssh");
-              th.setDaemon(true);
-              return th;
-            });
+            Math.min(16, Math.max(1, items.size())), DaemonThreads.named("ssh"));
     try {
       List<Future<T>> futures = items.stream().map(i -> pool.submit(() -> work.apply(i))).toList();
       Map<String, T> done = new LinkedHashMap<>();

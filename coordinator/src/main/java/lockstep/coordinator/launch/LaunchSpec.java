@@ -21,16 +21,4 @@ public record LaunchSpec(
     String remoteDir,
     String java,
     String agentHost,
-    boolean insecure) {
-  public LaunchSpec(
-      SshTarget target,
-      String root,
-      String name,
-      String bindHost,
-      int port,
-      String remoteDir,
-      String java,
-      String agentHost) {
-    this(target, root, name, bindHost, port, remoteDir, java, agentHost, false);
-  }
-}
+    boolean insecure) {}

@@ -35,44 +35,6 @@ public record AgentRecord(
     bootId = bootId == null ? "" : bootId;
   }
 
-  /** Without a boot id. */
-  public AgentRecord(
-      String node,
-      String address,
-      String version,
-      String hostname,
-      String root,
-      String fsType,
-      String mountPoint,
-      String mountOptions,
-      String mountSource,
-      String kernel,
-      int cpuCount,
-      String cpuModel,
-      long memoryBytes,
-      String blockDevice,
-      Map<String, String> clusterSettings,
-      Map<String, String> labels) {
-    this(
-        node,
-        address,
-        version,
-        hostname,
-        root,
-        fsType,
-        mountPoint,
-        mountOptions,
-        mountSource,
-        kernel,
-        cpuCount,
-        cpuModel,
-        memoryBytes,
-        blockDevice,
-        clusterSettings,
-        labels,
-        "");
-  }
-
   /** True when both agents told the same hostname and the same boot id: one machine, one clock. */
   public boolean sameMachineAs(AgentRecord other) {
     return !bootId.isEmpty()
@@ -82,92 +44,14 @@ public record AgentRecord(
   }
 
   public AgentRecord withBootId(String newBootId) {
-    return new AgentRecord(
-        node,
-        address,
-        version,
-        hostname,
-        root,
-        fsType,
-        mountPoint,
-        mountOptions,
-        mountSource,
-        kernel,
-        cpuCount,
-        cpuModel,
-        memoryBytes,
-        blockDevice,
-        clusterSettings,
-        labels,
-        newBootId);
-  }
-
-  /** Without labels. */
-  public AgentRecord(
-      String node,
-      String address,
-      String version,
-      String hostname,
-      String root,
-      String fsType,
-      String mountPoint,
-      String mountOptions,
-      String mountSource,
-      String kernel,
-      int cpuCount,
-      String cpuModel,
-      long memoryBytes,
-      String blockDevice,
-      Map<String, String> clusterSettings) {
-    this(
-        node,
-        address,
-        version,
-        hostname,
-        root,
-        fsType,
-        mountPoint,
-        mountOptions,
-        mountSource,
-        kernel,
-        cpuCount,
-        cpuModel,
-        memoryBytes,
-        blockDevice,
-        clusterSettings,
-        Map.of());
-  }
-
-  /** Without environment (as before environment capture) and labels. */
-  public AgentRecord(
-      String node,
-      String address,
-      String version,
-      String hostname,
-      String root,
-      String fsType,
-      String mountPoint,
-      String mountOptions,
-      String mountSource) {
-    this(
-        node,
-        address,
-        version,
-        hostname,
-        root,
-        fsType,
-        mountPoint,
-        mountOptions,
-        mountSource,
-        "",
-        0,
-        "",
-        0,
-        "",
-        Map.of());
+    return with(labels, newBootId);
   }
 
   public AgentRecord withLabels(Map<String, String> newLabels) {
+    return with(newLabels, bootId);
+  }
+
+  private AgentRecord with(Map<String, String> newLabels, String newBootId) {
     return new AgentRecord(
         node,
         address,
@@ -185,6 +69,6 @@ public record AgentRecord(
         blockDevice,
         clusterSettings,
         newLabels,
-        bootId);
+        newBootId);
   }
 }

@@ -86,65 +86,8 @@ public record RunRecord(
         List.of());
   }
 
-  /** A run without repeats or ramp, default skew threshold. */
-  public RunRecord(
-      String schema,
-      String runId,
-      String name,
-      String createdAt,
-      String coordinatorVersion,
-      String workloadType,
-      Map<String, Object> workload,
-      String unit,
-      String opName,
-      List<String> plan,
-      List<AgentRecord> agents,
-      List<StepRecord> steps,
-      Analysis analysis,
-      RunStatus status,
-      List<String> errors) {
-    this(
-        schema,
-        runId,
-        name,
-        createdAt,
-        coordinatorVersion,
-        workloadType,
-        workload,
-        unit,
-        opName,
-        plan,
-        agents,
-        steps,
-        analysis,
-        status,
-        errors,
-        1,
-        List.of(),
-        DEFAULT_SKEW_WARN_FRACTION);
-  }
-
   public RunRecord withAnalysis(Analysis newAnalysis) {
-    return new RunRecord(
-        schema,
-        runId,
-        name,
-        createdAt,
-        coordinatorVersion,
-        workloadType,
-        workload,
-        unit,
-        opName,
-        plan,
-        agents,
-        steps,
-        newAnalysis,
-        status,
-        errors,
-        repeat,
-        ramp,
-        skewWarnFraction,
-        expectations);
+    return with(agents, newAnalysis);
   }
 
   /** The same run judged by these expectations' outcomes. */
@@ -171,6 +114,10 @@ public record RunRecord(
         outcomes);
   }
 
+  public RunRecord withAgents(List<AgentRecord> newAgents) {
+    return with(newAgents, analysis);
+  }
+
   /** The workload's type, or null for a type this version does not know. */
   public WorkloadKind<?> kind() {
     return WorkloadKind.named(workloadType);
@@ -188,7 +135,18 @@ public record RunRecord(
     return k != null ? k.takesLocks() : "lock".equals(opName);
   }
 
-  public RunRecord withAgents(List<AgentRecord> newAgents) {
+  /** The overlap window of step {@code stepId}, or null (no analysis, or a one-node step). */
+  public OverlapWindow window(String stepId) {
+    if (analysis == null) {
+      return null;
+    }
+    return analysis.windows().stream()
+        .filter(w -> w.stepId().equals(stepId))
+        .findFirst()
+        .orElse(null);
+  }
+
+  private RunRecord with(List<AgentRecord> newAgents, Analysis newAnalysis) {
     return new RunRecord(
         schema,
         runId,
@@ -202,7 +160,7 @@ public record RunRecord(
         plan,
         newAgents,
         steps,
-        analysis,
+        newAnalysis,
         status,
         errors,
         repeat,

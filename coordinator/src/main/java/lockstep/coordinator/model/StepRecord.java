@@ -31,19 +31,6 @@ public record StepRecord(
     repeat = Math.max(1, repeat);
   }
 
-  /** A step that is not repeated: its own group, repeat 1. */
-  public StepRecord(
-      String id,
-      String kind,
-      List<String> nodes,
-      long intendedStartUnixNanos,
-      RunStatus status,
-      List<NodeResult> results,
-      Aggregate aggregate,
-      List<String> errors) {
-    this(id, kind, nodes, intendedStartUnixNanos, status, results, aggregate, errors, id, 1);
-  }
-
   public StepRecord withPlace(String newGroup, int newRepeat) {
     return new StepRecord(
         id,

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import lockstep.agent.v1.CpuTicks;
 import lockstep.agent.v1.DiskCounters;
 import lockstep.agent.v1.NetCounters;
@@ -122,20 +124,16 @@ public final class NodeTelemetry {
   }
 
   static List<DeviceFigures> devices(List<DiskCounters> a, List<DiskCounters> b, double dt) {
-    Map<String, DiskCounters> before = new HashMap<>();
-    a.forEach(d -> before.put(d.getDevice(), d));
-    List<DeviceFigures> out = new ArrayList<>();
-    for (DiskCounters y : b) {
-      DiskCounters x = before.get(y.getDevice());
-      if (x == null) {
-        continue;
-      }
-      double reads = delta(x.getReads(), y.getReads());
-      double writes = delta(x.getWrites(), y.getWrites());
-      double ioMillis =
-          delta(x.getReadMillis() + x.getWriteMillis(), y.getReadMillis() + y.getWriteMillis());
-      out.add(
-          new DeviceFigures(
+    return matched(
+        a,
+        b,
+        DiskCounters::getDevice,
+        (x, y) -> {
+          double reads = delta(x.getReads(), y.getReads());
+          double writes = delta(x.getWrites(), y.getWrites());
+          double ioMillis =
+              delta(x.getReadMillis() + x.getWriteMillis(), y.getReadMillis() + y.getWriteMillis());
+          return new DeviceFigures(
               y.getDevice(),
               reads / dt,
               writes / dt,
@@ -143,34 +141,46 @@ public final class NodeTelemetry {
               delta(x.getSectorsWritten(), y.getSectorsWritten()) * SECTOR_BYTES / 1e6 / dt,
               Math.min(100, delta(x.getIoMillis(), y.getIoMillis()) / (dt * 1000) * 100),
               delta(x.getWeightedIoMillis(), y.getWeightedIoMillis()) / (dt * 1000),
-              reads + writes > 0 ? ioMillis / (reads + writes) : 0));
-    }
-    return out;
+              reads + writes > 0 ? ioMillis / (reads + writes) : 0);
+        });
   }
 
   static List<InterfaceFigures> interfaces(
       List<NetCounters> a, List<NetCounters> b, double dt, Map<String, Long> links) {
-    Map<String, NetCounters> before = new HashMap<>();
-    a.forEach(n -> before.put(n.getName(), n));
-    List<InterfaceFigures> out = new ArrayList<>();
-    for (NetCounters y : b) {
-      NetCounters x = before.get(y.getName());
-      if (x == null) {
-        continue;
-      }
-      double rx = delta(x.getRxBytes(), y.getRxBytes()) / 1e6 / dt;
-      double tx = delta(x.getTxBytes(), y.getTxBytes()) / 1e6 / dt;
-      Long link = links.get(y.getName());
-      Double linkPercent = link == null || link <= 0 ? null : Math.max(rx, tx) * 8 / link * 100;
-      out.add(
-          new InterfaceFigures(
+    return matched(
+        a,
+        b,
+        NetCounters::getName,
+        (x, y) -> {
+          double rx = delta(x.getRxBytes(), y.getRxBytes()) / 1e6 / dt;
+          double tx = delta(x.getTxBytes(), y.getTxBytes()) / 1e6 / dt;
+          Long link = links.get(y.getName());
+          Double linkPercent = link == null || link <= 0 ? null : Math.max(rx, tx) * 8 / link * 100;
+          return new InterfaceFigures(
               y.getName(),
               rx,
               tx,
               delta(x.getRxPackets(), y.getRxPackets()) / dt,
               delta(x.getTxPackets(), y.getTxPackets()) / dt,
               link,
-              linkPercent));
+              linkPercent);
+        });
+  }
+
+  /**
+   * The figures of each counter set of the later sample {@code b} that the earlier {@code a} has
+   * too (by name), in {@code b}'s order.
+   */
+  private static <C, F> List<F> matched(
+      List<C> a, List<C> b, Function<C, String> name, BiFunction<C, C, F> figures) {
+    Map<String, C> before = new HashMap<>();
+    a.forEach(x -> before.put(name.apply(x), x));
+    List<F> out = new ArrayList<>();
+    for (C y : b) {
+      C x = before.get(name.apply(y));
+      if (x != null) {
+        out.add(figures.apply(x, y));
+      }
     }
     return out;
   }

@@ -64,21 +64,22 @@ public final class RunRecords {
   /** An agent as run.json records it, from its Describe answer. */
   public static AgentRecord agent(String address, DescribeResponse d) {
     return new AgentRecord(
-            d.getNodeName(),
-            address,
-            d.getVersion(),
-            d.getHostname(),
-            d.getRoot(),
-            d.getFsType(),
-            d.getMountPoint(),
-            d.getMountOptions(),
-            d.getMountSource(),
-            d.getKernel(),
-            d.getCpuCount(),
-            d.getCpuModel(),
-            d.getMemoryBytes(),
-            d.getBlockDevice(),
-            d.getClusterSettingsMap())
-        .withBootId(d.getBootId());
+        d.getNodeName(),
+        address,
+        d.getVersion(),
+        d.getHostname(),
+        d.getRoot(),
+        d.getFsType(),
+        d.getMountPoint(),
+        d.getMountOptions(),
+        d.getMountSource(),
+        d.getKernel(),
+        d.getCpuCount(),
+        d.getCpuModel(),
+        d.getMemoryBytes(),
+        d.getBlockDevice(),
+        d.getClusterSettingsMap(),
+        Map.of(),
+        d.getBootId());
   }
 }

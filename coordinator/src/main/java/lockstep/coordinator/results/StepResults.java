@@ -18,7 +18,8 @@ import org.HdrHistogram.Histogram;
  * A step's record from what each of its nodes' agents answered: every node's figures on the
  * coordinator's time base, the nodes' shares, the merged latency histogram and the aggregate. A
  * running coordinator ({@code run/StepRunner}) and {@code lockstep collect} both assemble steps
- * here.
+ * here, each as its own group, repeat 1, until the caller places it in the plan ({@link
+ * StepRecord#withPlace}).
  */
 public final class StepResults {
   private StepResults() {}
@@ -47,7 +48,9 @@ public final class StepResults {
         RunStatus.FAILED,
         List.of(),
         null,
-        List.copyOf(errors));
+        List.copyOf(errors),
+        stepId,
+        1);
   }
 
   /**
@@ -92,7 +95,9 @@ public final class StepResults {
         ok ? RunStatus.OK : RunStatus.FAILED,
         List.copyOf(results),
         aggregate(results, merged, workload.countsBytes()),
-        List.copyOf(all));
+        List.copyOf(all),
+        stepId,
+        1);
   }
 
   /**

@@ -11,6 +11,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Reads one YAML mapping field by field, so every error names the file and the full field path, and
@@ -139,38 +141,47 @@ final class YamlMapping {
   }
 
   boolean bool(String name, boolean defaultValue) {
-    JsonNode v = get(name);
-    if (v == null) {
-      used.put(name, defaultValue);
-      return defaultValue;
-    }
-    if (!v.isBoolean()) {
-      throw error(qualified(name), "'" + Echo.value(v.asText()) + "' must be true or false");
-    }
-    used.put(name, v.booleanValue());
-    return v.booleanValue();
+    return read(
+        name, defaultValue, JsonNode::isBoolean, "must be true or false", JsonNode::booleanValue);
   }
 
   long integer(String name, long defaultValue, long min, long max) {
+    return read(
+        name,
+        defaultValue,
+        JsonNode::isIntegralNumber,
+        "must be a whole number",
+        v -> {
+          if (!v.canConvertToLong()) {
+            throw error(
+                qualified(name),
+                Echo.value(v.asText()) + " is outside the allowed range " + min + " .. " + max);
+          }
+          long n = v.longValue();
+          if (n < min || n > max) {
+            throw error(qualified(name), n + " is outside the allowed range " + min + " .. " + max);
+          }
+          return n;
+        });
+  }
+
+  /**
+   * The field's value as {@code parse} reads it, once it {@code is} of its type (else refused: the
+   * value {@code otherwise}), or {@code defaultValue}; either is recorded.
+   */
+  private <T> T read(
+      String name,
+      T defaultValue,
+      Predicate<JsonNode> is,
+      String otherwise,
+      Function<JsonNode, T> parse) {
     JsonNode v = get(name);
-    if (v == null) {
-      used.put(name, defaultValue);
-      return defaultValue;
+    if (v != null && !is.test(v)) {
+      throw error(qualified(name), "'" + Echo.value(v.asText()) + "' " + otherwise);
     }
-    if (!v.isIntegralNumber()) {
-      throw error(qualified(name), "'" + Echo.value(v.asText()) + "' must be a whole number");
-    }
-    if (!v.canConvertToLong()) {
-      throw error(
-          qualified(name),
-          Echo.value(v.asText()) + " is outside the allowed range " + min + " .. " + max);
-    }
-    long n = v.longValue();
-    if (n < min || n > max) {
-      throw error(qualified(name), n + " is outside the allowed range " + min + " .. " + max);
-    }
-    used.put(name, n);
-    return n;
+    T value = v == null ? defaultValue : parse.apply(v);
+    used.put(name, value);
+    return value;
   }
 
   long size(String name, String defaultValue, long min, long max) {

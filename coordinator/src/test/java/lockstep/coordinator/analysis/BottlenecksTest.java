@@ -59,29 +59,9 @@ class BottlenecksTest {
   }
 
   static NodeResult node(String name, ResourceFigures run, Double lockShare, long bytes) {
-    NodeResult base = TestRuns.node(name, 1000, 1.0);
-    return new NodeResult(
-        base.node(),
-        base.status(),
-        base.ops(),
-        bytes,
-        base.seconds(),
-        base.throughput(),
-        base.startSkewMillis(),
-        base.clockOffsetMillis(),
-        base.clockUncertaintyMillis(),
-        base.firstOpUnixNanos(),
-        base.endUnixNanos(),
-        base.latency(),
-        base.histogram(),
-        base.series(),
-        null,
-        0,
-        0,
-        0,
-        0,
-        null,
-        List.of(),
+    TestRuns.NodeBuilder n = TestRuns.building(name, 1000, 1.0);
+    n.bytes = bytes;
+    n.resources =
         new NodeResources(
             run.busiestDevice() == null ? "" : run.busiestDevice().device(),
             List.of(),
@@ -89,7 +69,8 @@ class BottlenecksTest {
             null,
             run,
             List.of(),
-            lockShare));
+            lockShare);
+    return n.build();
   }
 
   static RunRecord run(

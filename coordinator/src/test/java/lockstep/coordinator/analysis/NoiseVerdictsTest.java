@@ -15,7 +15,6 @@ import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.StepRecord;
 import org.junit.jupiter.api.Test;
@@ -149,42 +148,11 @@ class NoiseVerdictsTest {
   @Test
   void aClockUncertaintyTooLargeForTheStepIsFlaggedLikeALargeSkew() {
     // skew 0.5 ms on a 1 s step is fine; a clock known only to +-80 ms is not (threshold 5%)
-    NodeResult a =
-        new NodeResult(
-            "node1",
-            RunStatus.OK,
-            100,
-            0,
-            1.0,
-            100,
-            0.5,
-            0,
-            80,
-            TestRuns.ORIGIN,
-            TestRuns.ORIGIN + 1_000_000_000L,
-            new lockstep.coordinator.model.Latency(100, 10, 8, 12, 20, 30, 40),
-            "",
-            List.of(),
-            null,
-            0);
-    NodeResult b =
-        new NodeResult(
-            "node2",
-            RunStatus.OK,
-            100,
-            0,
-            1.0,
-            100,
-            0.2,
-            0,
-            0.1,
-            TestRuns.ORIGIN,
-            TestRuns.ORIGIN + 1_000_000_000L,
-            new lockstep.coordinator.model.Latency(100, 10, 8, 12, 20, 30, 40),
-            "",
-            List.of(),
-            null,
-            0);
+    TestRuns.NodeBuilder uncertain = TestRuns.building("node1", 100, 0.0, 1.0);
+    uncertain.skewMillis = 0.5;
+    uncertain.clockUncertaintyMillis = 80;
+    NodeResult a = uncertain.build();
+    NodeResult b = node("node2", 100, 0.0, 1.0, 0.2, 0, List.of());
     StepRecord s = step("all", "all", "all", 1, a, b);
     assertThat(RunAnalyzer.maxClockUncertaintyMillis(s)).isEqualTo(80);
     assertThat(RunAnalyzer.skewTooLarge(s, 0.05)).isTrue();

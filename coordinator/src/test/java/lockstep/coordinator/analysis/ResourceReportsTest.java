@@ -25,29 +25,8 @@ class ResourceReportsTest {
     ResourceFigures run =
         BottlenecksTest.figures(cpuBusy, cpuBusy / 2, "vda", deviceBusy, "lo", 2.5, null, 4096);
     ResourceFigures idle = BottlenecksTest.figures(3, 1, "vda", 1, "lo", 0.01, null, 4096);
-    NodeResult base = BottlenecksTest.node(name, run, lockShare);
-    return new NodeResult(
-        base.node(),
-        base.status(),
-        base.ops(),
-        base.bytes(),
-        base.seconds(),
-        base.throughput(),
-        base.startSkewMillis(),
-        base.clockOffsetMillis(),
-        base.clockUncertaintyMillis(),
-        base.firstOpUnixNanos(),
-        base.endUnixNanos(),
-        base.latency(),
-        base.histogram(),
-        base.series(),
-        null,
-        0,
-        0,
-        0,
-        0,
-        null,
-        List.of(),
+    TestRuns.NodeBuilder n = TestRuns.building(name, 1000, 1.0);
+    n.resources =
         new NodeResources(
             "vda",
             List.of(),
@@ -57,7 +36,8 @@ class ResourceReportsTest {
             List.of(
                 new ResourcePoint(0.1, cpuBusy, 0, 10, deviceBusy, 50, 2.5, 4096),
                 new ResourcePoint(0.2, cpuBusy, 0, 10, deviceBusy, 50, 2.5, 4096)),
-            lockShare));
+            lockShare);
+    return n.build();
   }
 
   static RunRecord analysed(double deviceBusy, double cpuBusy) {

@@ -77,8 +77,8 @@ class RunAnalyzerTest {
     // repeat 1: 900 ops of 10 us; repeat 2: 100 ops of 10 ms. Averaging the two p50s
     // would give about 5 ms, a latency no operation had; the merged p50 is 10 us and the
     // merged p99 is 10 ms.
-    NodeResult fast = withLatencies(node("node1", 900, 1.0), 900, 10_000);
-    NodeResult slow = withLatencies(node("node1", 100, 1.0), 100, 10_000_000);
+    NodeResult fast = withLatencies(TestRuns.building("node1", 900, 1.0), 900, 10_000);
+    NodeResult slow = withLatencies(TestRuns.building("node1", 100, 1.0), 100, 10_000_000);
     RunRecord r =
         analysed(
             run(
@@ -94,27 +94,12 @@ class RunAnalyzerTest {
     assertThat(merged.p99Micros()).isCloseTo(10_000, within(10.0));
   }
 
-  private static NodeResult withLatencies(NodeResult n, int count, long nanos) {
+  private static NodeResult withLatencies(TestRuns.NodeBuilder n, int count, long nanos) {
     Histogram h = LatencyHistograms.create();
     h.recordValueWithCount(nanos, count);
-    String b64 = Base64.getEncoder().encodeToString(LatencyHistograms.encode(h).toByteArray());
-    return new NodeResult(
-        n.node(),
-        n.status(),
-        n.ops(),
-        n.bytes(),
-        n.seconds(),
-        n.throughput(),
-        n.startSkewMillis(),
-        n.clockOffsetMillis(),
-        n.clockUncertaintyMillis(),
-        n.firstOpUnixNanos(),
-        n.endUnixNanos(),
-        Latency.of(h),
-        b64,
-        n.series(),
-        n.error(),
-        n.filesRemoved());
+    n.latency = Latency.of(h);
+    n.histogram = Base64.getEncoder().encodeToString(LatencyHistograms.encode(h).toByteArray());
+    return n.build();
   }
 
   @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
-import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Aggregate;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
@@ -38,7 +37,13 @@ class ScalingAnalysisTest {
         "",
         List.of(),
         null,
-        1);
+        1,
+        0,
+        0,
+        0,
+        null,
+        List.of(),
+        null);
   }
 
   private static StepRecord step(
@@ -55,7 +60,9 @@ class ScalingAnalysisTest {
         RunStatus.OK,
         List.of(nodes),
         new Aggregate(seconds, 1, 1, sum, sum, skewMs, NONE, ""),
-        List.of());
+        List.of(),
+        id,
+        1);
   }
 
   private static RunRecord run(List<StepRecord> steps) {
@@ -70,13 +77,14 @@ class ScalingAnalysisTest {
         "MB/s",
         "write",
         List.of("solo", "all"),
-        List.of(
-            new AgentRecord("orca", "a:1", "", "", "", "", "", "", ""),
-            new AgentRecord("porpoise", "b:1", "", "", "", "", "", "", "")),
+        List.of(TestRuns.bareAgent("orca", "a:1"), TestRuns.bareAgent("porpoise", "b:1")),
         steps,
         null,
         RunStatus.OK,
-        List.of());
+        List.of(),
+        1,
+        List.of(),
+        RunRecord.DEFAULT_SKEW_WARN_FRACTION);
   }
 
   @Test

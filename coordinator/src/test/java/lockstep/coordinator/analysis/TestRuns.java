@@ -6,7 +6,9 @@ import java.util.Map;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Aggregate;
 import lockstep.coordinator.model.Latency;
+import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.model.OperationFigures;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.Sample;
@@ -33,29 +35,82 @@ public final class TestRuns {
       double skewMillis,
       long coherence,
       List<Sample> series) {
-    double seconds = end - first;
-    return new NodeResult(
-        name,
-        RunStatus.OK,
-        ops,
-        0,
-        seconds,
-        ops / seconds,
-        skewMillis,
-        0,
-        0.1,
-        ORIGIN + (long) (first * 1e9),
-        ORIGIN + (long) (end * 1e9),
-        new Latency(ops, 10, 8, 12, 20, 30, 40),
-        "",
-        series,
-        null,
-        0,
-        coherence);
+    NodeBuilder n = building(name, ops, first, end);
+    n.skewMillis = skewMillis;
+    n.coherenceErrors = coherence;
+    n.series = series;
+    return n.build();
   }
 
   public static NodeResult node(String name, long ops, double seconds) {
-    return node(name, ops, 0.001, 0.001 + seconds, 1, 0, List.of());
+    return building(name, ops, seconds).build();
+  }
+
+  /** A lock node as {@link #node(String, long, double)} makes it, for a test to change. */
+  static NodeBuilder building(String name, long ops, double seconds) {
+    return building(name, ops, 0.001, 0.001 + seconds);
+  }
+
+  /** A lock node as {@code node(name, ops, first, end, 1, 0, List.of())} makes it. */
+  static NodeBuilder building(String name, long ops, double first, double end) {
+    return new NodeBuilder(name, ops, first, end);
+  }
+
+  /**
+   * A node's figures by hand: a lock node that did {@code ops} ops between first and end, with the
+   * fields a test changes before {@link #build}.
+   */
+  static final class NodeBuilder {
+    private final String name;
+    private final long ops;
+    private final double first;
+    private final double end;
+    double skewMillis = 1;
+    long bytes;
+    double clockUncertaintyMillis = 0.1;
+    Latency latency;
+    String histogram = "";
+    List<Sample> series = List.of();
+    long coherenceErrors;
+    long coherenceChecks;
+    long lockRetries;
+    List<OperationFigures> operations = List.of();
+    NodeResources resources;
+
+    private NodeBuilder(String name, long ops, double first, double end) {
+      this.name = name;
+      this.ops = ops;
+      this.first = first;
+      this.end = end;
+      this.latency = new Latency(ops, 10, 8, 12, 20, 30, 40);
+    }
+
+    NodeResult build() {
+      double seconds = end - first;
+      return new NodeResult(
+          name,
+          RunStatus.OK,
+          ops,
+          bytes,
+          seconds,
+          ops / seconds,
+          skewMillis,
+          0,
+          clockUncertaintyMillis,
+          ORIGIN + (long) (first * 1e9),
+          ORIGIN + (long) (end * 1e9),
+          latency,
+          histogram,
+          series,
+          null,
+          0,
+          coherenceErrors,
+          coherenceChecks,
+          lockRetries,
+          null,
+          operations,
+          resources);
+    }
   }
 
   public static StepRecord step(
@@ -115,7 +170,15 @@ public final class TestRuns {
         "cpu",
         1L << 30,
         "sda1",
-        settings);
+        settings,
+        Map.of(),
+        "");
+  }
+
+  /** An agent as run.json recorded it before environment capture: its node and address only. */
+  static AgentRecord bareAgent(String node, String address) {
+    return new AgentRecord(
+        node, address, "", "", "", "", "", "", "", "", 0, "", 0, "", Map.of(), Map.of(), "");
   }
 
   public static RunRecord run(

@@ -29,32 +29,15 @@ class TextReportTest {
 
   @Test
   void printsCoherenceRetriesAndPerOperationRates() {
-    NodeResult base = TestRuns.node("node1", 1000, 1.0);
-    NodeResult n =
-        new NodeResult(
-            base.node(),
-            base.status(),
-            base.ops(),
-            base.bytes(),
-            base.seconds(),
-            base.throughput(),
-            base.startSkewMillis(),
-            base.clockOffsetMillis(),
-            base.clockUncertaintyMillis(),
-            base.firstOpUnixNanos(),
-            base.endUnixNanos(),
-            base.latency(),
-            base.histogram(),
-            base.series(),
-            null,
-            0,
-            3,
-            1200,
-            7,
-            null,
-            List.of(
-                new OperationFigures(
-                    "create", 500, 0.5, 1000, new Latency(500, 1, 1, 1, 12.5, 20, 30))));
+    TestRuns.NodeBuilder b = TestRuns.building("node1", 1000, 1.0);
+    b.coherenceErrors = 3;
+    b.coherenceChecks = 1200;
+    b.lockRetries = 7;
+    b.operations =
+        List.of(
+            new OperationFigures(
+                "create", 500, 0.5, 1000, new Latency(500, 1, 1, 1, 12.5, 20, 30)));
+    NodeResult n = b.build();
     var run =
         TestRuns.analysed(
             TestRuns.run(

@@ -2,6 +2,7 @@ package lockstep.coordinator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -30,20 +31,15 @@ class CertsCommandTest {
     return cmd.execute(args);
   }
 
-  private static X509Certificate load(Path pem) throws Exception {
-    try (InputStream in = Files.newInputStream(pem)) {
-      return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
-    }
+  private static final String N1 = "  - {name: n1, address: '127.0.0.1:7070', root: /r}\n";
+
+  /** nodes.yaml listing {@code nodes} (inventory lines). */
+  private Path inventory(String nodes) throws IOException {
+    return Files.writeString(tmp.resolve("nodes.yaml"), "nodes:\n" + nodes);
   }
 
-  @Test
-  void makesSignedCertificatesWithTheNodesNamesAndNeverOverwrites() throws Exception {
-    Path inv =
-        Files.writeString(
-            tmp.resolve("nodes.yaml"),
-            "nodes:\n"
-                + "  - {name: orca, address: 'orca.example.net:7070', root: /r}\n"
-                + "  - {name: n2, address: '127.0.0.2:7070', root: /r}\n");
+  /** {@code lockstep certs --inventory INV --out DIR}, which succeeds; DIR. */
+  private Path certs(Path inv) {
     Path out = tmp.resolve("certs");
     assertThat(
             run(
@@ -54,6 +50,22 @@ class CertsCommandTest {
                 "--out",
                 out.toString()))
         .isZero();
+    return out;
+  }
+
+  private static X509Certificate load(Path pem) throws Exception {
+    try (InputStream in = Files.newInputStream(pem)) {
+      return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+    }
+  }
+
+  @Test
+  void makesSignedCertificatesWithTheNodesNamesAndNeverOverwrites() throws Exception {
+    Path inv =
+        inventory(
+            "  - {name: orca, address: 'orca.example.net:7070', root: /r}\n"
+                + "  - {name: n2, address: '127.0.0.2:7070', root: /r}\n");
+    Path out = certs(inv);
 
     X509Certificate ca = load(out.resolve("ca.pem"));
     X509Certificate orca = load(out.resolve("agent-orca.pem"));
@@ -88,24 +100,13 @@ class CertsCommandTest {
 
   @Test
   void addsAnotherCoordinatorCertificateFromTheSameCaAndRefusesWithoutOne() throws Exception {
-    Path inv =
-        Files.writeString(
-            tmp.resolve("nodes.yaml"),
-            "nodes:\n  - {name: n1, address: '127.0.0.1:7070', root: /r}\n");
+    Path inv = inventory(N1);
     Path out = tmp.resolve("certs");
     StringWriter err = new StringWriter();
     assertThat(run(err, "certs", "--add-coordinator", "alice", "--out", out.toString()))
         .isEqualTo(2);
     assertThat(err.toString()).contains("ca.pem is not a readable file");
-    assertThat(
-            run(
-                new StringWriter(),
-                "certs",
-                "--inventory",
-                inv.toString(),
-                "--out",
-                out.toString()))
-        .isZero();
+    certs(inv);
 
     assertThat(
             run(new StringWriter(), "certs", "--add-coordinator", "alice", "--out", out.toString()))
@@ -144,20 +145,8 @@ class CertsCommandTest {
 
   @Test
   void aCaKeyThatIsNotAPemKeyIsOneLineAndIssuesNothing() throws Exception {
-    Path inv =
-        Files.writeString(
-            tmp.resolve("nodes.yaml"),
-            "nodes:\n  - {name: n1, address: '127.0.0.1:7070', root: /r}\n");
-    Path out = tmp.resolve("certs");
-    assertThat(
-            run(
-                new StringWriter(),
-                "certs",
-                "--inventory",
-                inv.toString(),
-                "--out",
-                out.toString()))
-        .isZero();
+    Path inv = inventory(N1);
+    Path out = certs(inv);
     Path key = out.resolve("ca-key.pem");
     for (String broken :
         List.of(

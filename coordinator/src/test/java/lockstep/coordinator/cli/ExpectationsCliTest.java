@@ -210,7 +210,11 @@ class ExpectationsCliTest {
             run.steps(),
             run.analysis(),
             RunStatus.FAILED,
-            List.of("node1: prepare: EACCES"));
+            List.of("node1: prepare: EACCES"),
+            1,
+            List.of(),
+            RunRecord.DEFAULT_SKEW_WARN_FRACTION,
+            List.of());
     Cli c = Cli.run("report", saved(failed).toString(), "--expect", "skew<=1s");
     assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_RUN_FAILED);
     assertThat(c.err())

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import lockstep.coordinator.it.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,8 +21,17 @@ class LockstepCliTest {
     return new Outcome(cli.exitCode(), cli.err());
   }
 
+  private static final String WRITE = "name: x\nworkload: {type: write, size: 1MiB}\n";
+
   private Path scenario(String yaml) throws Exception {
     return Files.writeString(tmp.resolve("s.yaml"), yaml);
+  }
+
+  /** {@code lockstep run} of a 1 MiB write scenario with {@code options}. */
+  private Outcome runWrite(String... options) throws Exception {
+    List<String> args = new ArrayList<>(List.of("run", scenario(WRITE).toString()));
+    args.addAll(List.of(options));
+    return run(args.toArray(String[]::new));
   }
 
   @Test
@@ -36,13 +47,18 @@ class LockstepCliTest {
                 + System.lineSeparator());
   }
 
-  @Test
-  void collectWithoutAgentsOrWithABadRunIdIsOneLineAndExit2() throws Exception {
-    Outcome none = run("collect", "20261130-134608-demo-a2c7");
+  /** COMMAND RUN without --agents or --inventory: exit 2, one line saying what to give. */
+  private void assertAsksForAgents(String command) {
+    Outcome none = run(command, "20261130-134608-demo-a2c7");
     assertThat(none.code()).isEqualTo(2);
     assertThat(none.err())
         .isEqualTo(
             "lockstep: give --agents HOST:PORT,... or --inventory FILE" + System.lineSeparator());
+  }
+
+  @Test
+  void collectWithoutAgentsOrWithABadRunIdIsOneLineAndExit2() throws Exception {
+    assertAsksForAgents("collect");
     Outcome bad = run("collect", "--agents", "127.0.0.1:1", "../elsewhere");
     assertThat(bad.code()).isEqualTo(2);
     assertThat(bad.err())
@@ -60,11 +76,7 @@ class LockstepCliTest {
 
   @Test
   void abortWithoutAgentsOrWithABadRunIdIsExit2AndAnUnreachableAgentIsOneLineAndExit1() {
-    Outcome none = run("abort", "20261130-134608-demo-a2c7");
-    assertThat(none.code()).isEqualTo(2);
-    assertThat(none.err())
-        .isEqualTo(
-            "lockstep: give --agents HOST:PORT,... or --inventory FILE" + System.lineSeparator());
+    assertAsksForAgents("abort");
     Outcome bad = run("abort", "--agents", "127.0.0.1:1", ".hidden");
     assertThat(bad.code()).isEqualTo(2);
     assertThat(bad.err()).startsWith("lockstep: RUN: '.hidden' is not a run id");
@@ -85,33 +97,21 @@ class LockstepCliTest {
         "soon | lockstep: --lease: 'soon' is not a duration such as 15s or 2m"
       })
   void anUnboundedOrBadLeaseIsOneLineAndExit2(String lease, String line) throws Exception {
-    Outcome o =
-        run(
-            "run",
-            scenario("name: x\nworkload: {type: write, size: 1MiB}\n").toString(),
-            "--agents",
-            "127.0.0.1:1",
-            "--lease",
-            lease);
+    Outcome o = runWrite("--agents", "127.0.0.1:1", "--lease", lease);
     assertThat(o.code()).isEqualTo(2);
     assertThat(o.err()).isEqualTo(line + System.lineSeparator());
   }
 
   @Test
   void noAgentsIsAUsageError() throws Exception {
-    Outcome o = run("run", scenario("name: x\nworkload: {type: write, size: 1MiB}\n").toString());
+    Outcome o = runWrite();
     assertThat(o.code()).isEqualTo(2);
     assertThat(o.err()).contains("no agents: give --agents HOST:PORT");
   }
 
   @Test
   void aMalformedAgentAddressIsNamed() throws Exception {
-    Outcome o =
-        run(
-            "run",
-            scenario("name: x\nworkload: {type: write, size: 1MiB}\n").toString(),
-            "--agents",
-            "127.0.0.1");
+    Outcome o = runWrite("--agents", "127.0.0.1");
     assertThat(o.code()).isEqualTo(2);
     assertThat(o.err()).contains("agent address '127.0.0.1' (from --agents) is not HOST:PORT");
   }
@@ -119,14 +119,7 @@ class LockstepCliTest {
   @Test
   void anUnreachableAgentIsNamedAndTheRunFails() throws Exception {
     Path out = tmp.resolve("results");
-    Outcome o =
-        run(
-            "run",
-            scenario("name: x\nworkload: {type: write, size: 1MiB}\n").toString(),
-            "--agents",
-            "127.0.0.1:1",
-            "--out",
-            out.toString());
+    Outcome o = runWrite("--agents", "127.0.0.1:1", "--out", out.toString());
     assertThat(o.code()).isEqualTo(1);
     assertThat(o.err().lines())
         .singleElement()

@@ -52,14 +52,7 @@ class LockstepRunIT {
             tmp.resolve(name + ".yaml"),
             "name: " + name + "\nplan: [solo, all]\nstart-lead: 1s\nworkload: " + workload + "\n");
     Path results = tmp.resolve("results-" + name);
-    Cli cli =
-        Cli.run(
-            "run",
-            scenario.toString(),
-            "--agents",
-            String.join(",", agents.addresses()),
-            "--out",
-            results.toString());
+    Cli cli = Cli.run(Cli.runArgs(scenario, agents.addresses(), results));
     JsonNode json = null;
     if (Files.isDirectory(results)) {
       try (Stream<Path> files = Files.walk(results)) {
@@ -180,13 +173,7 @@ class LockstepRunIT {
     Path results = tmp.resolve("results-it-fail");
     Coordinator c =
         Coordinator.start(
-            tmp.resolve("coordinator-it-fail"),
-            "run",
-            scenario.toString(),
-            "--agents",
-            String.join(",", agents.addresses()),
-            "--out",
-            results.toString());
+            tmp.resolve("coordinator-it-fail"), Cli.runArgs(scenario, agents.addresses(), results));
     Matcher runLine = Pattern.compile("Run (\\S+):").matcher("");
     await()
         .atMost(Duration.ofSeconds(60))

@@ -71,14 +71,7 @@ class PermissionDeniedIT {
         Files.writeString(
             tmp.resolve(name + ".yaml"),
             "name: " + name + "\nplan: [all]\nworkload: " + workload + "\n");
-    Cli cli =
-        Cli.run(
-            "run",
-            scenario.toString(),
-            "--agents",
-            String.join(",", agents.addresses()),
-            "--out",
-            tmp.resolve("results-" + name).toString());
+    Cli cli = Cli.run(Cli.runArgs(scenario, agents.addresses(), tmp.resolve("results-" + name)));
     return new Outcome(cli.exitCode(), cli.out(), cli.err());
   }
 

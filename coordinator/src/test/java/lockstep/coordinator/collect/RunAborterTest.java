@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import lockstep.agent.v1.PrepareRequest;
-import lockstep.agent.v1.WorkloadSpec;
-import lockstep.agent.v1.WriteWorkload;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.ChannelSecurity;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three real agents on 127.0.0.1; a step of a run is prepared (its files made) on two of them. Its
@@ -24,49 +20,28 @@ import org.junit.jupiter.api.io.TempDir;
 class RunAborterTest {
   private static final String RUN = "20261130-120000-left-running-cd34";
 
-  @TempDir Path roots;
-  private LoopbackAgentServers servers;
-  private List<String> addresses;
+  @RegisterExtension final LoopbackAgentServers servers = LoopbackAgentServers.members(3);
 
   @BeforeEach
-  void startAgentsAndPrepareAStepOnTwo() throws Exception {
-    servers = LoopbackAgentServers.start(roots, 3);
-    addresses = servers.addresses();
-    for (Agent a : connect(ChannelSecurity.NONE, addresses.subList(0, 2)).agents()) {
-      a.prepare(
-          PrepareRequest.newBuilder()
-              .setRunId(RUN + ".all")
-              .setLeaseMillis(60_000)
-              .setStepNodeCount(2)
-              .setWorkload(
-                  WorkloadSpec.newBuilder()
-                      .setWrite(
-                          WriteWorkload.newBuilder()
-                              .setFile("w.{node}")
-                              .setSizeBytes(1 << 20)
-                              .setBlockSizeBytes(4096)))
-              .build());
+  void prepareAStepOnTwo() throws Exception {
+    for (Agent a : servers.connectFirst(ChannelSecurity.NONE, 2).agents()) {
+      a.prepare(LoopbackAgentServers.twoNodeWrite(RUN + ".all", 60_000));
     }
     assertThat(file(1)).exists();
     assertThat(file(2)).exists();
   }
 
-  @AfterEach
-  void stop() {
-    servers.close();
-  }
-
   private Path file(int node) {
-    return roots.resolve("n" + node).resolve("lockstep-" + RUN + ".all").resolve("w.n" + node);
-  }
-
-  private AgentEnsemble connect(ChannelSecurity security, List<String> to) {
-    return servers.connect(security, to);
+    return servers
+        .roots()
+        .resolve("n" + node)
+        .resolve("lockstep-" + RUN + ".all")
+        .resolve("w.n" + node);
   }
 
   @Test
   void itsOwnerAbortsTheRunOnEveryNodeHoldingItAndItsFilesGo() throws Exception {
-    AgentEnsemble ensemble = connect(ChannelSecurity.NONE, addresses);
+    AgentEnsemble ensemble = servers.connect(ChannelSecurity.NONE);
     var outcome = new RunAborter(ensemble).abort(RUN, "test");
     assertThat(outcome.errorMessages()).isEmpty();
     List<RunAborter.Aborted> all =
@@ -80,7 +55,7 @@ class RunAborterTest {
               assertThat(s.leftovers()).isEmpty();
             });
     for (int i = 1; i <= 3; i++) {
-      try (var s = Files.list(roots.resolve("n" + i))) {
+      try (var s = Files.list(servers.roots().resolve("n" + i))) {
         assertThat(s).as("node n%d holds nothing", i).isEmpty();
       }
     }
@@ -107,8 +82,7 @@ class RunAborterTest {
   @Test
   void anotherIdentityIsRefusedByEachAgentAndNothingChanges() {
     var outcome =
-        new RunAborter(
-                connect(new ChannelSecurity(null, null, null, null, "someone-else"), addresses))
+        new RunAborter(servers.connect(new ChannelSecurity(null, null, null, null, "someone-else")))
             .abort(RUN, "hostile");
     assertThat(outcome.errorMessages())
         .hasSize(2)
@@ -121,7 +95,8 @@ class RunAborterTest {
     assertThat(file(1)).exists();
     assertThat(file(2)).exists();
     assertThat(
-            connect(ChannelSecurity.NONE, addresses.subList(0, 1))
+            servers
+                .connectFirst(ChannelSecurity.NONE, 1)
                 .agents()
                 .get(0)
                 .listRuns()

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
 import lockstep.common.WallClock;
@@ -22,10 +19,8 @@ import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.results.RunFailedException;
 import lockstep.coordinator.results.RunIds;
 import lockstep.coordinator.results.StepIds;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three real agents on 127.0.0.1 (no TLS: the owner id names the caller). A "coordinator" prepares
@@ -36,42 +31,13 @@ import org.junit.jupiter.api.io.TempDir;
 class RunCollectorTest {
   private static final String RUN = "20261130-120000-crashed-ab12";
 
-  @TempDir Path roots;
-  private LoopbackAgentServers servers;
-  private List<String> addresses;
-
-  @BeforeEach
-  void startAgents() throws Exception {
-    servers = LoopbackAgentServers.start(roots, 3);
-    addresses = servers.addresses();
-  }
-
-  @AfterEach
-  void stop() {
-    servers.close();
-  }
-
-  private AgentEnsemble connect(ChannelSecurity security, List<String> to) {
-    return servers.connect(security, to);
-  }
+  @RegisterExtension final LoopbackAgentServers servers = LoopbackAgentServers.members(3);
 
   private void crashedCoordinatorRanAStepOnTheFirstTwoNodes() {
-    AgentEnsemble crashed = connect(ChannelSecurity.NONE, addresses.subList(0, 2));
+    AgentEnsemble crashed = servers.connectFirst(ChannelSecurity.NONE, 2);
     long startAt = WallClock.nowNanos() + 200_000_000L;
     for (Agent a : crashed.agents()) {
-      a.prepare(
-          PrepareRequest.newBuilder()
-              .setRunId(RUN + ".all")
-              .setLeaseMillis(1_000)
-              .setStepNodeCount(2)
-              .setWorkload(
-                  WorkloadSpec.newBuilder()
-                      .setWrite(
-                          WriteWorkload.newBuilder()
-                              .setFile("w.{node}")
-                              .setSizeBytes(1 << 20)
-                              .setBlockSizeBytes(4096)))
-              .build());
+      a.prepare(LoopbackAgentServers.twoNodeWrite(RUN + ".all", 1_000));
       a.start(RUN + ".all", startAt);
     }
     // it says nothing more: the lease ends the runs and removes their files, keeping the results
@@ -79,14 +45,14 @@ class RunCollectorTest {
         .atMost(Duration.ofSeconds(20))
         .until(
             () ->
-                !Files.exists(roots.resolve("n1/lockstep-" + RUN + ".all"))
-                    && !Files.exists(roots.resolve("n2/lockstep-" + RUN + ".all")));
+                !Files.exists(servers.roots().resolve("n1/lockstep-" + RUN + ".all"))
+                    && !Files.exists(servers.roots().resolve("n2/lockstep-" + RUN + ".all")));
   }
 
   @Test
   void theSameOwnerCollectsEveryNodesResultAndTheNodeHoldingNothingIsNamed() {
     crashedCoordinatorRanAStepOnTheFirstTwoNodes();
-    RunRecord run = new RunCollector(connect(ChannelSecurity.NONE, addresses)).collect(RUN);
+    RunRecord run = new RunCollector(servers.connect(ChannelSecurity.NONE)).collect(RUN);
 
     assertThat(run.status()).isEqualTo(RunCollector.STATUS);
     assertThat(run.runId()).isEqualTo(RUN);
@@ -124,7 +90,7 @@ class RunCollectorTest {
     crashedCoordinatorRanAStepOnTheFirstTwoNodes();
     RunCollector other =
         new RunCollector(
-            connect(new ChannelSecurity(null, null, null, null, "someone-else"), addresses));
+            servers.connect(new ChannelSecurity(null, null, null, null, "someone-else")));
     assertThatThrownBy(() -> other.collect(RUN))
         .isInstanceOfSatisfying(
             RunFailedException.class,
@@ -143,7 +109,7 @@ class RunCollectorTest {
   void aRunNoAgentHoldsIsAnErrorNamingEachNode() {
     assertThatThrownBy(
             () ->
-                new RunCollector(connect(ChannelSecurity.NONE, addresses))
+                new RunCollector(servers.connect(ChannelSecurity.NONE))
                     .collect("20261130-000000-never-0000"))
         .isInstanceOfSatisfying(
             RunFailedException.class,

@@ -356,7 +356,8 @@ class ExpectationJudgeTest {
             checks,
             0,
             null,
-            List.of());
+            List.of(),
+            null);
     RunRecord r =
         TestRuns.run(
             List.of(TestRuns.agent("node1")),
@@ -379,6 +380,10 @@ class ExpectationJudgeTest {
             r.steps(),
             null,
             RunStatus.OK,
+            List.of(),
+            1,
+            List.of(),
+            RunRecord.DEFAULT_SKEW_WARN_FRACTION,
             List.of()));
   }
 
@@ -417,7 +422,11 @@ class ExpectationJudgeTest {
                 RUN.steps(),
                 null,
                 RunStatus.FAILED,
-                List.of("node2: prepare: EACCES /r/x", "node1: aborted"))
+                List.of("node2: prepare: EACCES /r/x", "node1: aborted"),
+                1,
+                List.of(),
+                RunRecord.DEFAULT_SKEW_WARN_FRACTION,
+                List.of())
             .withAnalysis(RUN.analysis());
     ExpectationOutcome o = judge(failed, "efficiency", ">= 0.1");
     assertThat(o.status()).isEqualTo(ExpectationStatus.ERROR);

@@ -134,7 +134,11 @@ class JUnitXmlTest {
                     RUN.steps(),
                     null,
                     RunStatus.FAILED,
-                    List.of("node2: prepare: open lock-files.node2/test-0-40: EEXIST"))
+                    List.of("node2: prepare: open lock-files.node2/test-0-40: EEXIST"),
+                    1,
+                    List.of(),
+                    RunRecord.DEFAULT_SKEW_WARN_FRACTION,
+                    List.of())
                 .withAnalysis(RUN.analysis()),
             "efficiency",
             ">= 0.8",

@@ -5,6 +5,9 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import lockstep.coordinator.cli.LockstepCli;
 
 /**
@@ -12,6 +15,21 @@ import lockstep.coordinator.cli.LockstepCli;
  * test log).
  */
 public record Cli(int exitCode, String out, String err) {
+  /** The words of {@code lockstep run SCENARIO --agents A,B,... --out OUT MORE...}. */
+  public static String[] runArgs(Path scenario, List<String> agents, Path out, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "run",
+                scenario.toString(),
+                "--agents",
+                String.join(",", agents),
+                "--out",
+                out.toString()));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
+  }
+
   public static synchronized Cli run(String... args) {
     PrintStream saved = System.out;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -69,19 +69,10 @@ class FaultsIT {
   }
 
   private Coordinator coordinator(Path scenario, String... extra) throws IOException {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "run",
-                scenario.toString(),
-                "--agents",
-                String.join(",", agents.addresses()),
-                "--out",
-                tmp.resolve("results").toString()));
-    args.addAll(List.of(extra));
     Coordinator c =
         Coordinator.start(
-            tmp.resolve("coordinator-" + System.nanoTime()), args.toArray(String[]::new));
+            tmp.resolve("coordinator-" + System.nanoTime()),
+            Cli.runArgs(scenario, agents.addresses(), tmp.resolve("results"), extra));
     coordinators.add(c);
     return c;
   }
@@ -432,12 +423,10 @@ class FaultsIT {
     awaitRunning(first);
     Cli second =
         Cli.run(
-            "run",
-            scenario("second", "workload: {type: hot-lock, processes: 1, duration: 1s}").toString(),
-            "--agents",
-            String.join(",", agents.addresses()),
-            "--out",
-            tmp.resolve("results-second").toString());
+            Cli.runArgs(
+                scenario("second", "workload: {type: hot-lock, processes: 1, duration: 1s}"),
+                agents.addresses(),
+                tmp.resolve("results-second")));
     assertThat(second.exitCode()).isEqualTo(1);
     assertThat(second.err())
         .containsPattern(

@@ -9,13 +9,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.analysis.RunAnalyzer;
-import lockstep.coordinator.model.AgentRecord;
+import lockstep.coordinator.analysis.TestRuns;
 import lockstep.coordinator.model.Aggregate;
 import lockstep.coordinator.model.ErrorRecord;
 import lockstep.coordinator.model.ExpectationOutcome;
 import lockstep.coordinator.model.ExpectationStatus;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.model.OperationFigures;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.Sample;
@@ -50,7 +51,12 @@ class RoundTripTest {
             List.of(new Sample(0.5, 150, 1_500_000, 3.0), new Sample(1.0, 300, 3_000_000, 3.0)),
             null,
             1,
-            0);
+            0,
+            0,
+            4,
+            0.75,
+            List.of(new OperationFigures("write", 300, 1.0, 300, lat)),
+            null);
     NodeResult b =
         new NodeResult(
             "node2, \"quoted\"",
@@ -69,7 +75,12 @@ class RoundTripTest {
             List.of(new Sample(0.7, 70, 700_000, 1.0)),
             new ErrorRecord("write", "f", 28, "ENOSPC", "No space left on device, really"),
             1,
-            2);
+            2,
+            500,
+            0,
+            0.25,
+            List.of(),
+            null);
     StepRecord s =
         new StepRecord(
             "all-r1",
@@ -95,32 +106,8 @@ class RoundTripTest {
             "write",
             List.of("all"),
             List.of(
-                new AgentRecord(
-                    "node1",
-                    "127.0.0.1:1",
-                    "0.1",
-                    "h",
-                    "/r",
-                    "ext4",
-                    "/",
-                    "rw",
-                    "/dev/sda1",
-                    "6.1",
-                    2,
-                    "cpu",
-                    1L << 30,
-                    "sda1",
-                    Map.of("ocfs2:localalloc", "16")),
-                new AgentRecord(
-                    "node2, \"quoted\"",
-                    "127.0.0.1:2",
-                    "0.1",
-                    "h",
-                    "/r",
-                    "ext4",
-                    "/",
-                    "rw",
-                    "/dev/sda1")),
+                TestRuns.agent("node1", "6.1", Map.of("ocfs2:localalloc", "16"), "ext4"),
+                TestRuns.agent("node2, \"quoted\"", "6.1", Map.of(), "ext4")),
             List.of(s),
             null,
             RunStatus.FAILED,

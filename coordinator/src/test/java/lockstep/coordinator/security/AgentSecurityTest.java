@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.security.AgentSecurity;
-import lockstep.agent.service.AgentMembers;
-import lockstep.agent.service.AgentServer;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.RunSummary;
 import lockstep.agent.v1.WorkloadSpec;
@@ -19,7 +17,6 @@ import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.certs.CertificateAuthority;
 import lockstep.coordinator.certs.PemFiles;
-import lockstep.testsupport.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,46 +29,21 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentSecurityTest {
   @TempDir Path dir;
   @TempDir Path roots;
-  private final List<InProcessCluster<AgentServer>> clusters = new ArrayList<>();
+  private SecuredAgents agents;
   private final List<GrpcAgent> clients = new ArrayList<>();
   private Path caPem;
 
   @BeforeEach
   void certificates() throws Exception {
-    CertificateAuthority ca = CertificateAuthority.create("test CA");
-    caPem = dir.resolve("ca.pem");
-    PemFiles.writeCertificate(caPem, ca.certificate());
-    write("agent", ca.agent("n1", List.of("n1", "127.0.0.1", "localhost")));
-    write("alice", ca.coordinator("alice"));
-    write("bob", ca.coordinator("bob"));
-    CertificateAuthority rogue = CertificateAuthority.create("rogue CA");
-    write("mallory", rogue.coordinator("alice"));
-  }
-
-  private void write(String name, CertificateAuthority.Issued issued) throws Exception {
-    PemFiles.writeCertificate(dir.resolve(name + ".pem"), issued.certificate());
-    PemFiles.writeKey(dir.resolve(name + "-key.pem"), issued.keys().getPrivate());
+    agents = new SecuredAgents(dir, roots);
+    caPem = agents.caPem;
+    agents.write("bob", agents.ca.coordinator("bob"));
   }
 
   @AfterEach
   void stop() {
     clients.forEach(GrpcAgent::close);
-    clusters.forEach(InProcessCluster::close);
-  }
-
-  private String start(AgentSecurity security) throws Exception {
-    InProcessCluster<AgentServer> c =
-        InProcessCluster.of(AgentMembers.secured(security))
-            .under(roots)
-            .credentials(security.credentials())
-            .start();
-    clusters.add(c);
-    return c.member(0).address();
-  }
-
-  private AgentSecurity mtls() {
-    return new AgentSecurity(
-        dir.resolve("agent.pem"), dir.resolve("agent-key.pem"), caPem, null, false);
+    agents.close();
   }
 
   private GrpcAgent client(String address, ChannelSecurity security) {
@@ -99,7 +71,7 @@ class AgentSecurityTest {
 
   @Test
   void anMtlsAgentServesItsCoordinatorAndRefusesPlaintextAndUnknownCertificates() throws Exception {
-    String address = start(mtls());
+    String address = agents.start(agents.mtls());
     assertThat(client(address, as("alice")).describe().getNodeName()).isEqualTo("n1");
     assertRefused(() -> client(address, ChannelSecurity.NONE).describe(), Status.Code.UNAVAILABLE);
     // a certificate with the same name from another CA
@@ -112,7 +84,7 @@ class AgentSecurityTest {
 
   @Test
   void aCoordinatorChecksTheAgentCertificateToo() throws Exception {
-    String address = start(mtls());
+    String address = agents.start(agents.mtls());
     CertificateAuthority other = CertificateAuthority.create("other CA");
     Path otherCa = dir.resolve("other-ca.pem");
     PemFiles.writeCertificate(otherCa, other.certificate());
@@ -128,7 +100,7 @@ class AgentSecurityTest {
 
   @Test
   void onlyTheCertificateThatPreparedARunMayTouchIt() throws Exception {
-    String address = start(mtls());
+    String address = agents.start(agents.mtls());
     GrpcAgent alice = client(address, as("alice"));
     GrpcAgent bob = client(address, as("bob"));
     alice.prepare(prepare("r1"));
@@ -155,7 +127,7 @@ class AgentSecurityTest {
   @Test
   void aTokenAgentRefusesCallsWithoutTheToken() throws Exception {
     String token = "0123456789abcdef0123456789abcdef";
-    String address = start(new AgentSecurity(null, null, null, token, false));
+    String address = agents.start(new AgentSecurity(null, null, null, token, false));
     assertRefused(
         () -> client(address, ChannelSecurity.NONE).describe(),
         Status.Code.UNAUTHENTICATED,
@@ -173,7 +145,7 @@ class AgentSecurityTest {
 
   @Test
   void onLoopbackWithoutAuthenticationEachCoordinatorOwnsItsRunsByItsOwnerId() throws Exception {
-    String address = start(AgentSecurity.NONE);
+    String address = agents.start(AgentSecurity.NONE);
     GrpcAgent first = client(address, ChannelSecurity.NONE);
     GrpcAgent second =
         client(address, new ChannelSecurity(null, null, null, null, "another-coordinator"));
@@ -200,7 +172,7 @@ class AgentSecurityTest {
 
   @Test
   void aRequestAboveTheAgentsMessageLimitIsRefusedInWords() throws Exception {
-    String address = start(AgentSecurity.NONE);
+    String address = agents.start(AgentSecurity.NONE);
     PrepareRequest huge =
         PrepareRequest.newBuilder()
             .setRunId("big")

@@ -7,12 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.security.AgentSecurity;
-import lockstep.agent.service.AgentMembers;
-import lockstep.agent.service.AgentServer;
 import lockstep.coordinator.certs.CertificateAuthority;
-import lockstep.coordinator.certs.PemFiles;
 import lockstep.coordinator.it.Cli;
-import lockstep.testsupport.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,49 +26,23 @@ class RefusalsTest {
 
   @TempDir Path dir;
   @TempDir Path roots;
-  private final List<InProcessCluster<AgentServer>> clusters = new ArrayList<>();
+  private SecuredAgents agents;
   private Path caPem;
   private Path rogueCaPem;
 
   @BeforeEach
   void certificates() throws Exception {
-    CertificateAuthority ca = CertificateAuthority.create("test CA");
-    caPem = dir.resolve("ca.pem");
-    PemFiles.writeCertificate(caPem, ca.certificate());
-    write("agent", ca.agent("n1", List.of("n1", "127.0.0.1", "localhost")));
-    write("localhost-only", ca.agent("n1", List.of("localhost")));
-    write("alice", ca.coordinator("alice"));
-    CertificateAuthority rogue = CertificateAuthority.create("rogue CA");
-    rogueCaPem = dir.resolve("rogue-ca.pem");
-    PemFiles.writeCertificate(rogueCaPem, rogue.certificate());
-    write("mallory", rogue.coordinator("alice"));
+    agents = new SecuredAgents(dir, roots);
+    caPem = agents.caPem;
+    rogueCaPem = agents.rogueCaPem;
+    agents.write("localhost-only", agents.ca.agent("n1", List.of("localhost")));
     Files.writeString(dir.resolve("token"), TOKEN + "\n");
     Files.writeString(dir.resolve("wrong-token"), "not-the-agents-token-0000\n");
   }
 
-  private void write(String name, CertificateAuthority.Issued issued) throws Exception {
-    PemFiles.writeCertificate(dir.resolve(name + ".pem"), issued.certificate());
-    PemFiles.writeKey(dir.resolve(name + "-key.pem"), issued.keys().getPrivate());
-  }
-
   @AfterEach
   void stop() {
-    clusters.forEach(InProcessCluster::close);
-  }
-
-  private String start(AgentSecurity security) throws Exception {
-    InProcessCluster<AgentServer> c =
-        InProcessCluster.of(AgentMembers.secured(security))
-            .under(roots)
-            .credentials(security.credentials())
-            .start();
-    clusters.add(c);
-    return c.member(0).address();
-  }
-
-  private AgentSecurity mtls() {
-    return new AgentSecurity(
-        dir.resolve("agent.pem"), dir.resolve("agent-key.pem"), caPem, null, false);
+    agents.close();
   }
 
   private String[] as(String who) {
@@ -113,7 +83,7 @@ class RefusalsTest {
 
   @Test
   void plaintextToATlsAgentSaysItRequiresTlsAndNamesTheFlags() throws Exception {
-    String address = start(mtls());
+    String address = agents.start(agents.mtls());
     assertThat(refused(address))
         .contains("requires TLS", "connected in plaintext", "--tls-ca", "--tls-cert");
   }
@@ -121,7 +91,7 @@ class RefusalsTest {
   @Test
   void plaintextWithATokenToATlsAndTokenAgentSaysItRequiresTls() throws Exception {
     String address =
-        start(
+        agents.start(
             new AgentSecurity(
                 dir.resolve("agent.pem"), dir.resolve("agent-key.pem"), null, TOKEN, false));
     assertThat(refused(address, "--token-file", dir.resolve("token").toString()))
@@ -130,14 +100,14 @@ class RefusalsTest {
 
   @Test
   void tlsWithOnlyTheCaToAnMtlsAgentSaysAClientCertificateIsRequired() throws Exception {
-    String address = start(mtls());
+    String address = agents.start(agents.mtls());
     assertThat(refused(address, "--tls-ca", caPem.toString()))
         .contains("requires a client certificate", "--tls-cert", "--tls-key");
   }
 
   @Test
   void aCoordinatorCertificateOfAnotherCaIsNamedAsNotSignedByTheAgentsCa() throws Exception {
-    String address = start(mtls());
+    String address = agents.start(agents.mtls());
     assertThat(refused(address, as("mallory")))
         .contains(
             "refused this coordinator's certificate (--tls-cert " + dir.resolve("mallory.pem"),
@@ -147,7 +117,7 @@ class RefusalsTest {
 
   @Test
   void aWrongCaSaysTheAgentsCertificateIsNotSignedByIt() throws Exception {
-    String address = start(mtls());
+    String address = agents.start(agents.mtls());
     String[] flags = as("alice");
     flags[1] = rogueCaPem.toString();
     assertThat(refused(address, flags))
@@ -157,7 +127,7 @@ class RefusalsTest {
   @Test
   void anAgentCertificateWithoutTheDialledHostIsNamed() throws Exception {
     String address =
-        start(
+        agents.start(
             new AgentSecurity(
                 dir.resolve("localhost-only.pem"),
                 dir.resolve("localhost-only-key.pem"),
@@ -170,14 +140,14 @@ class RefusalsTest {
 
   @Test
   void tlsToAPlaintextAgentSaysItDoesNotSpeakTls() throws Exception {
-    String address = start(AgentSecurity.NONE);
+    String address = agents.start(AgentSecurity.NONE);
     assertThat(refused(address, as("alice")))
         .contains("does not speak TLS", "drop --tls-ca/--tls-cert/--tls-key");
   }
 
   @Test
   void noTokenAndAWrongTokenAreToldApart() throws Exception {
-    String address = start(new AgentSecurity(null, null, null, TOKEN, false));
+    String address = agents.start(new AgentSecurity(null, null, null, TOKEN, false));
     assertThat(refused(address)).contains("requires a bearer token", "--token-file");
     assertThat(refused(address, "--token-file", dir.resolve("wrong-token").toString()))
         .contains("refused the bearer token", "--token-file");

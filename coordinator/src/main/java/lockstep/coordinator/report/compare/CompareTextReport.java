@@ -3,26 +3,22 @@ package lockstep.coordinator.report.compare;
 import java.io.PrintStream;
 import java.util.Locale;
 import lockstep.coordinator.analysis.Verdicts;
+import lockstep.coordinator.model.RunRecord;
 
 /** `lockstep compare` on the terminal: A and B side by side with B / A. */
 public final class CompareTextReport {
   private CompareTextReport() {}
 
+  /** "A: RUN-ID TYPE {workload}, N node(s), CREATED". */
+  private static void header(PrintStream out, String which, RunRecord r) {
+    out.printf(
+        "%s: %s  %s %s, %d node(s), %s%n",
+        which, r.runId(), r.workloadType(), r.workload(), r.agents().size(), r.createdAt());
+  }
+
   public static void print(RunComparison c, PrintStream out) {
-    out.printf(
-        "A: %s  %s %s, %d node(s), %s%n",
-        c.a().runId(),
-        c.a().workloadType(),
-        c.a().workload(),
-        c.a().agents().size(),
-        c.a().createdAt());
-    out.printf(
-        "B: %s  %s %s, %d node(s), %s%n",
-        c.b().runId(),
-        c.b().workloadType(),
-        c.b().workload(),
-        c.b().agents().size(),
-        c.b().createdAt());
+    header(out, "A", c.a());
+    header(out, "B", c.b());
     c.warnings().forEach(w -> out.println("WARNING: " + w));
     if (!c.settingDifferences().isEmpty()) {
       out.println("Settings that changed from A to B:");

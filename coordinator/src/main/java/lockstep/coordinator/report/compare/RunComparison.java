@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import lockstep.coordinator.model.AgentRecord;
+import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.NodeScaling;
 import lockstep.coordinator.model.RunRecord;
 
@@ -33,6 +35,11 @@ public record RunComparison(
   public record Row(String label, Double a, Double b, Double ratio) {
     static Row of(String label, Double a, Double b) {
       return new Row(label, a, b, a != null && b != null && a != 0 ? b / a : null);
+    }
+
+    /** {@code figure} of A's {@code a} and of B's {@code b} (null where one has none). */
+    static <T> Row of(String label, T a, T b, Function<T, Double> figure) {
+      return of(label, a == null ? null : figure.apply(a), b == null ? null : figure.apply(b));
     }
   }
 
@@ -76,11 +83,8 @@ public record RunComparison(
       rows.add(
           new NodeRow(
               n,
-              Row.of("solo", sa == null ? null : sa.solo(), sb == null ? null : sb.solo()),
-              Row.of(
-                  "together",
-                  sa == null ? null : sa.concurrent(),
-                  sb == null ? null : sb.concurrent())));
+              Row.of("solo", sa, sb, NodeScaling::solo),
+              Row.of("together", sa, sb, NodeScaling::concurrent)));
     }
     var aa = a.analysis();
     var ab = b.analysis();
@@ -88,26 +92,11 @@ public record RunComparison(
         a,
         b,
         List.copyOf(rows),
-        Row.of(
-            "aggregate (all nodes together)",
-            aa == null ? null : aa.concurrentSumOfNodes(),
-            ab == null ? null : ab.concurrentSumOfNodes()),
-        Row.of(
-            "sum of solos",
-            aa == null ? null : aa.sumOfSolos(),
-            ab == null ? null : ab.sumOfSolos()),
-        Row.of(
-            "aggregate efficiency",
-            aa == null ? null : aa.aggregateEfficiency(),
-            ab == null ? null : ab.aggregateEfficiency()),
-        Row.of(
-            "per-node efficiency (mean)",
-            aa == null ? null : aa.meanNodeEfficiency(),
-            ab == null ? null : ab.meanNodeEfficiency()),
-        Row.of(
-            "aggregate in overlap window",
-            aa == null ? null : aa.concurrentOverlapAggregate(),
-            ab == null ? null : ab.concurrentOverlapAggregate()),
+        Row.of("aggregate (all nodes together)", aa, ab, Analysis::concurrentSumOfNodes),
+        Row.of("sum of solos", aa, ab, Analysis::sumOfSolos),
+        Row.of("aggregate efficiency", aa, ab, Analysis::aggregateEfficiency),
+        Row.of("per-node efficiency (mean)", aa, ab, Analysis::meanNodeEfficiency),
+        Row.of("aggregate in overlap window", aa, ab, Analysis::concurrentOverlapAggregate),
         settingDifferences(a, b),
         List.copyOf(warnings));
   }

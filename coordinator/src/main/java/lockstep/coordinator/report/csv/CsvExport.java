@@ -35,13 +35,7 @@ public final class CsvExport {
   public static List<NodeStepRow> stepRows(RunRecord run) {
     List<NodeStepRow> rows = new ArrayList<>();
     for (StepRecord s : run.steps()) {
-      OverlapWindow w =
-          run.analysis() == null
-              ? null
-              : run.analysis().windows().stream()
-                  .filter(x -> x.stepId().equals(s.id()))
-                  .findFirst()
-                  .orElse(null);
+      OverlapWindow w = run.window(s.id());
       for (NodeResult n : s.results()) {
         Double overlap = w == null || !w.exists() ? null : w.windowByNode().get(n.node());
         rows.add(

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.model.OverlapWindow;
+import lockstep.coordinator.model.Sample;
 
 /** Small builders for ECharts option maps (serialised to JSON as they are). */
 final class EChartsOptions {
@@ -46,6 +49,50 @@ final class EChartsOptions {
 
   static Map<String, Object> categoryAxis(List<String> categories) {
     return map("type", "category", "data", categories);
+  }
+
+  /** A node's throughput per sample interval as [t, rate] points (the first sample has none). */
+  static List<Object> ratePoints(NodeResult n) {
+    List<Object> out = new ArrayList<>();
+    List<Sample> samples = n.series() == null ? List.of() : n.series();
+    for (int i = 1; i < samples.size(); i++) {
+      out.add(point(samples.get(i).t(), samples.get(i).rate()));
+    }
+    return out;
+  }
+
+  /**
+   * The red line at 0 s, the start instant, labelled unless {@code showLabel} is false (null: the
+   * chart's default, shown).
+   */
+  static Map<String, Object> startInstantLine(Boolean showLabel) {
+    return map(
+        "symbol",
+        "none",
+        "silent",
+        true,
+        "lineStyle",
+        map("color", "#c0392b", "width", 2),
+        "label",
+        map("show", showLabel, "formatter", "start instant", "position", "insideEndTop"),
+        "data",
+        List.of(map("xAxis", 0)));
+  }
+
+  /** The shaded band of the overlap window; with a {@code name}, labelled with it. */
+  static Map<String, Object> overlapBand(OverlapWindow w, String name) {
+    return map(
+        "silent",
+        true,
+        "itemStyle",
+        map("color", "rgba(46, 134, 193, 0.12)"),
+        "label",
+        name == null ? null : map("show", true, "position", "insideTop", "color", "#1f618d"),
+        "data",
+        List.of(
+            List.of(
+                map("name", name, "xAxis", round(w.startSeconds())),
+                map("xAxis", round(w.endSeconds())))));
   }
 
   static List<Object> point(double x, double y) {

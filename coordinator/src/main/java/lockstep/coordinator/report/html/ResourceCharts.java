@@ -17,7 +17,6 @@ import lockstep.coordinator.model.OverlapWindow;
 import lockstep.coordinator.model.ResourceFigures;
 import lockstep.coordinator.model.ResourcePoint;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.StepRecord;
 
 /**
@@ -43,14 +42,7 @@ public final class ResourceCharts {
   public static List<Chart> of(RunRecord run) {
     List<Chart> out = new ArrayList<>();
     for (StepRecord s : steps(run)) {
-      OverlapWindow w =
-          run.analysis() == null
-              ? null
-              : run.analysis().windows().stream()
-                  .filter(x -> x.stepId().equals(s.id()))
-                  .findFirst()
-                  .orElse(null);
-      out.add(chart(run, s, w));
+      out.add(chart(run, s, run.window(s.id())));
     }
     return out;
   }
@@ -114,12 +106,7 @@ public final class ResourceCharts {
     List<String> legend = new ArrayList<>();
     for (NodeResult n : s.results()) {
       legend.add(n.node());
-      List<Object> rate = new ArrayList<>();
-      List<Sample> samples = n.series() == null ? List.of() : n.series();
-      for (int i = 1; i < samples.size(); i++) {
-        rate.add(point(samples.get(i).t(), samples.get(i).rate()));
-      }
-      series.add(line(n.node(), 0, rate, w));
+      series.add(line(n.node(), 0, EChartsOptions.ratePoints(n), w));
       List<ResourcePoint> pts = n.resources() == null ? List.of() : n.resources().series();
       series.add(line(n.node(), 1, points(pts, ResourcePoint::deviceBusyPercent), w));
       series.add(line(n.node(), 2, points(pts, ResourcePoint::cpuBusyPercent), w));
@@ -178,32 +165,9 @@ public final class ResourceCharts {
             panel,
             "data",
             data);
-    s.put(
-        "markLine",
-        map(
-            "symbol",
-            "none",
-            "silent",
-            true,
-            "lineStyle",
-            map("color", "#c0392b", "width", 2),
-            "label",
-            map("show", panel == 0, "formatter", "start instant", "position", "insideEndTop"),
-            "data",
-            List.of(map("xAxis", 0))));
+    s.put("markLine", EChartsOptions.startInstantLine(panel == 0));
     if (w != null && w.exists()) {
-      s.put(
-          "markArea",
-          map(
-              "silent",
-              true,
-              "itemStyle",
-              map("color", "rgba(46, 134, 193, 0.12)"),
-              "data",
-              List.of(
-                  List.of(
-                      map("xAxis", EChartsOptions.round(w.startSeconds())),
-                      map("xAxis", EChartsOptions.round(w.endSeconds()))))));
+      s.put("markArea", EChartsOptions.overlapBand(w, null));
     }
     return s;
   }

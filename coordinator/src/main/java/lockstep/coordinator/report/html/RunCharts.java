@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
@@ -57,18 +58,7 @@ public final class RunCharts {
     if (a.nodes().stream().anyMatch(n -> n.solo() != null)) {
       legend.add("alone (solo)");
       series.add(
-          bar(
-              "alone (solo)",
-              nodes.stream()
-                  .map(
-                      n ->
-                          a.nodes().stream()
-                              .filter(x -> x.node().equals(n))
-                              .findFirst()
-                              .map(NodeScaling::solo)
-                              .map(EChartsOptions::roundOrNull)
-                              .orElse(null))
-                  .toList()));
+          bar("alone (solo)", perNode(nodes, a.nodes(), NodeScaling::node, NodeScaling::solo)));
     }
     for (StepSummary s : a.steps()) {
       if (s.nodes().size() < 2 || s.perNode().isEmpty()) {
@@ -79,16 +69,11 @@ public final class RunCharts {
       series.add(
           bar(
               name,
-              nodes.stream()
-                  .map(
-                      n ->
-                          s.perNode().stream()
-                              .filter(x -> x.node().equals(n))
-                              .findFirst()
-                              .map(NodeStepStats::throughput)
-                              .map(t -> roundOrNull(t.mean()))
-                              .orElse(null))
-                  .toList()));
+              perNode(
+                  nodes,
+                  s.perNode(),
+                  NodeStepStats::node,
+                  x -> x.throughput() == null ? null : x.throughput().mean())));
     }
     if (series.isEmpty()) {
       return null;
@@ -104,6 +89,21 @@ public final class RunCharts {
             + run.unit()
             + " of each node over the repeats, alone and in every multi-node step.",
         o);
+  }
+
+  /** For each of {@code nodes}, the rounded {@code value} of the entry that names it, or null. */
+  private static <T> List<Double> perNode(
+      List<String> nodes, List<T> entries, Function<T, String> node, Function<T, Double> value) {
+    return nodes.stream()
+        .map(
+            n ->
+                entries.stream()
+                    .filter(x -> node.apply(x).equals(n))
+                    .findFirst()
+                    .map(value)
+                    .map(EChartsOptions::roundOrNull)
+                    .orElse(null))
+        .toList();
   }
 
   private static Map<String, Object> bar(String name, List<Double> values) {
@@ -139,46 +139,20 @@ public final class RunCharts {
             pts.stream().map(p -> point(p.nodes(), p.aggregate())).toList(),
             "label",
             map("show", true, "position", "top")));
-    List<Object> window =
-        pts.stream()
-            .filter(p -> p.overlapAggregate() != null)
-            .map(p -> (Object) point(p.nodes(), p.overlapAggregate()))
-            .toList();
-    if (!window.isEmpty()) {
-      legend.add("while all ran (overlap window)");
-      series.add(
-          map(
-              "name",
-              "while all ran (overlap window)",
-              "type",
-              "line",
-              "symbol",
-              "diamond",
-              "symbolSize",
-              9,
-              "data",
-              window));
-    }
-    List<Object> ideal =
-        pts.stream()
-            .filter(p -> p.ideal() != null)
-            .map(p -> (Object) point(p.nodes(), p.ideal()))
-            .toList();
-    if (!ideal.isEmpty()) {
-      legend.add("ideal (sum of solos)");
-      series.add(
-          map(
-              "name",
-              "ideal (sum of solos)",
-              "type",
-              "line",
-              "lineStyle",
-              map("type", "dashed"),
-              "symbol",
-              "none",
-              "data",
-              ideal));
-    }
+    addCurve(
+        legend,
+        series,
+        "while all ran (overlap window)",
+        pts,
+        ScalingPoint::overlapAggregate,
+        map("symbol", "diamond", "symbolSize", 9));
+    addCurve(
+        legend,
+        series,
+        "ideal (sum of solos)",
+        pts,
+        ScalingPoint::ideal,
+        map("lineStyle", map("type", "dashed"), "symbol", "none"));
     Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
     o.put(
         "xAxis",
@@ -209,13 +183,38 @@ public final class RunCharts {
         o);
   }
 
+  /**
+   * A line of the scaling curve through the points that have {@code figure} (none when no point has
+   * it), drawn in {@code style}.
+   */
+  private static void addCurve(
+      List<String> legend,
+      List<Object> series,
+      String name,
+      List<ScalingPoint> pts,
+      Function<ScalingPoint, Double> figure,
+      Map<String, Object> style) {
+    List<Object> data =
+        pts.stream()
+            .filter(p -> figure.apply(p) != null)
+            .map(p -> (Object) point(p.nodes(), figure.apply(p)))
+            .toList();
+    if (data.isEmpty()) {
+      return;
+    }
+    legend.add(name);
+    Map<String, Object> line = map("name", name, "type", "line");
+    line.putAll(style);
+    line.put("data", data);
+    series.add(line);
+  }
+
   static List<Chart> timeSeries(RunRecord run, Analysis a) {
     List<Chart> out = new ArrayList<>();
     List<StepRecord> multi =
         run.steps().stream().filter(s -> s.results().size() > 1).limit(MAX_SERIES_CHARTS).toList();
     for (StepRecord s : multi) {
-      OverlapWindow w =
-          a.windows().stream().filter(x -> x.stepId().equals(s.id())).findFirst().orElse(null);
+      OverlapWindow w = run.window(s.id());
       out.add(
           seriesChart(
               run,
@@ -263,11 +262,7 @@ public final class RunCharts {
     List<String> legend = new ArrayList<>(byName.keySet());
     boolean first = true;
     for (var e : byName.entrySet()) {
-      List<Object> data = new ArrayList<>();
-      List<Sample> samples = e.getValue().series() == null ? List.of() : e.getValue().series();
-      for (int i = 1; i < samples.size(); i++) {
-        data.add(point(samples.get(i).t(), samples.get(i).rate()));
-      }
+      List<Object> data = EChartsOptions.ratePoints(e.getValue());
       Map<String, Object> s =
           map(
               "name",
@@ -283,38 +278,9 @@ public final class RunCharts {
               "data",
               data);
       if (first) {
-        s.put(
-            "markLine",
-            map(
-                "symbol",
-                "none",
-                "silent",
-                true,
-                "lineStyle",
-                map("color", "#c0392b", "width", 2),
-                "label",
-                map("formatter", "start instant", "position", "insideEndTop"),
-                "data",
-                List.of(map("xAxis", 0))));
+        s.put("markLine", EChartsOptions.startInstantLine(null));
         if (w != null && w.exists()) {
-          s.put(
-              "markArea",
-              map(
-                  "silent",
-                  true,
-                  "itemStyle",
-                  map("color", "rgba(46, 134, 193, 0.12)"),
-                  "label",
-                  map("show", true, "position", "insideTop", "color", "#1f618d"),
-                  "data",
-                  List.of(
-                      List.of(
-                          map(
-                              "name",
-                              "all nodes running",
-                              "xAxis",
-                              EChartsOptions.round(w.startSeconds())),
-                          map("xAxis", EChartsOptions.round(w.endSeconds()))))));
+          s.put("markArea", EChartsOptions.overlapBand(w, "all nodes running"));
         }
         first = false;
       }

@@ -2,12 +2,12 @@ package lockstep.coordinator.report.html;
 
 import static lockstep.coordinator.report.html.HtmlPage.esc;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import lockstep.coordinator.analysis.EnvironmentDiff;
 import lockstep.coordinator.analysis.RunAnalyzer;
 import lockstep.coordinator.analysis.Verdicts;
 import lockstep.coordinator.model.AgentRecord;
@@ -357,30 +357,16 @@ public final class RunHtmlReport {
     rows.put("hostname", AgentRecord::hostname);
     rows.put("agent version", AgentRecord::version);
     rows.put("kernel", AgentRecord::kernel);
-    rows.put("CPUs", x -> x.cpuCount() == 0 ? "" : Integer.toString(x.cpuCount()));
+    rows.put("CPUs", EnvironmentDiff::cpuCount);
     rows.put("CPU model", AgentRecord::cpuModel);
-    rows.put(
-        "memory",
-        x ->
-            x.memoryBytes() == 0
-                ? ""
-                : String.format(Locale.ROOT, "%.1f GiB", x.memoryBytes() / (double) (1L << 30)));
+    rows.put("memory", EnvironmentDiff::memory);
     rows.put("root", AgentRecord::root);
     rows.put("file system", AgentRecord::fsType);
     rows.put("mount point", AgentRecord::mountPoint);
     rows.put("mount source", AgentRecord::mountSource);
     rows.put("mount options", AgentRecord::mountOptions);
     rows.put("block device", AgentRecord::blockDevice);
-    List<String> keys =
-        new ArrayList<>(
-            run.agents().stream()
-                .flatMap(x -> x.clusterSettings().keySet().stream())
-                .distinct()
-                .sorted()
-                .toList());
-    for (String k : keys) {
-      rows.put(k, x -> x.clusterSettings().getOrDefault(k, "(not set)"));
-    }
+    EnvironmentDiff.putClusterSettings(rows, run.agents());
     StringBuilder b = new StringBuilder("<table><tr><th class=\"l\"></th>");
     run.agents().forEach(x -> b.append("<th class=\"l\">").append(esc(x.node())).append("</th>"));
     b.append("</tr>");
@@ -412,7 +398,7 @@ public final class RunHtmlReport {
           .environmentDifferences()
           .forEach(d -> b.append("<li>").append(esc(d)).append("</li>"));
       b.append("</ul>");
-    } else if (keys.isEmpty()) {
+    } else if (run.agents().stream().allMatch(x -> x.clusterSettings().isEmpty())) {
       b.append(
           "<p class=\"muted\">No cluster settings files were found on the nodes"
               + " (/etc/cluster/cluster.conf; OCFS2/GFS2 mount options).</p>");
