@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.worker.WorkerMain;
+import lockstep.common.WorkloadKind;
 import lockstep.worker.v1.WorkerCommand;
 import lockstep.worker.v1.WorkerEvent;
 import lockstep.worker.v1.WorkerOutcome;
@@ -28,13 +29,20 @@ final class WorkerProcess {
   private static final Logger LOG = LogManager.getLogger(WorkerProcess.class);
   // Small, fast-starting JVMs: a worker only opens files and takes locks.
   private static final List<String> JVM_OPTIONS =
-      List.of(
-          "-XX:+UseSerialGC",
-          "-XX:TieredStopAtLevel=1",
-          "-Xms16m",
-          "-Xmx128m",
-          "-Xss512k",
-          "-XX:-UsePerfData");
+      List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx128m", "-Xss512k", "-XX:-UsePerfData");
+
+  // A timed loop (ping-pong, hot-lock) runs for seconds in one method: C2's code pays back its
+  // compile time many times (C1-only code cost a third of ping-pong's rate on tmpfs). A counted
+  // workload (lock-files) is over in tens of milliseconds on a fast file system: there C1's quick
+  // code wins, and C2's compiler threads would compete with ten workers for the CPUs.
+  private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+
+  /**
+   * Extra options for the worker JVMs, split at white space, after the defaults (so they win): a
+   * profile of the workers ({@code -XX:StartFlightRecording=filename=/tmp/w-%p.jfr}) or another JIT
+   * setting, without another build.
+   */
+  static final String EXTRA_OPTIONS_ENV = "LOCKSTEP_WORKER_JAVA_OPTIONS";
 
   private final int index;
   private final Process process;
@@ -49,10 +57,26 @@ final class WorkerProcess {
     this.stdin = process.getOutputStream();
   }
 
+  /**
+   * The worker JVM's options: the defaults, C1 only unless the loop is timed, then those of {@code
+   * extra} (may be null).
+   */
+  static List<String> jvmOptions(boolean timedLoop, String extra) {
+    List<String> options = new ArrayList<>(JVM_OPTIONS);
+    if (!timedLoop) {
+      options.add(C1_ONLY);
+    }
+    if (extra != null && !extra.isBlank()) {
+      options.addAll(List.of(extra.trim().split("\\s+")));
+    }
+    return options;
+  }
+
   static WorkerProcess start(WorkerTask task) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JVM_OPTIONS);
+    boolean timed = WorkloadKind.of(task.getWorkload()).timedMillis(task.getWorkload()) > 0;
+    command.addAll(jvmOptions(timed, System.getenv(EXTRA_OPTIONS_ENV)));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(WorkerMain.class.getName());

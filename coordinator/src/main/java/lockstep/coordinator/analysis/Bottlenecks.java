@@ -77,12 +77,16 @@ public final class Bottlenecks {
     List<Finding> out = new ArrayList<>();
     groups.forEach(
         (g, loads) -> {
-          out.add(
+          Finding judged =
               judge(
                   g,
                   loads,
                   stepNodes.get(g) > 1 ? solo : Map.of(),
-                  LockWait.of(run, stepNodes.get(g))));
+                  LockWait.of(run, stepNodes.get(g)));
+          if (judged.code().equals("no-bottleneck") && stepNodes.get(g) > 1) {
+            judged = ClusterLockWaits.of(run, g, loads).orElse(judged);
+          }
+          out.add(judged);
           if (pageCacheWrites) {
             pageCache(g, loads).ifPresent(out::add);
           }

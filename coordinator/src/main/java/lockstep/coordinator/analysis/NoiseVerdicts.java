@@ -93,7 +93,7 @@ final class NoiseVerdicts {
     for (StepRecord s : run.steps()) {
       List<String> unsteady = new ArrayList<>();
       for (NodeResult n : s.results()) {
-        OptionalDouble r = firstQuarterOverRest(n);
+        OptionalDouble r = firstQuarterOverRest(n, s.intendedStartUnixNanos());
         if (r.isPresent() && Math.abs(r.getAsDouble() - 1) > UNSTEADY) {
           unsteady.add(f("%s %.0f%%", n.node(), r.getAsDouble() * 100));
         }
@@ -116,14 +116,18 @@ final class NoiseVerdicts {
   /**
    * The node's rate over the first quarter of its run divided by its rate over the other three
    * quarters, from its progress samples (ops interpolated at the quarter); empty when the run has
-   * fewer than {@link #MIN_SAMPLES} samples or no work.
+   * fewer than {@link #MIN_SAMPLES} samples or no work. The run starts at the node's first counted
+   * operation: a warm-up before it (ping-pong's ring) counts nothing and is no ramp.
    */
-  static OptionalDouble firstQuarterOverRest(NodeResult n) {
+  static OptionalDouble firstQuarterOverRest(NodeResult n, long intendedStartUnixNanos) {
     List<Sample> series = n.series();
     if (series == null || series.size() < MIN_SAMPLES || n.seconds() <= 0 || n.ops() <= 0) {
       return OptionalDouble.empty();
     }
-    double start = n.startSkewMillis() / 1000;
+    double start =
+        n.firstOpUnixNanos() > 0 && intendedStartUnixNanos > 0
+            ? (n.firstOpUnixNanos() - intendedStartUnixNanos) / 1e9
+            : n.startSkewMillis() / 1000;
     double quarter = start + n.seconds() / 4;
     double first = opsAt(series, quarter);
     double rest = n.ops() - first;

@@ -36,6 +36,7 @@ public enum FindingKind {
           Map.entry("cpu-bound", BOTTLENECK),
           Map.entry("waiting", BOTTLENECK),
           Map.entry("ring-waiting", BOTTLENECK),
+          Map.entry("cluster-lock-bound", BOTTLENECK),
           Map.entry("no-bottleneck", BOTTLENECK),
           Map.entry("page-cache", BOTTLENECK),
           Map.entry("start-skew", TRUST),

@@ -114,7 +114,8 @@ class NoiseVerdictsTest {
   @Test
   void aRampInTheTimeSeriesIsUnsteady() {
     NodeResult ramp = withSeries("node1", series(2.0, 20, 2000, 10000));
-    assertThat(NoiseVerdicts.firstQuarterOverRest(ramp).getAsDouble()).isCloseTo(0.2, within(0.02));
+    assertThat(NoiseVerdicts.firstQuarterOverRest(ramp, 0).getAsDouble())
+        .isCloseTo(0.2, within(0.02));
     RunRecord r =
         analysed(
             run(
@@ -127,7 +128,8 @@ class NoiseVerdictsTest {
         .contains("step solo-node1", "node1 20%", "not yet trustworthy", "repeat: 5");
 
     NodeResult flat = withSeries("node1", series(2.0, 20, 10000, 10000));
-    assertThat(NoiseVerdicts.firstQuarterOverRest(flat).getAsDouble()).isCloseTo(1.0, within(0.02));
+    assertThat(NoiseVerdicts.firstQuarterOverRest(flat, 0).getAsDouble())
+        .isCloseTo(1.0, within(0.02));
     assertThat(
             codes(
                 analysed(
@@ -140,9 +142,33 @@ class NoiseVerdictsTest {
   }
 
   @Test
+  void aWarmUpThatCountsNothingIsNoRamp() {
+    // ping-pong: the ring runs 1 s uncounted, then 4 s at a flat rate; samples from the instant
+    List<Sample> series = new ArrayList<>();
+    for (int i = 1; i <= 25; i++) {
+      double t = i * 0.2;
+      series.add(new Sample(t, (long) (Math.max(0, t - 0.95) * 10_000), 0, 0));
+    }
+    NodeResult warm = TestRuns.node("node1", 40_500, 0.95, 5.0, 0.1, 0, series);
+    assertThat(NoiseVerdicts.firstQuarterOverRest(warm, TestRuns.ORIGIN).getAsDouble())
+        .isCloseTo(1.0, within(0.02));
+    // counted from the start skew (the warm-up ring's first lock) it would look like a ramp
+    assertThat(NoiseVerdicts.firstQuarterOverRest(warm, 0).getAsDouble()).isLessThan(0.1);
+    assertThat(
+            codes(
+                analysed(
+                    run(
+                        List.of(agent("node1")),
+                        List.of(step("solo-node1", "solo-node1", "solo", 1, warm)),
+                        1,
+                        0.05))))
+        .doesNotContain("unsteady");
+  }
+
+  @Test
   void tooFewSamplesSayNothingAboutSteadiness() {
     NodeResult shortRun = withSeries("node1", series(0.3, 3, 2000, 10000));
-    assertThat(NoiseVerdicts.firstQuarterOverRest(shortRun)).isEmpty();
+    assertThat(NoiseVerdicts.firstQuarterOverRest(shortRun, 0)).isEmpty();
   }
 
   @Test
