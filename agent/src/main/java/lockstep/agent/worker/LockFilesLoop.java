@@ -94,21 +94,36 @@ public final class LockFilesLoop implements WorkerLoop {
   }
 
   /**
-   * Runs the measured path on {@link #WARM_UP_FILES} scratch files ({@code .warmup-PREFIXi} in the
-   * same directory, none counted, each unlocked and closed; the agent removes them at cleanup, see
-   * {@link #warmUpName}), so the native-call stubs are linked and the per-file code compiled before
-   * the instant: the measured time holds the file system's work, not the worker JVM's warm-up.
+   * Runs the measured path on {@link #WARM_UP_FILES} scratch files, none counted, each unlocked and
+   * closed, so the native-call stubs are linked and the per-file code compiled before the instant:
+   * the measured time holds the file system's work, not the worker JVM's warm-up. The files go to a
+   * directory of the worker's own on tmpfs ({@link ScratchDir}) and are gone before the instant:
+   * the JIT compiles the same code whatever the file system, and on a slow one (GFS2 creates ~40
+   * files/s under emulation) 400 scratch files per worker cost the step seconds of prepare. Without
+   * a tmpfs they go to the measured directory as {@code .warmup-PREFIXi} and stay until cleanup
+   * (see {@link #warmUpName}).
    */
   @Override
   public void warmUp() {
+    LockMode mode = mode();
+    ScratchDir scratch = ScratchDir.onTmpfs("lockstep-warmup-" + prefix);
+    if (scratch == null) {
+      warmUpIn(dirFd.fd(), dir + "/", WARM_UP_PREFIX + prefix, mode);
+      return;
+    }
+    try (scratch) {
+      warmUpIn(scratch.dir().fd(), scratch.path() + "/", prefix, mode);
+    }
+  }
+
+  private void warmUpIn(int dirfd, String dirPrefix, String namePrefix, LockMode mode) {
     Histogram scratch = LatencyHistograms.create();
     List<Integer> none = new ArrayList<>();
-    LockMode mode = mode();
     for (int i = 0; i < WARM_UP_FILES && !stopped; i++) {
-      String name = warmUpName(prefix, i);
-      String path = dir + "/" + name;
+      String name = fileName(namePrefix, i);
+      String path = dirPrefix + name;
       long t0 = System.nanoTime();
-      int fd = posix.openat(dirFd.fd(), name, FLAGS, 0644, path);
+      int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
       try {
         lockOne(fd, path, mode, true, false, none);
       } finally {

@@ -1,10 +1,12 @@
 package lockstep.coordinator.analysis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import lockstep.common.WorkloadKind;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Finding;
@@ -16,6 +18,7 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Severity;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
+import lockstep.coordinator.scenario.Durations;
 
 /**
  * The verdict in plain words, from the analysis figures: what makes the run invalid first, then
@@ -89,6 +92,24 @@ public final class Verdicts {
 
   private static void coherence(RunRecord run, List<Finding> out) {
     for (StepRecord s : run.steps()) {
+      List<String> late = lateToTheRing(run, s);
+      long errors = s.results().stream().mapToLong(NodeResult::coherenceErrors).sum();
+      if (errors > 0 && !late.isEmpty()) {
+        // The check assumes every participant is in the ring while the window lasts: before a
+        // late one joins, the others see their own increments only. Those are not the file
+        // system's errors, and whether it kept the nodes coherent is not known.
+        out.add(
+            new Finding(
+                "coherence-inconclusive",
+                Severity.WARNING,
+                f(
+                    "Coherence not checked in step %s: %s joined the ring after the warm-up"
+                        + " (%s), so the %d increment(s) that did not match may be the ring"
+                        + " running without it, not the file system; try a longer warmup.",
+                    s.id(), String.join(", ", late), run.workload().get("warmup"), errors),
+                s.id()));
+        continue;
+      }
       for (NodeResult n : s.results()) {
         if (n.coherenceErrors() > 0) {
           out.add(
@@ -108,6 +129,26 @@ public final class Verdicts {
         }
       }
     }
+  }
+
+  /**
+   * The nodes of a ping-pong step (more than one) whose first lock came after the warm-up: the ring
+   * was not whole for part of the measured window. Start skew against the warm-up, as the worker
+   * counts its window from the instant.
+   */
+  static List<String> lateToTheRing(RunRecord run, StepRecord s) {
+    Object warmup = run.workload().get("warmup");
+    if (run.kind() != WorkloadKind.PING_PONG || s.results().size() < 2 || warmup == null) {
+      return List.of();
+    }
+    Duration w = Durations.parse(warmup.toString());
+    if (w == null) {
+      return List.of();
+    }
+    return s.results().stream()
+        .filter(n -> n.startSkewMillis() > w.toNanos() / 1e6)
+        .map(n -> f("node %s %.0f ms late", n.node(), n.startSkewMillis()))
+        .toList();
   }
 
   /**

@@ -294,7 +294,9 @@ final class LabCommand implements Runnable {
   @Command(
       name = "ssh",
       mixinStandardHelpOptions = true,
-      description = "A root shell (or COMMAND) on a guest: node1 or node2.")
+      description =
+          "A root shell (or COMMAND) on a guest: node1 or node2; all runs COMMAND on both at once"
+              + " (each line prefixed with its node).")
   static final class Ssh implements Callable<Integer> {
     @CommandLine.Mixin Where where = new Where();
 

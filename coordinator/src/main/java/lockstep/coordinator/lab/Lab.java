@@ -14,6 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * {@code lockstep lab}: a two-node cluster of QEMU guests on this machine (both QEMUs and the
@@ -404,10 +408,16 @@ public final class Lab {
    * ssh into a guest as root: a shell on this terminal, or the command, its output printed here;
    * returns ssh's exit code.
    */
+  /** The node name {@link #ssh} takes for both guests at once. */
+  public static final String ALL_NODES = "all";
+
   public int ssh(String node, List<String> command) {
     HostCheck.root("ssh");
     LabState state = alive(upState());
     Guests g = guests(state, LabFiles.locate());
+    if (ALL_NODES.equals(node)) {
+      return sshAll(g, command);
+    }
     LabNode n = LabNode.named(node);
     try {
       if (command.isEmpty()) {
@@ -425,6 +435,46 @@ public final class Lab {
       Thread.currentThread().interrupt();
       throw new LabException("interrupted");
     }
+  }
+
+  /**
+   * The command on both guests at once (a peer run "together": {@code lab ssh all dd ...}), each
+   * line of output prefixed with its node; the exit code is the first non-zero one.
+   */
+  private int sshAll(Guests g, List<String> command) {
+    if (command.isEmpty()) {
+      throw new LabException("lab ssh all needs a COMMAND (a shell is one node's: node1 or node2)");
+    }
+    List<LabNode> nodes = LabNode.all();
+    ExecutorService pool = Executors.newFixedThreadPool(nodes.size());
+    int rc = 0;
+    try {
+      List<CompletableFuture<Commands.Result>> runs = new ArrayList<>();
+      for (LabNode n : nodes) {
+        List<String> ssh = g.ssh(n, List.of(String.join(" ", command)));
+        runs.add(
+            CompletableFuture.supplyAsync(
+                () -> commands.run(ssh, "", Duration.ofHours(1), null), pool));
+      }
+      for (int i = 0; i < nodes.size(); i++) {
+        Commands.Result r;
+        try {
+          r = runs.get(i).join();
+        } catch (CompletionException e) {
+          throw e.getCause() instanceof LabException le
+              ? le
+              : new LabException("cannot run ssh: " + e.getCause());
+        }
+        String name = nodes.get(i).name();
+        r.stdout().lines().forEach(l -> out.println(name + ": " + l));
+        r.stderr().lines().forEach(l -> System.err.println(name + ": " + l));
+        rc = rc != 0 ? rc : r.exitCode();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    out.flush();
+    return rc;
   }
 
   private void writeInventories(LabState state) {

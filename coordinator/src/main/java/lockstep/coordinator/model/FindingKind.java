@@ -20,6 +20,7 @@ public enum FindingKind {
   private static final Map<String, FindingKind> CODES =
       Map.ofEntries(
           Map.entry("coherence", VALIDITY),
+          Map.entry("coherence-inconclusive", VALIDITY),
           Map.entry("run-failed", VALIDITY),
           Map.entry("node-local-locks", VALIDITY),
           Map.entry("together", SCALING),

@@ -33,6 +33,14 @@ class RunAnalyzerTest {
     return r.analysis().findings().stream().map(Finding::code).toList();
   }
 
+  private static String message(RunRecord r, String code) {
+    return r.analysis().findings().stream()
+        .filter(f -> f.code().equals(code))
+        .findFirst()
+        .orElseThrow()
+        .message();
+  }
+
   @Test
   void repeatsGiveMeanMinMaxAndSampleStddevPerNodeAndStep() {
     RunRecord r =
@@ -315,6 +323,47 @@ class RunAnalyzerTest {
     assertThat(r.analysis().findings().get(0).severity()).isEqualTo(Severity.INVALID);
     assertThat(r.analysis().verdict().get(0)).contains("node node2 saw 3 coherence error");
     assertThat(soloThenAll(new double[] {1, 1}, new double[] {1, 1}).analysis().valid()).isTrue();
+  }
+
+  @Test
+  void aPingPongNodeThatJoinedAfterTheWarmUpMakesCoherenceInconclusiveNotInvalid() {
+    // node1 woke 1,088 ms after the instant, past the 500 ms warm-up: node2 ran the ring alone
+    var s =
+        step(
+            "all",
+            "all",
+            "all",
+            1,
+            node("node1", 100, 1.1, 4.5, 1088, 0, List.of()),
+            node("node2", 900, 0.5, 4.5, 0.4, 457, List.of()));
+    Map<String, Object> params = Map.of("type", "ping-pong", "lock", "fcntl", "warmup", "500ms");
+    RunRecord r =
+        analysed(
+            run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05, "ping-pong", params));
+    assertThat(codes(r)).contains("coherence-inconclusive").doesNotContain("coherence");
+    assertThat(message(r, "coherence-inconclusive"))
+        .contains("node node1 1088 ms late", "after the warm-up (500ms)", "457 increment(s)");
+    assertThat(r.analysis().valid()).isTrue();
+
+    var onTime =
+        step(
+            "all",
+            "all",
+            "all",
+            1,
+            node("node1", 100, 0.5, 4.5, 3, 0, List.of()),
+            node("node2", 100, 0.5, 4.5, 0.4, 457, List.of()));
+    RunRecord invalid =
+        analysed(
+            run(
+                List.of(agent("node1"), agent("node2")),
+                List.of(onTime),
+                1,
+                0.05,
+                "ping-pong",
+                params));
+    assertThat(codes(invalid)).contains("coherence").doesNotContain("coherence-inconclusive");
+    assertThat(invalid.analysis().valid()).isFalse();
   }
 
   @Test

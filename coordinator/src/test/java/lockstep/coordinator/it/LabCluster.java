@@ -6,9 +6,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.ResultsStore;
@@ -27,6 +31,13 @@ final class LabCluster {
 
   /** The namespace the lab's QEMUs run in, as {@code up} printed it. */
   final String namespace;
+
+  private final Map<RunRecord, Path> files = new IdentityHashMap<>();
+
+  /** The run.json of a run this lab ran. */
+  Path file(RunRecord run) {
+    return files.get(run);
+  }
 
   private LabCluster(String namespace) {
     this.namespace = namespace;
@@ -89,7 +100,9 @@ final class LabCluster {
       List<Path> runs =
           s.filter(p -> p.getFileName().toString().equals(ResultsStore.RUN_FILE)).toList();
       assertThat(runs).hasSize(1);
-      return ResultsStore.load(runs.get(0));
+      RunRecord run = ResultsStore.load(runs.get(0));
+      files.put(run, runs.get(0));
+      return run;
     }
   }
 
@@ -98,5 +111,78 @@ final class LabCluster {
     List<String> args = new ArrayList<>(List.of("ssh", node));
     args.addAll(List.of(command));
     return lab(args.toArray(String[]::new));
+  }
+
+  /** {@link #ssh} that must succeed; its output. */
+  String must(String node, String command) {
+    Cli r = ssh(node, command);
+    assertThat(r.exitCode()).as("lab ssh %s %s: %s", node, command, r.err()).isZero();
+    return r.out();
+  }
+
+  /**
+   * The class's lab: up (cheap when it is) once the machine passed the gate's check; null when the
+   * gate skips the class.
+   */
+  static LabCluster forClass(Required.Gate gate) throws Exception {
+    return gate.checkOnce(LabCluster::requireMachine) ? up() : null;
+  }
+
+  /** {@code lab set KEY=VALUE ...}, which must succeed. */
+  static void set(String... changes) {
+    List<String> args = new ArrayList<>(List.of("set"));
+    args.addAll(List.of(changes));
+    Cli r = lab(args.toArray(String[]::new));
+    assertThat(r.exitCode()).as("lab set %s: %s", String.join(" ", changes), r.err()).isZero();
+  }
+
+  private static final Pattern DD = Pattern.compile("(\\d+) bytes .* copied, ([0-9.]+) s");
+  private static final Pattern LOCKBENCH = Pattern.compile("ops_per_s ([0-9.]+)");
+  private static final Pattern PING_PONG = Pattern.compile("(\\d+) locks/sec");
+
+  /** dd's MB/s (10^6 bytes, as dd and Lockstep count) from its last "copied" line. */
+  static double ddMBps(String output) {
+    Matcher m = DD.matcher(output);
+    double mbps = -1;
+    while (m.find()) {
+      mbps = Long.parseLong(m.group(1)) / 1e6 / Double.parseDouble(m.group(2));
+    }
+    assertThat(mbps).as("dd printed its figure: %s", output).isPositive();
+    return mbps;
+  }
+
+  /** Each node's dd MB/s from {@code lab ssh all dd ...}'s output (lines "nodeN: ..."). */
+  static Map<String, Double> ddMBpsByNode(String output) {
+    Map<String, Double> out = new TreeMap<>();
+    for (String node : List.of("node1", "node2")) {
+      String mine =
+          output.lines().filter(l -> l.startsWith(node + ": ")).collect(Collectors.joining("\n"));
+      out.put(node, ddMBps(mine));
+    }
+    return out;
+  }
+
+  /** lockbench's ops/s (lock and unlock each one op). */
+  static double lockbench(String output) {
+    Matcher m = LOCKBENCH.matcher(output);
+    assertThat(m.find()).as("lockbench printed its figure: %s", output).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
+  /**
+   * ping_pong's locks/s over its run: the mean of its once-a-second figures after the first (which
+   * covers its start).
+   */
+  static double pingPong(String output) {
+    Matcher m = PING_PONG.matcher(output);
+    List<Double> each = new ArrayList<>();
+    while (m.find()) {
+      each.add(Double.parseDouble(m.group(1)));
+    }
+    assertThat(each).as("ping_pong printed its figures: %s", output).hasSizeGreaterThan(2);
+    return each.subList(1, each.size()).stream()
+        .mapToDouble(Double::doubleValue)
+        .average()
+        .orElseThrow();
   }
 }

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code lockstep lab}: two QEMU guests with real kernels, GFS2 and OCFS2 up at once, the agents
  * deployed by the project's Ansible playbook under its systemd unit with mTLS; {@code lockstep
  * agents} and one tiny scenario per file system through {@code lab run}; {@code lab set} on every
- * node; then {@code down} leaves no QEMU, no namespace and no mount. The lab is {@link
- * LabCluster}'s (its own directory and namespace, not a user's lab).
+ * node. {@link LabTeardownIT} (the last lab class: failsafe runs classes alphabetically) takes the
+ * lab down. The lab is {@link LabCluster}'s (its own directory and namespace, not a user's lab).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LabIT {
@@ -110,21 +110,6 @@ class LabIT {
     assertThat(Files.readString(LabCluster.DIR.resolve("ocfs2/inventory.yaml")))
         .contains("lab-disk-mbps: 30");
     assertThat(LabCluster.lab("status").exitCode()).isZero();
-  }
-
-  @Test
-  @Order(5)
-  void downLeavesNothing() throws Exception {
-    Cli r = LabCluster.lab("down");
-    assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(run("pgrep", "-f", "process=lockstep-node")).isEmpty();
-    assertThat(run("pgrep", "-f", "qemu-storage-daemon.*" + LabCluster.DIR)).isEmpty();
-    assertThat(run("ip", "netns", "list")).doesNotContain(lab.namespace);
-    assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(LabCluster.DIR.toString());
-    assertThat(Files.exists(LabCluster.DIR.resolve("state.json"))).isFalse();
-    Cli again = LabCluster.lab("down");
-    assertThat(again.exitCode()).isZero();
-    assertThat(again.out()).contains("nothing to remove");
   }
 
   private static String run(String... cmd) throws Exception {

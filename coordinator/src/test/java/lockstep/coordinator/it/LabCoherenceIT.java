@@ -1,0 +1,76 @@
+package lockstep.coordinator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
+import lockstep.coordinator.model.Severity;
+import lockstep.testsupport.Required;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The coherence check meets a real gap: on OCFS2 with o2cb, fcntl locks are each node's own, so
+ * ping-pong with read-write across both nodes is an INVALID run naming the cause; on GFS2 the same
+ * scenario holds (dlm_controld's cluster-wide POSIX locks).
+ */
+class LabCoherenceIT {
+  private static final Required.Gate MACHINE = new Required.Gate();
+  private static final String SCENARIO =
+      "name: lab-coherence\nplan: [all]\nworkload: {type: ping-pong, file: coherence.dat,"
+          + " processes: 1, lock: fcntl, io: read-write, duration: 4s, warmup: 2s}\n";
+  private static LabCluster lab;
+
+  @TempDir static Path work;
+
+  @BeforeAll
+  static void lab() throws Exception {
+    lab = LabCluster.forClass(MACHINE);
+  }
+
+  @BeforeEach
+  void gate() {
+    MACHINE.eachTest();
+  }
+
+  @AfterAll
+  static void limitBack() {
+    if (lab != null) {
+      LabCluster.set("plock_rate_limit=100");
+    }
+  }
+
+  @Test
+  void onOcfs2WithO2cbFcntlLocksAreNodeLocalAndTheRunIsInvalid() throws Exception {
+    RunRecord run = lab.run("ocfs2", SCENARIO, work);
+    assertThat(run.status()).isEqualTo(RunStatus.OK);
+    Finding invalid =
+        run.analysis().findings().stream()
+            .filter(f -> f.severity() == Severity.INVALID)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("not INVALID: " + run.analysis()));
+    assertThat(invalid.message()).contains("INVALID RUN", "o2cb", "node");
+    assertThat(run.analysis().findings()).anyMatch(f -> f.code().equals("node-local-locks"));
+    long errors =
+        run.steps().get(0).results().stream().mapToLong(NodeResult::coherenceErrors).sum();
+    System.out.println("OCFS2/o2cb fcntl ping-pong read-write: coherence errors " + errors);
+  }
+
+  @Test
+  void onGfs2TheSameRingHolds() throws Exception {
+    LabCluster.set("plock_rate_limit=0");
+    RunRecord run = lab.run("gfs2", SCENARIO, work);
+    assertThat(run.status()).isEqualTo(RunStatus.OK);
+    for (NodeResult n : run.steps().get(0).results()) {
+      assertThat(n.coherenceChecks()).as("checks on %s", n.node()).isPositive();
+      assertThat(n.coherenceErrors()).as("errors on %s", n.node()).isZero();
+    }
+    assertThat(run.analysis().findings()).noneMatch(f -> f.severity() == Severity.INVALID);
+  }
+}

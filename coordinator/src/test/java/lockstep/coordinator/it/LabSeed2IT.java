@@ -1,0 +1,180 @@
+package lockstep.coordinator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import lockstep.coordinator.analysis.NodeLoad;
+import lockstep.coordinator.model.AgentRecord;
+import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
+import lockstep.testsupport.Required;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Seed 2 on real OCFS2 (o2cb, two TCG guests) with the shared disk the limit, as the seed's SAN
+ * was: one throttle group in the storage daemon that serves the disk to both guests. The seed's dd
+ * shape halves together, the verdict says storage-bound naming the guest's device, dd run the same
+ * way agrees, and a disk of each node's own does not halve. Then the OCFS2 developers' explanation,
+ * tried: localalloc=0 (every allocation through the global bitmap's cluster lock) on an unthrottled
+ * disk, whose verdict must not be the device's.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class LabSeed2IT {
+  private static final Required.Gate MACHINE = new Required.Gate();
+  private static final int DISK_MBPS = 4;
+  // The seed's dd: 4 KiB blocks, conv=fdatasync; 32 MiB is 8 s alone at 4 MB/s.
+  private static final String SEED2 =
+      "name: lab-seed2-dd\nplan: [solo, all]\nworkload: {type: write, file: \"seed2.{node}\","
+          + " block-size: 4KiB, size: 32MiB, fdatasync: true}\n";
+  private static final String DD = "dd if=/dev/zero bs=4k count=8192 conv=fdatasync 2>&1";
+  private static LabCluster lab;
+  private static RunRecord throttled;
+
+  @TempDir static Path work;
+
+  @BeforeAll
+  static void lab() throws Exception {
+    lab = LabCluster.forClass(MACHINE);
+  }
+
+  @BeforeEach
+  void gate() {
+    MACHINE.eachTest();
+  }
+
+  @AfterAll
+  static void settingsBack() {
+    if (lab != null) {
+      LabCluster.set("disk-mbps=200", "localalloc=8");
+    }
+  }
+
+  @Test
+  @Order(1)
+  void onTheSharedThrottledDiskTogetherHalvesAndTheVerdictNamesTheDevice() throws Exception {
+    LabCluster.set("disk-mbps=" + DISK_MBPS, "localalloc=8");
+    throttled = lab.run("ocfs2", SEED2, work);
+    assertThat(throttled.status()).isEqualTo(RunStatus.OK);
+    for (AgentRecord a : throttled.agents()) {
+      assertThat(a.clusterSettings())
+          .containsEntry("ocfs2:cluster_stack", "o2cb")
+          .containsEntry("ocfs2:localalloc", "8")
+          .containsKey("o2cb:idle_timeout_ms")
+          .containsKey("o2cb:heartbeat_dead_threshold");
+    }
+    Map<String, Double> ratio = togetherOverSolo(throttled);
+    System.out.println("seed 2, shared disk at " + DISK_MBPS + " MB/s: together/solo " + ratio);
+    assertThat(ratio.values()).allSatisfy(r -> assertThat(r).isLessThan(0.65));
+    assertThat(throttled.analysis().findings())
+        .anyMatch(f -> f.code().equals("halved") || f.code().equals("scaling-loss"));
+    Finding bound = allStepBottleneck(throttled);
+    assertThat(bound.code()).isEqualTo("storage-bound");
+    assertThat(bound.message()).containsPattern("device vd[a-z] busy");
+  }
+
+  @Test
+  @Order(2)
+  void ddRunTheSameWayAgreesAndADiskOfEachNodesOwnDoesNotHalve() {
+    double lockstepAlone = solo(throttled, "node1");
+    double ddAlone = LabCluster.ddMBps(lab.must("node1", DD + " of=/mnt/ocfs2/seed2-dd.node1"));
+    Map<String, Double> ddTogether =
+        LabCluster.ddMBpsByNode(lab.must("all", DD + " of=/mnt/ocfs2/seed2-dd.$(hostname)"));
+    double privAlone = LabCluster.ddMBps(lab.must("node1", DD + " of=/mnt/priv/seed2-dd"));
+    Map<String, Double> privTogether =
+        LabCluster.ddMBpsByNode(lab.must("all", DD + " of=/mnt/priv/seed2-dd"));
+    lab.must("all", "rm -f /mnt/ocfs2/seed2-dd.* /mnt/priv/seed2-dd");
+    System.out.printf(
+        Locale.ROOT,
+        "seed 2 dd: shared alone %.2f MB/s (lockstep %.2f, %.2fx), together %s; own disk alone"
+            + " %.2f, together %s%n",
+        ddAlone,
+        lockstepAlone,
+        lockstepAlone / ddAlone,
+        ddTogether,
+        privAlone,
+        privTogether);
+    assertThat(lockstepAlone / ddAlone).as("lockstep / dd alone").isBetween(0.85, 1.15);
+    assertThat(ddTogether.values()).allSatisfy(v -> assertThat(v / ddAlone).isLessThan(0.7));
+    assertThat(privTogether.values())
+        .allSatisfy(v -> assertThat(v / privAlone).isGreaterThan(0.85));
+  }
+
+  @Test
+  @Order(3)
+  void withEveryAllocationThroughTheGlobalBitmapTheVerdictIsNotTheDevices() throws Exception {
+    LabCluster.set("disk-mbps=200", "localalloc=0");
+    RunRecord trial = lab.run("ocfs2", SEED2, work);
+    assertThat(trial.status()).isEqualTo(RunStatus.OK);
+    assertThat(trial.agents())
+        .allSatisfy(a -> assertThat(a.clusterSettings()).containsEntry("ocfs2:localalloc", "0"));
+    Map<String, Double> ratio = togetherOverSolo(trial);
+    Finding bound = allStepBottleneck(trial);
+    List<NodeLoad> loads = NodeLoad.byGroup(trial).get("all");
+    double device = loads.stream().mapToDouble(NodeLoad::deviceBusyPercent).max().orElseThrow();
+    double cpu = loads.stream().mapToDouble(NodeLoad::cpuBusyPercent).max().orElseThrow();
+    System.out.printf(
+        Locale.ROOT,
+        "seed 2, localalloc=0, disk unthrottled: solo %s MB/s, together/solo %s, device at most"
+            + " %.0f%% busy, CPU %.0f%%: %s%n",
+        trial.steps().stream()
+            .filter(s -> s.nodes().size() == 1)
+            .map(s -> String.format(Locale.ROOT, "%.2f", s.results().get(0).throughput()))
+            .toList(),
+        ratio,
+        device,
+        cpu,
+        bound.message());
+    assertThat(device).as("the unthrottled disk is not the limit").isLessThan(50);
+    assertThat(bound.code()).isNotEqualTo("storage-bound");
+    boolean lost = ratio.values().stream().allMatch(r -> r < 0.8);
+    if (lost && cpu < 85) {
+      assertThat(bound.code()).isEqualTo("cluster-lock-bound");
+      assertThat(bound.message()).contains("localalloc=0 MB", "global bitmap");
+    }
+  }
+
+  private static Map<String, Double> togetherOverSolo(RunRecord run) {
+    Map<String, Double> out = new java.util.TreeMap<>();
+    run.steps().stream()
+        .filter(s -> s.nodes().size() > 1)
+        .flatMap(s -> s.results().stream())
+        .forEach(n -> out.put(n.node(), n.throughput() / solo(run, n.node())));
+    return out;
+  }
+
+  private static double solo(RunRecord run, String node) {
+    return run.steps().stream()
+        .filter(s -> s.nodes().equals(List.of(node)))
+        .flatMap(s -> s.results().stream())
+        .mapToDouble(NodeResult::throughput)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static Finding allStepBottleneck(RunRecord run) {
+    List<String> bottlenecks =
+        List.of(
+            "storage-bound",
+            "network-bound",
+            "cpu-bound",
+            "waiting",
+            "no-bottleneck",
+            "cluster-lock-bound");
+    return run.analysis().findings().stream()
+        .filter(f -> bottlenecks.contains(f.code()) && "all".equals(f.step()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no bottleneck for step all: " + run.analysis()));
+  }
+}
