@@ -38,6 +38,8 @@ class LabSeed2IT {
   private static final String SEED2 =
       "name: lab-seed2-dd\nplan: [solo, all]\nworkload: {type: write, file: \"seed2.{node}\","
           + " block-size: 4KiB, size: 32MiB, fdatasync: true}\n";
+  // The trial falls to 1/40 of solo together: 8 MiB is about half a minute.
+  private static final String TRIAL = SEED2.replace("size: 32MiB", "size: 8MiB");
   private static final String DD = "dd if=/dev/zero bs=4k count=8192 conv=fdatasync 2>&1";
   private static LabCluster lab;
   private static RunRecord throttled;
@@ -105,7 +107,8 @@ class LabSeed2IT {
         ddTogether,
         privAlone,
         privTogether);
-    assertThat(lockstepAlone / ddAlone).as("lockstep / dd alone").isBetween(0.85, 1.15);
+    // same shape, same disk, minutes apart on emulated CPUs: a comparison, not a speed test
+    assertThat(lockstepAlone / ddAlone).as("lockstep / dd alone").isBetween(0.7, 1.3);
     assertThat(ddTogether.values()).allSatisfy(v -> assertThat(v / ddAlone).isLessThan(0.7));
     assertThat(privTogether.values())
         .allSatisfy(v -> assertThat(v / privAlone).isGreaterThan(0.85));
@@ -115,7 +118,7 @@ class LabSeed2IT {
   @Order(3)
   void withEveryAllocationThroughTheGlobalBitmapTheVerdictIsNotTheDevices() throws Exception {
     LabCluster.set("disk-mbps=200", "localalloc=0");
-    RunRecord trial = lab.run("ocfs2", SEED2, work);
+    RunRecord trial = lab.run("ocfs2", TRIAL, work);
     assertThat(trial.status()).isEqualTo(RunStatus.OK);
     assertThat(trial.agents())
         .allSatisfy(a -> assertThat(a.clusterSettings()).containsEntry("ocfs2:localalloc", "0"));
