@@ -184,7 +184,7 @@ class LabSeed1IT {
         lab.run(
             "gfs2",
             "name: lab-seed1-lock-files\nplan: [solo, all]\nworkload: {type: lock-files,"
-                + " processes: 4, files: 25, lock: fcntl}\n",
+                + " processes: 2, files: 25, lock: fcntl}\n",
             work);
     assertThat(files.status()).isEqualTo(RunStatus.OK);
     List<String> bounds = List.of("rate-limit", "cpu-bound", "storage-bound", "waiting");
