@@ -59,6 +59,8 @@ public final class RunRegistry implements AutoCloseable {
   /** Told of every run that reaches a final state (the metrics endpoint's totals). */
   private volatile Consumer<Run> onFinished = r -> {};
 
+  private volatile Rehearsal rehearsal = Rehearsal.none();
+
   /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
   private Claim preparing;
 
@@ -86,6 +88,11 @@ public final class RunRegistry implements AutoCloseable {
 
   public AgentConfig config() {
     return config;
+  }
+
+  /** The start-up rehearsal a Prepare waits for, so that it never runs beside a measured step. */
+  public void rehearsedBy(Rehearsal r) {
+    rehearsal = r;
   }
 
   private void tick() {
@@ -123,6 +130,7 @@ public final class RunRegistry implements AutoCloseable {
    * @param peer who asks (remote address of the call), named to whoever is refused later
    */
   public Run prepare(PrepareRequest request, String peer) {
+    rehearsal.awaitDone();
     if (request.getRunId().isBlank()) {
       throw Status.INVALID_ARGUMENT.withDescription("run_id is empty").asRuntimeException();
     }

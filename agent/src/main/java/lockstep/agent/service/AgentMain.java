@@ -179,6 +179,7 @@ public final class AgentMain implements Callable<Integer> {
       throw new StartupException("--listen " + listen + ": cannot listen: " + why);
     }
     startClockProbes(server, config.listenHost());
+    server.rehearse(config.nodeName());
     String metricsLine = null;
     if (metricsAt != null) {
       try {

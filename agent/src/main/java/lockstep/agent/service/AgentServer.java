@@ -17,6 +17,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.metrics.AgentMetrics;
 import lockstep.agent.run.AgentConfig;
+import lockstep.agent.run.Rehearsal;
 import lockstep.agent.run.Run;
 import lockstep.agent.run.RunRegistry;
 import lockstep.agent.security.AgentSecurity;
@@ -124,6 +125,12 @@ public final class AgentServer {
   /** The UDP clock probe port, 0 before {@link #startClockProbes}. */
   public int clockProbePort() {
     return clockProbes == null ? 0 : clockProbes.port();
+  }
+
+  /** Rehearses a step on tmpfs now; the first Prepare waits for it ({@link Rehearsal}). */
+  public AgentServer rehearse(String nodeName) {
+    registry.rehearsedBy(Rehearsal.start(nodeName));
+    return this;
   }
 
   public int port() {

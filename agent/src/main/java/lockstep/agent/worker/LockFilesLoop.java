@@ -10,6 +10,7 @@ import lockstep.agent.fs.Locks;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
+import lockstep.agent.fs.ScratchDir;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.FileClose;

@@ -1,20 +1,17 @@
-package lockstep.agent.worker;
+package lockstep.agent.fs;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
-import lockstep.agent.fs.Dir;
-import lockstep.agent.fs.PosixException;
-import lockstep.agent.fs.RootDir;
 
 /**
- * A directory of the worker's own on tmpfs ({@code /dev/shm}), for work that must not touch the
- * measured file system (a warm-up); removed with everything in it on close.
+ * A directory of its own on tmpfs ({@code /dev/shm}), for work that must not touch the measured
+ * file system (a warm-up); removed with everything in it on close.
  */
-final class ScratchDir implements AutoCloseable {
-  static final Path TMPFS = Path.of("/dev/shm");
+public final class ScratchDir implements AutoCloseable {
+  public static final Path TMPFS = Path.of("/dev/shm");
 
   private final Path path;
   private final Dir dir;
@@ -25,7 +22,7 @@ final class ScratchDir implements AutoCloseable {
   }
 
   /** A fresh directory (mode 0700) named {@code name-RANDOM} on tmpfs; null when there is none. */
-  static ScratchDir onTmpfs(String name) {
+  public static ScratchDir onTmpfs(String name) {
     Path made = null;
     try {
       if (!Files.isDirectory(TMPFS) || !"tmpfs".equals(Files.getFileStore(TMPFS).type())) {
@@ -43,11 +40,11 @@ final class ScratchDir implements AutoCloseable {
     }
   }
 
-  Path path() {
+  public Path path() {
     return path;
   }
 
-  Dir dir() {
+  public Dir dir() {
     return dir;
   }
 

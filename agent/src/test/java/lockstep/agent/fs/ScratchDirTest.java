@@ -1,9 +1,8 @@
-package lockstep.agent.worker;
+package lockstep.agent.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import lockstep.agent.fs.Posix;
 import org.junit.jupiter.api.Test;
 
 class ScratchDirTest {
