@@ -92,25 +92,30 @@ class LabSeed1IT {
 
   @Test
   @Order(2)
-  void atTheLimitLockstepAgreesWithPingPongAndLockbench() {
-    double lockstep = soloRate(limited, "node1");
+  void atTheLimitLockstepAgreesWithPingPongAndLockbench() throws Exception {
+    // peer, Lockstep, peer: the rate at the limit drifts between minutes under emulation (the
+    // peers gave 94.5 and 99.0 in one run, 74.8 and 76.9 in another), so Lockstep is compared
+    // with the two peers around it
     double pingPong =
         LabCluster.pingPong(
             lab.must("node1", "timeout -s INT 20 ping_pong /mnt/gfs2/seed1-peer.dat 2; true"));
+    RunRecord between =
+        lab.run("gfs2", pingPong("20s").replace("plan: [solo, all]", "plan: [solo]"), work);
+    double lockstep = soloRate(between, "node1");
     double lockbench =
         LabCluster.lockbench(lab.must("node1", "lockbench fcntl /mnt/gfs2/seed1-peer.dat 20"));
     lab.must("node1", "rm -f /mnt/gfs2/seed1-peer.dat");
+    double peers = (pingPong + lockbench) / 2;
     System.out.printf(
         Locale.ROOT,
-        "seed 1 at plock_rate_limit=100, node1 solo: lockstep %.1f, ping_pong %.1f (%.2fx),"
-            + " lockbench %.1f (%.2fx) locks/s%n",
-        lockstep,
+        "seed 1 at plock_rate_limit=100, node1 solo: ping_pong %.1f, lockstep %.1f, lockbench %.1f"
+            + " locks/s (lockstep / peers %.2fx; first run %.1f)%n",
         pingPong,
-        lockstep / pingPong,
+        lockstep,
         lockbench,
-        lockstep / lockbench);
-    assertThat(lockstep / pingPong).as("lockstep / ping_pong").isCloseTo(1.0, within(0.1));
-    assertThat(lockstep / lockbench).as("lockstep / lockbench").isCloseTo(1.0, within(0.1));
+        lockstep / peers,
+        soloRate(limited, "node1"));
+    assertThat(lockstep / peers).as("lockstep / peers around it").isCloseTo(1.0, within(0.1));
   }
 
   @Test

@@ -78,7 +78,15 @@ class LabSeed2IT {
     }
     Map<String, Double> ratio = togetherOverSolo(throttled);
     System.out.println("seed 2, shared disk at " + DISK_MBPS + " MB/s: together/solo " + ratio);
-    assertThat(ratio.values()).allSatisfy(r -> assertThat(r).isLessThan(0.65));
+    // A fixed amount per node: whoever ends first leaves the other the whole disk, so a node's
+    // mean together lies above half; what shows the shared budget is that the two together got
+    // about one disk's worth, and each lost to the other.
+    assertThat(ratio.values()).allSatisfy(r -> assertThat(r).isLessThan(0.8));
+    assertThat(ratio.values().stream().mapToDouble(Double::doubleValue).average().orElseThrow())
+        .isLessThan(0.7);
+    assertThat(together(throttled))
+        .as("together, the nodes share one disk's budget")
+        .isLessThan(1.25 * Math.max(solo(throttled, "node1"), solo(throttled, "node2")));
     assertThat(throttled.analysis().findings())
         .anyMatch(f -> f.code().equals("halved") || f.code().equals("scaling-loss"));
     Finding bound = allStepBottleneck(throttled);
@@ -109,7 +117,9 @@ class LabSeed2IT {
         privTogether);
     // same shape, same disk, minutes apart on emulated CPUs: a comparison, not a speed test
     assertThat(lockstepAlone / ddAlone).as("lockstep / dd alone").isBetween(0.7, 1.3);
-    assertThat(ddTogether.values()).allSatisfy(v -> assertThat(v / ddAlone).isLessThan(0.7));
+    assertThat(ddTogether.values()).allSatisfy(v -> assertThat(v / ddAlone).isLessThan(0.8));
+    assertThat(ddTogether.values().stream().mapToDouble(Double::doubleValue).sum())
+        .isLessThan(1.25 * ddAlone);
     assertThat(privTogether.values())
         .allSatisfy(v -> assertThat(v / privAlone).isGreaterThan(0.85));
   }
@@ -155,6 +165,14 @@ class LabSeed2IT {
         .flatMap(s -> s.results().stream())
         .forEach(n -> out.put(n.node(), n.throughput() / solo(run, n.node())));
     return out;
+  }
+
+  private static double together(RunRecord run) {
+    return run.steps().stream()
+        .filter(s -> s.nodes().size() > 1)
+        .flatMap(s -> s.results().stream())
+        .mapToDouble(NodeResult::throughput)
+        .sum();
   }
 
   private static double solo(RunRecord run, String node) {
