@@ -4,7 +4,8 @@
 # a bound; every failure is one line on stderr and a non-zero exit.
 #
 #   boot-ready SECS             systemd has finished booting (running or degraded)
-#   priv-up                     the node's private disk (ext4, not shared) on /mnt/priv
+#   priv-up                     the node's private disk (ext4, not shared) on /mnt/priv; writeback
+#                               limits scaled to the guest (see below)
 #   gfs2-config RATE OWN        /etc/dlm/dlm.conf (enable_fencing=0, protocol=tcp, the plock settings)
 #   gfs2-corosync SECS          corosync.service started; waits until quorate
 #   gfs2-dlm SECS               dlm.service started; waits until dlm_controld answers
@@ -49,6 +50,11 @@ priv-up)
 	[ "$(fstype priv)" = ext4 ] || mkfs.ext4 -q -F -L lab-priv "$(disk priv)"
 	mountpoint -q /mnt/priv || mount -o noatime "$(disk priv)" /mnt/priv
 	chmod 1777 /mnt/priv
+	# The seed's dd wrote gigabytes, so writeback set its pace; a guest of 1 GB with the kernel's
+	# default ratios would keep a test-sized file (32 MiB) in the page cache until fdatasync and
+	# leave the disk idle while it is written. 4 MiB / 16 MiB of dirty pages make writeback run
+	# while the writes happen, as on the seed's nodes.
+	sysctl -q -w vm.dirty_background_bytes=4194304 vm.dirty_bytes=16777216
 	;;
 gfs2-config)
 	mkdir -p /etc/dlm
