@@ -3,19 +3,14 @@ package lockstep.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
-import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Clocks as in the field: the guests have no NTP, and node2's clock is stepped a second ahead
@@ -23,8 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * advertise); the UDP probes must still reach them, the offset of a second must be estimated, and
  * every step, the first included, must start at its instant on both nodes.
  */
-class LabClockIT {
-  private static final Required.Gate MACHINE = new Required.Gate();
+class LabClockIT extends LabTest {
   private static final String SCENARIO =
       "name: lab-clock\nplan: [solo, all]\nworkload: {type: hot-lock, file: clock.dat,"
           + " processes: 1, lock: flock, duration: 2s}\n";
@@ -34,20 +28,7 @@ class LabClockIT {
   // late before the start-up rehearsal and 42-133 ms after it. A missed offset would show as the
   // second itself.
   private static final double SKEW_MILLIS = 250;
-  private static LabCluster lab;
   private static boolean stepped;
-
-  @TempDir static Path work;
-
-  @BeforeAll
-  static void lab() throws Exception {
-    lab = LabCluster.forClass(MACHINE);
-  }
-
-  @BeforeEach
-  void gate() {
-    MACHINE.eachTest();
-  }
 
   @AfterAll
   static void clockBack() {

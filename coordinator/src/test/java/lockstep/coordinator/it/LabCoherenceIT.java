@@ -2,42 +2,23 @@ package lockstep.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.Severity;
-import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The coherence check meets a real gap: on OCFS2 with o2cb, fcntl locks are each node's own, so
  * ping-pong with read-write across both nodes is an INVALID run naming the cause; on GFS2 the same
  * scenario holds (dlm_controld's cluster-wide POSIX locks).
  */
-class LabCoherenceIT {
-  private static final Required.Gate MACHINE = new Required.Gate();
+class LabCoherenceIT extends LabTest {
   private static final String SCENARIO =
       "name: lab-coherence\nplan: [all]\nworkload: {type: ping-pong, file: coherence.dat,"
           + " processes: 1, lock: fcntl, io: read-write, duration: 4s, warmup: 2s}\n";
-  private static LabCluster lab;
-
-  @TempDir static Path work;
-
-  @BeforeAll
-  static void lab() throws Exception {
-    lab = LabCluster.forClass(MACHINE);
-  }
-
-  @BeforeEach
-  void gate() {
-    MACHINE.eachTest();
-  }
 
   @AfterAll
   static void limitBack() {

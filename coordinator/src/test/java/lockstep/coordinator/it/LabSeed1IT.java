@@ -3,7 +3,6 @@ package lockstep.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import lockstep.coordinator.model.AgentRecord;
@@ -12,15 +11,11 @@ import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
-import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Seed 1 on real GFS2 (corosync, dlm_controld with plock_ownership=1, two TCG guests): fcntl
@@ -31,24 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
  * names its bound.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class LabSeed1IT {
-  private static final Required.Gate MACHINE = new Required.Gate();
+class LabSeed1IT extends LabTest {
   private static final double LIMIT = 100;
-  private static LabCluster lab;
   private static RunRecord limited;
   private static RunRecord unlimited;
-
-  @TempDir static Path work;
-
-  @BeforeAll
-  static void lab() throws Exception {
-    lab = LabCluster.forClass(MACHINE);
-  }
-
-  @BeforeEach
-  void gate() {
-    MACHINE.eachTest();
-  }
 
   @AfterAll
   static void limitBack() {

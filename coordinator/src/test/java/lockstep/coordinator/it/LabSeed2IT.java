@@ -2,7 +2,6 @@ package lockstep.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -12,15 +11,11 @@ import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
-import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Seed 2 on real OCFS2 (o2cb, two TCG guests) with the shared disk the limit, as the seed's SAN
@@ -31,8 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * disk, whose verdict must not be the device's.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class LabSeed2IT {
-  private static final Required.Gate MACHINE = new Required.Gate();
+class LabSeed2IT extends LabTest {
   private static final int DISK_MBPS = 4;
   // The seed's dd: 4 KiB blocks, conv=fdatasync; 32 MiB is 8 s alone at 4 MB/s.
   private static final String SEED2 =
@@ -41,20 +35,7 @@ class LabSeed2IT {
   // The trial falls to 1/40 of solo together: 8 MiB is about half a minute.
   private static final String TRIAL = SEED2.replace("size: 32MiB", "size: 8MiB");
   private static final String DD = "dd if=/dev/zero bs=4k count=8192 conv=fdatasync 2>&1";
-  private static LabCluster lab;
   private static RunRecord throttled;
-
-  @TempDir static Path work;
-
-  @BeforeAll
-  static void lab() throws Exception {
-    lab = LabCluster.forClass(MACHINE);
-  }
-
-  @BeforeEach
-  void gate() {
-    MACHINE.eachTest();
-  }
 
   @AfterAll
   static void settingsBack() {

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import lockstep.testsupport.Required;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,19 +12,7 @@ import org.junit.jupiter.api.Test;
  * every other Lab*IT has used the lab by now): {@code down} leaves no QEMU, no storage daemon, no
  * namespace and no mount, and says so when run again.
  */
-class LabTeardownIT {
-  private static final Required.Gate MACHINE = new Required.Gate();
-  private static LabCluster lab;
-
-  @BeforeAll
-  static void lab() throws Exception {
-    lab = LabCluster.forClass(MACHINE);
-  }
-
-  @BeforeEach
-  void gate() {
-    MACHINE.eachTest();
-  }
+class LabTeardownIT extends LabTest {
 
   @Test
   void downLeavesNothing() throws Exception {
