@@ -11,7 +11,19 @@ public final class WallClockWait {
   private static final long FINAL_SLEEP_NANOS = 20_000_000;
   private static final long CANCEL_CHECK_NANOS = 20_000_000;
 
+  // when the first wait for the latest instant began (a worker process waits for one instant)
+  private static volatile long instant;
+  private static volatile long firstEntered;
+
   private WallClockWait() {}
+
+  /**
+   * When this process's first wait for {@code unixNanos} began (wall clock), or 0 if none did: how
+   * long before its instant a late worker was ready.
+   */
+  public static long entered(long unixNanos) {
+    return instant == unixNanos ? firstEntered : 0;
+  }
 
   /**
    * Returns once the wall clock reaches {@code unixNanos}. Parks until about 20 ms before, then
@@ -21,6 +33,12 @@ public final class WallClockWait {
    * every 20 ms before the last stretch).
    */
   public static boolean until(long unixNanos, BooleanSupplier cancelled) {
+    synchronized (WallClockWait.class) {
+      if (instant != unixNanos) {
+        firstEntered = WallClock.nowNanos();
+        instant = unixNanos;
+      }
+    }
     Posix posix = Posix.get();
     posix.sleepUntil(0); // an instant long past: loads and links the native call before it matters
     while (true) {

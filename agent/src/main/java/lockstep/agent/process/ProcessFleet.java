@@ -12,9 +12,12 @@ import lockstep.agent.v1.ProcessResult;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
+import lockstep.common.WallClock;
 import lockstep.worker.v1.WorkerOutcome;
 import lockstep.worker.v1.WorkerTask;
 import org.HdrHistogram.Histogram;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /**
  * The worker OS processes of one multi-process workload: started and ready at prepare (JVM start-up
@@ -22,6 +25,8 @@ import org.HdrHistogram.Histogram;
  * and coherence counts summed, histograms added), released at cleanup.
  */
 public final class ProcessFleet {
+  private static final Logger LOG = LogManager.getLogger(ProcessFleet.class);
+  private static final long LATE_START_NANOS = 10_000_000;
   private static final long READY_TIMEOUT_MILLIS = 120_000;
   private static final long RELEASE_TIMEOUT_MILLIS = 10_000;
 
@@ -84,8 +89,30 @@ public final class ProcessFleet {
     return sum;
   }
 
+  /**
+   * Where a worker's late start went, in ms before (-) or after (+) the instant: the start command
+   * sent, read by the worker, its loop waiting, its first attempt.
+   */
+  private static void logLateStart(WorkerProcess w, WorkerOutcome o, long sent, long instant) {
+    if (o.getStartedUnixNanos() - instant > LATE_START_NANOS) {
+      LOG.info(
+          "worker {} started {} ms after its instant: start command sent at {} ms, read at {} ms,"
+              + " waiting at {} ms",
+          w.pid(),
+          millis(o.getStartedUnixNanos() - instant),
+          millis(sent - instant),
+          o.getCommandReadUnixNanos() == 0 ? "?" : millis(o.getCommandReadUnixNanos() - instant),
+          o.getWaitingUnixNanos() == 0 ? "?" : millis(o.getWaitingUnixNanos() - instant));
+    }
+  }
+
+  private static String millis(long nanos) {
+    return String.format(java.util.Locale.ROOT, "%+.1f", nanos / 1e6);
+  }
+
   public WorkloadResult.Builder run(long startAtUnixNanos, String opName) {
     WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName);
+    long sent = WallClock.nowNanos();
     for (WorkerProcess w : workers) {
       try {
         w.start(startAtUnixNanos);
@@ -104,6 +131,7 @@ public final class ProcessFleet {
     long checks = 0;
     for (WorkerProcess w : workers) {
       WorkerOutcome o = awaitOutcome(w);
+      logLateStart(w, o, sent, startAtUnixNanos);
       ProcessResult.Builder pr =
           ProcessResult.newBuilder()
               .setPid(w.pid())

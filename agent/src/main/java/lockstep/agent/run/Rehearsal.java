@@ -30,7 +30,8 @@ public final class Rehearsal {
   /** The longest a Prepare waits for the rehearsal before going ahead without it. */
   static final Duration WAIT = Duration.ofSeconds(60);
 
-  private static final long LEAD_MILLIS = 200;
+  // long enough for a cold worker to be waiting at the instant, so the ops after it run too
+  private static final long LEAD_MILLIS = 1000;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private volatile RunState outcome;
 
@@ -95,7 +96,7 @@ public final class Rehearsal {
                                 .setFile("rehearsal.dat")
                                 .setProcesses(1)
                                 .setLock(LockKind.LOCK_KIND_FCNTL)
-                                .setDurationMillis(100)
+                                .setDurationMillis(300)
                                 .build()))
                     .build(),
                 "rehearsal");

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import lockstep.agent.env.NodeEnvironment;
@@ -47,6 +48,7 @@ public final class RunRegistry implements AutoCloseable {
   private final RunDirs runDirs;
   private final ResourceGuards guards = ResourceGuards.fromEnvironment();
   private final Map<String, Run> runs = new ConcurrentHashMap<>();
+  private final AtomicLong prepared = new AtomicLong();
 
   /**
    * Runs cleaned by a Cleanup call whose directory (and manifest) wait for a Cleanup with
@@ -90,6 +92,11 @@ public final class RunRegistry implements AutoCloseable {
     return config;
   }
 
+  /** Prepare calls this registry has taken (each step's, whether or not it was refused). */
+  public long stepsPrepared() {
+    return prepared.get();
+  }
+
   /** The start-up rehearsal a Prepare waits for, so that it never runs beside a measured step. */
   public void rehearsedBy(Rehearsal r) {
     rehearsal = r;
@@ -131,6 +138,7 @@ public final class RunRegistry implements AutoCloseable {
    */
   public Run prepare(PrepareRequest request, String peer) {
     rehearsal.awaitDone();
+    prepared.incrementAndGet();
     if (request.getRunId().isBlank()) {
       throw Status.INVALID_ARGUMENT.withDescription("run_id is empty").asRuntimeException();
     }

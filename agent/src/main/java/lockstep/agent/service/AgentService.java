@@ -109,7 +109,8 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
                   .setPid(ProcessHandle.current().pid())
                   .setBootId(BootId.current())
                   .setClockProbePort(clockProbePort)
-                  .setListenPort(listenPort);
+                  .setListenPort(listenPort)
+                  .setStepsPrepared(registry.stepsPrepared());
           MountInfo.of(config.root())
               .ifPresent(
                   m ->

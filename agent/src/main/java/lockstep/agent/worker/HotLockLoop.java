@@ -36,6 +36,16 @@ public final class HotLockLoop implements WorkerLoop {
   private final AtomicLong ops = new AtomicLong();
   private volatile boolean stopped;
   private final boolean instrumented;
+  private final LockMode mode;
+  private final ThreadOutcome[] results;
+  private final Histogram[] histograms;
+  private final Histogram latency = LatencyHistograms.create();
+  private volatile long startAt;
+  private volatile long endAt;
+  private final BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
+  private final BooleanSupplier cancelled = () -> stopped;
+  private final IntConsumer each;
+  private final Runnable stopAll = this::stop;
 
   /** {@code instrumented}: each lock's wait into the latency histogram. */
   public HotLockLoop(Path file, HotLockWorkload spec, Path root, boolean instrumented) {
@@ -44,6 +54,12 @@ public final class HotLockLoop implements WorkerLoop {
     this.root = root;
     this.spec = spec;
     int threads = Math.max(1, spec.getThreads());
+    this.mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
+    this.results = new ThreadOutcome[threads];
+    this.histograms = new Histogram[threads];
+    for (int t = 0; t < threads; t++) {
+      histograms[t] = LatencyHistograms.create();
+    }
     this.fds = new int[threads];
     Arrays.fill(fds, -1);
     try (RootDir rootDir = RootDir.open(root)) {
@@ -57,6 +73,12 @@ public final class HotLockLoop implements WorkerLoop {
       }
       throw e;
     }
+    this.each =
+        t -> {
+          if (WallClockWait.until(startAt, cancelled)) {
+            results[t] = contend(fds[t], mode, endAt, histograms[t], giveUp);
+          }
+        };
   }
 
   @Override
@@ -77,27 +99,12 @@ public final class HotLockLoop implements WorkerLoop {
 
   @Override
   public WorkerOutcome run(long startAtUnixNanos) {
-    // Everything the threads need is made before the wait (histograms, the lambdas and their
-    // call sites), and each thread is started before the instant and waits for it itself: what
-    // runs after the instant is the lock loop.
+    // Everything the threads need was made at construction (histograms, the lambdas and their
+    // call sites), and each thread waits for the instant itself: what runs after the start
+    // command is two stores and the fan-out.
+    startAt = startAtUnixNanos;
+    endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;
     WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-    long endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;
-    LockMode mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
-    ThreadOutcome[] results = new ThreadOutcome[fds.length];
-    Histogram[] histograms = new Histogram[fds.length];
-    for (int t = 0; t < fds.length; t++) {
-      histograms[t] = LatencyHistograms.create();
-    }
-    BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
-    BooleanSupplier cancelled = () -> stopped;
-    IntConsumer each =
-        t -> {
-          if (WallClockWait.until(startAtUnixNanos, cancelled)) {
-            results[t] = contend(fds[t], mode, endAt, histograms[t], giveUp);
-          }
-        };
-    Runnable stopAll = this::stop;
-    Histogram latency = LatencyHistograms.create();
     if (!Threads.runAll(fds.length, "hot-lock", each, stopAll)) {
       stopped = true;
     }

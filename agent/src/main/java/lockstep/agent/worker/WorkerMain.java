@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
@@ -81,12 +82,15 @@ public final class WorkerMain {
       send(failure(WorkloadErrors.of(e, Path.of(task.getRoot()), "while setting up")));
       return 0;
     }
-    // Everything between the start command and the wait is made before ready too, so the
-    // command only has to be read: a cold JVM's first thread and lambda cost milliseconds.
+    // Everything between the start command and the loop's wait is made and started before ready:
+    // on a one-CPU emulated guest a cold worker took 300-400 ms from reading the command to
+    // waiting (a thread, lambdas, an executor's first schedule), which ate the start lead.
+    StartSignal start = new StartSignal(Thread.currentThread());
     ScheduledExecutorService ticker =
         Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("progress"));
     Runnable progress =
-        () ->
+        () -> {
+          if (start.arrived()) {
             sendQuietly(
                 WorkerEvent.newBuilder()
                     .setProgress(
@@ -94,36 +98,43 @@ public final class WorkerMain {
                             .setAtUnixNanos(WallClock.nowNanos())
                             .setOps(loop.ops()))
                     .build());
-    ticker.submit(() -> {});
-    send(WorkerEvent.newBuilder().setReadyPid(posix.getpid()).build());
-
-    WorkerCommand next = WorkerCommand.parseDelimitedFrom(in);
-    if (next == null
-        || next.hasRelease()
-        || next.getCommandCase() != WorkerCommand.CommandCase.START_AT_UNIX_NANOS) {
-      return 0;
-    }
+          }
+        };
     if (!task.getInstrumentationOff()) {
       ticker.scheduleAtFixedRate(progress, PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
     }
-    Thread stdinWatcher =
+    Thread stdin =
         new Thread(
             () -> {
               try {
-                // Anything on stdin now (release, or EOF because the agent died) ends the worker;
-                // exiting closes every file, which drops the locks.
-                WorkerCommand.parseDelimitedFrom(in);
+                WorkerCommand next = WorkerCommand.parseDelimitedFrom(in);
+                if (next != null
+                    && next.getCommandCase() == WorkerCommand.CommandCase.START_AT_UNIX_NANOS) {
+                  start.arrive(next.getStartAtUnixNanos());
+                  // Anything on stdin now (release, or EOF because the agent died) ends the
+                  // worker; exiting closes every file, which drops the locks.
+                  WorkerCommand.parseDelimitedFrom(in);
+                }
               } catch (IOException ignored) {
                 // EOF or broken pipe: same as release
               }
+              start.cancel();
               loop.stop();
               System.exit(0);
             },
             "stdin");
-    stdinWatcher.start();
+    WorkerOutcome.newBuilder().setOps(0).build(); // the outcome's classes, loaded now
+    start.rehearse();
+    stdin.start();
+    send(WorkerEvent.newBuilder().setReadyPid(posix.getpid()).build());
+
+    long startAt = start.await();
+    if (startAt == 0) {
+      return 0; // released (or the agent gone) before the start
+    }
     WorkerOutcome outcome;
     try {
-      outcome = loop.run(next.getStartAtUnixNanos());
+      outcome = loop.run(startAt);
     } catch (RuntimeException e) {
       // Without an outcome the agent would wait for this worker until the run's timeout.
       loop.stop();
@@ -136,13 +147,63 @@ public final class WorkerMain {
               .getOutcome();
     }
     ticker.shutdownNow();
+    outcome =
+        outcome.toBuilder()
+            .setCommandReadUnixNanos(start.readAtUnixNanos())
+            .setWaitingUnixNanos(WallClockWait.entered(startAt))
+            .build();
     send(WorkerEvent.newBuilder().setOutcome(outcome).build());
     try {
-      stdinWatcher.join();
+      stdin.join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /** The start command handed from the stdin thread to the main thread. */
+  private static final class StartSignal {
+    private final Thread waiter;
+    private volatile long at;
+    private volatile long readAt;
+    private volatile boolean ended;
+
+    StartSignal(Thread waiter) {
+      this.waiter = waiter;
+    }
+
+    void arrive(long instant) {
+      readAt = WallClock.nowNanos();
+      at = instant;
+      LockSupport.unpark(waiter);
+    }
+
+    void cancel() {
+      ended = true;
+      LockSupport.unpark(waiter);
+    }
+
+    boolean arrived() {
+      return at != 0;
+    }
+
+    long readAtUnixNanos() {
+      return readAt;
+    }
+
+    /** A park that returns at once: the wait's own path, run before it matters. */
+    void rehearse() {
+      LockSupport.unpark(waiter);
+      LockSupport.park(this);
+    }
+
+    /** The start instant, or 0 if stdin ended first. */
+    long await() {
+      while (at == 0 && !ended) {
+        LockSupport.park(this);
+      }
+      return at;
+    }
   }
 
   static long filesNeeded(WorkerTask task) {

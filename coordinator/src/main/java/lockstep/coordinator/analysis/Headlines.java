@@ -15,10 +15,11 @@ import lockstep.coordinator.model.Severity;
 import lockstep.coordinator.model.StepRecord;
 
 /**
- * Puts the verdict in reading order: at most three headlines first (an invalid run's reason, or the
- * scaling result, the likely bottleneck of the step with the most nodes, and the warning that most
- * limits trust in the figures), then every other finding grouped by {@link FindingKind}, the more
- * severe first within a kind, the order they were found otherwise.
+ * Puts the verdict in reading order: at most three headlines first (an invalid run's reason, what a
+ * scenario's fault did to a survivor, the scaling result, the likely bottleneck of the step with
+ * the most nodes, and the warning that most limits trust in the figures), then every other finding
+ * grouped by {@link FindingKind}, the more severe first within a kind, the order they were found
+ * otherwise.
  */
 final class Headlines {
   /** Which scaling finding leads, best first. */
@@ -50,6 +51,8 @@ final class Headlines {
     Optional<Finding> invalid =
         findings.stream().filter(f -> f.severity() == Severity.INVALID).findFirst();
     invalid.ifPresent(heads::add);
+    // a run with faults is about what they did to the survivors
+    firstBy(findings, List.of(FaultEffects.CODE)).ifPresent(heads::add);
     firstBy(findings, SCALING).ifPresent(heads::add);
     bottleneck(run, findings).ifPresent(heads::add);
     if (invalid.isEmpty()) {

@@ -91,6 +91,9 @@ final class NoiseVerdicts {
 
   private static void unsteadySeries(RunRecord run, List<Finding> out) {
     for (StepRecord s : run.steps()) {
+      if (s.faulted()) {
+        continue; // the fault's stall is what the step measures, not noise
+      }
       List<String> unsteady = new ArrayList<>();
       for (NodeResult n : s.results()) {
         OptionalDouble r = firstQuarterOverRest(n, s.intendedStartUnixNanos());

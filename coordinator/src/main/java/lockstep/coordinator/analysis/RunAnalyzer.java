@@ -11,6 +11,7 @@ import java.util.function.Function;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Fairness;
+import lockstep.coordinator.model.FaultEffect;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
@@ -89,6 +90,7 @@ public final class RunAnalyzer {
             .orElse(null);
     List<ScalingPoint> scaling = scalingCurve(steps, solos);
     List<String> envDiffs = EnvironmentDiff.of(run.agents());
+    List<FaultEffect> faultEffects = FaultEffects.of(run);
     // The analysis with a verdict: none yet for Verdicts to read, then the findings.
     Function<List<Finding>, Analysis> withFindings =
         findings ->
@@ -108,10 +110,12 @@ public final class RunAnalyzer {
                 concOverlap,
                 findings,
                 envDiffs,
-                findings.stream().noneMatch(f -> f.severity() == Severity.INVALID));
+                findings.stream().noneMatch(f -> f.severity() == Severity.INVALID),
+                faultEffects);
     Analysis partial = withFindings.apply(List.of());
     List<Finding> found = new ArrayList<>(Verdicts.of(run, partial));
     found.addAll(Bottlenecks.of(run));
+    found.addAll(FaultEffects.findings(run, faultEffects));
     return withFindings.apply(Headlines.order(run, found));
   }
 

@@ -30,6 +30,7 @@ import picocli.CommandLine.Parameters;
       LabCommand.Run.class,
       LabCommand.Agents.class,
       LabCommand.Ssh.class,
+      LabCommand.Recover.class,
       LabCommand.Image.class
     })
 final class LabCommand implements Runnable {
@@ -309,6 +310,26 @@ final class LabCommand implements Runnable {
     @Override
     public Integer call() {
       return new Lab(where.config(), System.out).ssh(node, command);
+    }
+  }
+
+  @Command(
+      name = "recover",
+      mixinStandardHelpOptions = true,
+      description =
+          "Make NODE a whole cluster member again after a fault (what a run with faults does after"
+              + " each step): its QEMU killed if it still runs, started again, rejoined, remounted,"
+              + " its agents answering.")
+  static final class Recover implements Callable<Integer> {
+    @CommandLine.Mixin Where where = new Where();
+
+    @Parameters(index = "0", paramLabel = "NODE")
+    String node;
+
+    @Override
+    public Integer call() {
+      new Lab(where.config(), System.out).recover(node); // its log says what was done
+      return 0;
     }
   }
 }

@@ -4,8 +4,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.inventory.AgentSelection;
 import lockstep.coordinator.inventory.AgentTargets;
+import lockstep.coordinator.inventory.InventoryParser;
+import lockstep.coordinator.lab.Lab;
+import lockstep.coordinator.lab.LabConfig;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.scenario.Durations;
 import lockstep.coordinator.scenario.Scenario;
@@ -82,7 +86,7 @@ final class RunCommand implements Callable<Integer> {
     RunSession.Outcome outcome;
     try {
       outcome =
-          new RunSession(System.out, connection.resolve(inventory))
+          new RunSession(System.out, connection.resolve(inventory), faults(scenario))
               .execute(scenario, out, selection.labels(), bounds);
     } catch (RuntimeException e) {
       try {
@@ -99,6 +103,15 @@ final class RunCommand implements Callable<Integer> {
       return LockstepCli.EXIT_RUN_FAILED;
     }
     return ExpectOptions.exitCode(outcome.run(), spec.commandLine().getErr());
+  }
+
+  /** The lab named by the inventory carries out the scenario's faults; other agents refuse them. */
+  private FaultInjector faults(Scenario scenario) {
+    Path lab = inventory == null ? null : new InventoryParser().parse(inventory).lab();
+    if (scenario.faults().isEmpty() || lab == null) {
+      return FaultInjector.none(RunSession.NOT_IN_A_LAB);
+    }
+    return new Lab(LabConfig.of(lab, LabConfig.DEFAULT_CACHE), System.out).faults();
   }
 
   private FaultBounds leaseBounds() {

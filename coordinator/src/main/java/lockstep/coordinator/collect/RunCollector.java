@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.ListRunsResponse;
@@ -189,7 +190,8 @@ public final class RunCollector {
                 intended == Long.MAX_VALUE ? 0 : intended,
                 outcomes,
                 kind,
-                List.of())
+                List.of(),
+                Set.of())
             .withPlace(parsed.group(), parsed.repeat());
     errors.addAll(step.errors());
     return step;

@@ -1,13 +1,24 @@
 package lockstep.coordinator.inventory;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The cluster's nodes, read from one YAML file (see deploy/inventory.example.yaml). */
-public record Inventory(String source, List<InventoryNode> nodes, InventorySecurity security) {
+/**
+ * The cluster's nodes, read from one YAML file (see deploy/inventory.example.yaml).
+ *
+ * @param lab the directory of the `lockstep lab` whose guests these nodes are (its inventories say
+ *     so), which carries out a scenario's faults; null for any other cluster
+ */
+public record Inventory(
+    String source, List<InventoryNode> nodes, InventorySecurity security, Path lab) {
   public Inventory {
     nodes = List.copyOf(nodes);
+  }
+
+  public Inventory(String source, List<InventoryNode> nodes, InventorySecurity security) {
+    this(source, nodes, security, null);
   }
 
   public Inventory(String source, List<InventoryNode> nodes) {

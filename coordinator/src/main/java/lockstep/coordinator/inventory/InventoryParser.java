@@ -37,6 +37,18 @@ public final class InventoryParser {
     return parse(yaml, source, Path.of(source).toAbsolutePath().getParent());
   }
 
+  /** The top-level {@code lab:}: the lab directory (absolute) whose guests these nodes are. */
+  private static Path lab(JsonNode root, String source) {
+    JsonNode v = root.get("lab");
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isTextual() || !v.asText().startsWith("/")) {
+      throw error(source, "lab", "must be the lab's directory, an absolute path");
+    }
+    return Path.of(v.asText());
+  }
+
   /**
    * @param baseDir what relative paths in {@code security:} are relative to (the inventory's
    *     directory)
@@ -48,8 +60,8 @@ public final class InventoryParser {
     }
     for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
       String f = it.next();
-      if (!f.equals("nodes") && !f.equals("security")) {
-        throw error(source, f, "unknown field (known: nodes, security)");
+      if (!f.equals("nodes") && !f.equals("security") && !f.equals("lab")) {
+        throw error(source, f, "unknown field (known: nodes, security, lab)");
       }
     }
     JsonNode list = root.get("nodes");
@@ -70,7 +82,8 @@ public final class InventoryParser {
       }
       nodes.add(n);
     }
-    return new Inventory(source, nodes, security(root.get("security"), source, baseDir));
+    return new Inventory(
+        source, nodes, security(root.get("security"), source, baseDir), lab(root, source));
   }
 
   private static InventorySecurity security(JsonNode s, String source, Path baseDir) {

@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import lockstep.coordinator.fault.FaultInjector;
 
 /**
  * {@code lockstep lab}: a two-node cluster of QEMU guests on this machine (both QEMUs and the
@@ -408,6 +409,34 @@ public final class Lab {
    * ssh into a guest as root: a shell on this terminal, or the command, its output printed here;
    * returns ssh's exit code.
    */
+  /** What carries out a scenario's faults on this lab's guests ({@code lockstep run} on it). */
+  public FaultInjector faults() {
+    return new LabFaults(this, paths);
+  }
+
+  /** The lab's state as written (its processes need not all run: a fault may have killed one). */
+  LabState current() {
+    return upState();
+  }
+
+  /** A fault's victim back as a healthy cluster member; returns what was done, in one line. */
+  public String recover(String node) {
+    return recover(LabNode.named(node));
+  }
+
+  String recover(LabNode n) {
+    HostCheck.root("recover");
+    double t0 = log.seconds();
+    LabState state = upState();
+    LabFiles files = LabFiles.locate();
+    new NodeRecovery(paths, commands, log, files).recover(n, state, guests(state, files));
+    return String.format(
+        java.util.Locale.ROOT,
+        "restarted, rejoined %s and remounted, agents answering, in %.0f s",
+        String.join(" and ", state.stacks()),
+        log.seconds() - t0);
+  }
+
   /** The node name {@link #ssh} takes for both guests at once. */
   public static final String ALL_NODES = "all";
 

@@ -30,4 +30,10 @@ public record Analysis(
     Double concurrentOverlapAggregate,
     List<Finding> findings,
     List<String> environmentDifferences,
-    boolean valid) {}
+    boolean valid,
+    List<FaultEffect> faultEffects) {
+
+  public Analysis {
+    faultEffects = faultEffects == null ? List.of() : List.copyOf(faultEffects);
+  }
+}

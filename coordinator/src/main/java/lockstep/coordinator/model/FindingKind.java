@@ -6,11 +6,13 @@ import java.util.Map;
 
 /**
  * What a finding of the verdict is about, in the order a report groups them: whether the run is
- * valid at all, how it scaled, what bound it, whether its figures can be trusted, and how the nodes
- * were set up. Written to run.json as the lower-case word.
+ * valid at all, how the survivors of a scenario's fault fared, how it scaled, what bound it,
+ * whether its figures can be trusted, and how the nodes were set up. Written to run.json as the
+ * lower-case word.
  */
 public enum FindingKind {
   VALIDITY,
+  FAULTS,
   SCALING,
   BOTTLENECK,
   TRUST,
@@ -23,6 +25,7 @@ public enum FindingKind {
           Map.entry("coherence-inconclusive", VALIDITY),
           Map.entry("run-failed", VALIDITY),
           Map.entry("node-local-locks", VALIDITY),
+          Map.entry("fault-stall", FAULTS),
           Map.entry("together", SCALING),
           Map.entry("scales-well", SCALING),
           Map.entry("halved", SCALING),
@@ -59,6 +62,7 @@ public enum FindingKind {
   public String heading() {
     return switch (this) {
       case VALIDITY -> "Validity";
+      case FAULTS -> "When a node failed";
       case SCALING -> "Scaling";
       case BOTTLENECK -> "Where the time went";
       case TRUST -> "How far to trust the figures";

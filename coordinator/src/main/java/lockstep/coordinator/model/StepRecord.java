@@ -10,6 +10,7 @@ import java.util.List;
  * @param intendedStartUnixNanos the start instant, coordinator clock
  * @param group the plan step this is a repeat of, e.g. "solo-node1", "ramp-2", "all"
  * @param repeat 1-based repeat number within the group
+ * @param faults the scenario's faults as they happened in this step (empty: none)
  */
 public record StepRecord(
     String id,
@@ -21,14 +22,62 @@ public record StepRecord(
     Aggregate aggregate,
     List<String> errors,
     String group,
-    int repeat) {
+    int repeat,
+    List<FaultRecord> faults) {
 
   public StepRecord {
+    faults = faults == null ? List.of() : List.copyOf(faults);
     results = results == null ? List.of() : results;
     errors = errors == null ? List.of() : errors;
     nodes = nodes == null ? List.of() : nodes;
     group = group == null || group.isEmpty() ? id : group;
     repeat = Math.max(1, repeat);
+  }
+
+  /** A step without faults. */
+  public StepRecord(
+      String id,
+      String kind,
+      List<String> nodes,
+      long intendedStartUnixNanos,
+      RunStatus status,
+      List<NodeResult> results,
+      Aggregate aggregate,
+      List<String> errors,
+      String group,
+      int repeat) {
+    this(
+        id,
+        kind,
+        nodes,
+        intendedStartUnixNanos,
+        status,
+        results,
+        aggregate,
+        errors,
+        group,
+        repeat,
+        List.of());
+  }
+
+  public StepRecord withFaults(List<FaultRecord> happened) {
+    return new StepRecord(
+        id,
+        kind,
+        nodes,
+        intendedStartUnixNanos,
+        status,
+        results,
+        aggregate,
+        errors,
+        group,
+        repeat,
+        happened);
+  }
+
+  /** Whether a scenario's fault happened in this step (its figures are not a scaling step's). */
+  public boolean faulted() {
+    return faults.stream().anyMatch(FaultRecord::happened);
   }
 
   public StepRecord withPlace(String newGroup, int newRepeat) {
@@ -42,7 +91,8 @@ public record StepRecord(
         aggregate,
         errors,
         newGroup,
-        newRepeat);
+        newRepeat,
+        faults);
   }
 
   public boolean ok() {

@@ -77,6 +77,7 @@ public final class TextReport {
     if (a == null) {
       return;
     }
+    FaultText.print(run, a, out);
     if (run.repeat() > 1 || a.steps().stream().anyMatch(s -> s.overlapAggregate() != null)) {
       printSteps(run, a, out);
     }

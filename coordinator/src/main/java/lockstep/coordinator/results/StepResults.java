@@ -3,6 +3,7 @@ package lockstep.coordinator.results;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WorkloadKind;
@@ -58,6 +59,7 @@ public final class StepResults {
    * ended ok; a node that did not is named in the errors with its status and error.
    *
    * @param errors what went wrong so far (phases, cleanup); the nodes' own failures are added
+   * @param lostToFaults nodes lost to the scenario's faults, expected to have no result
    */
   public static StepRecord of(
       String stepId,
@@ -66,7 +68,8 @@ public final class StepResults {
       long intendedStart,
       List<NodeOutcome> outcomes,
       WorkloadKind<?> workload,
-      List<String> errors) {
+      List<String> errors,
+      Set<String> lostToFaults) {
     List<String> all = new ArrayList<>(errors);
     List<NodeResult> results = new ArrayList<>();
     Histogram merged = LatencyHistograms.create();
@@ -86,7 +89,7 @@ public final class StepResults {
       }
     }
     results = NodeResults.withShares(results);
-    boolean ok = all.isEmpty() && results.size() == nodes.size();
+    boolean ok = all.isEmpty() && results.size() + lostToFaults.size() == nodes.size();
     return new StepRecord(
         stepId,
         kind,

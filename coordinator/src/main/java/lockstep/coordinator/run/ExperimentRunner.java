@@ -10,7 +10,9 @@ import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
+import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.AgentRecord;
+import lockstep.coordinator.model.Fault;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
@@ -28,6 +30,8 @@ public final class ExperimentRunner {
   private final AgentEnsemble ensemble;
   private final RunListener listener;
   private final StepRunner steps;
+  private final StepRunner warmUp;
+  private final FaultInjector faults;
 
   /** What has been run so far, for a partial record if the coordinator is interrupted. */
   private volatile Progress progress;
@@ -39,12 +43,22 @@ public final class ExperimentRunner {
       List<StepRecord> done,
       List<Integer> ramp) {}
 
+  /**
+   * @param faults who carries out the scenario's faults (the lab's injector when it has any)
+   */
   public ExperimentRunner(
-      Scenario scenario, AgentEnsemble ensemble, RunListener listener, FaultBounds bounds) {
+      Scenario scenario,
+      AgentEnsemble ensemble,
+      RunListener listener,
+      FaultBounds bounds,
+      FaultInjector faults) {
     this.scenario = scenario;
     this.ensemble = ensemble;
     this.listener = listener;
-    this.steps = new StepRunner(scenario, ensemble, listener, bounds);
+    this.faults = faults;
+    this.steps = new StepRunner(scenario, ensemble, listener, bounds, faults);
+    this.warmUp =
+        new StepRunner(WarmUpStep.scenario(scenario), ensemble, RunListener.SILENT, bounds, faults);
   }
 
   /** The step running now (null between steps). */
@@ -76,6 +90,20 @@ public final class ExperimentRunner {
         errors);
   }
 
+  /** Every fault names a node of this run that the injector can act on, or the run is refused. */
+  private void checkFaults(List<StepNode> nodes) {
+    List<String> names = nodes.stream().map(StepNode::node).toList();
+    for (Fault f : scenario.faults()) {
+      String why =
+          names.contains(f.node())
+              ? faults.refuses(f.node())
+              : "no node '" + f.node() + "' among the agents (" + String.join(", ", names) + ")";
+      if (why != null) {
+        throw new RunFailedException(List.of("scenario fault '" + f.describe() + "': " + why));
+      }
+    }
+  }
+
   /**
    * Describes every agent (all must answer and have distinct node names), then runs the plan. Stops
    * at the first failed step; the record says which and why.
@@ -104,6 +132,7 @@ public final class ExperimentRunner {
       nodes.add(new StepNode(d.getNodeName(), a));
       agentRecords.add(RunRecords.agent(a.address(), d));
     }
+    checkFaults(nodes);
     List<PlanSchedule.Scheduled> schedule = PlanSchedule.of(scenario, nodes);
     List<StepRecord> done = new CopyOnWriteArrayList<>();
     List<String> errors = new ArrayList<>();
@@ -118,6 +147,12 @@ public final class ExperimentRunner {
                 ? PlanFields.counts(scenario.ramp(), nodes.size())
                 : List.of());
     progress = p;
+    List<StepNode> fresh =
+        scenario.warmUp() ? WarmUpStep.fresh(nodes, described.values()) : List.of();
+    if (!fresh.isEmpty()) {
+      listener.warmedUp(
+          fresh.stream().map(StepNode::node).toList(), WarmUpStep.run(warmUp, runId, fresh));
+    }
     for (PlanSchedule.Scheduled step : schedule) {
       StepRecord record =
           steps

@@ -13,6 +13,9 @@ public interface RunListener {
 
   void stepFinished(StepRecord step);
 
+  /** The unmeasured warm-up step of fresh agents ended (its record is not the run's). */
+  default void warmedUp(List<String> nodes, StepRecord step) {}
+
   RunListener SILENT =
       new RunListener() {
         @Override

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import lockstep.agent.v1.CleanupResponse;
@@ -19,6 +20,7 @@ import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
 import lockstep.coordinator.agent.ClockOffset;
+import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.results.StepResults;
 import lockstep.coordinator.results.StepResults.NodeOutcome;
@@ -39,17 +41,26 @@ public final class StepRunner {
   private final AgentEnsemble ensemble;
   private final RunListener listener;
   private final FaultBounds bounds;
+  private final FaultInjector injector;
   private volatile ActiveStep active;
 
   /** The step running now, for an interrupted coordinator to abort and clean. */
   public record ActiveStep(String agentRunId, String stepId, List<Agent> agents) {}
 
+  /**
+   * @param injector who carries out the scenario's faults (the lab), if it has any
+   */
   public StepRunner(
-      Scenario scenario, AgentEnsemble ensemble, RunListener listener, FaultBounds bounds) {
+      Scenario scenario,
+      AgentEnsemble ensemble,
+      RunListener listener,
+      FaultBounds bounds,
+      FaultInjector injector) {
     this.scenario = scenario;
     this.ensemble = ensemble;
     this.listener = listener;
     this.bounds = bounds;
+    this.injector = injector;
   }
 
   /** The step in progress, or null between steps. */
@@ -66,14 +77,22 @@ public final class StepRunner {
     Map<Agent, PrepareResponse> prepared = Map.of();
     long startAt = 0;
     active = new ActiveStep(step.agentRunId(), stepId, agents);
+    StepFaults faults = StepFaults.of(scenario.faults(), step.nodes(), injector);
     step.guardedBy(
         new StepGuard(
             step.agentRunId(),
             agents,
             bounds.forAgents(agents.size()),
-            (lostAgent, reason) ->
-                abortOthers(
-                    step, lostAgent, "node " + step.node(lostAgent) + " was lost: " + reason)));
+            (lostAgent, reason) -> {
+              String node = step.node(lostAgent);
+              if (faults.expectsLoss(node)) {
+                // the scenario's own doing: the survivors run on
+                faults.victimLost(node);
+                LOG.info("node {} lost to the scenario's fault: {}", node, reason);
+              } else {
+                abortOthers(step, lostAgent, "node " + node + " was lost: " + reason);
+              }
+            }));
     try {
       FanOut<PrepareResponse> ready =
           phase(step, Phase.PREPARE, agents, a -> a.prepare(prepare(step)));
@@ -103,10 +122,13 @@ public final class StepRunner {
         return StepResults.failed(stepId, kind, step.nodes(), step.errors());
       }
       listener.stepArmed(stepId, step.nodes(), lead / 1_000_000);
+      faults.schedule(instant);
       watch(step, lead);
+      faults.close();
       results =
           phase(step, Phase.COLLECT, step.live(), a -> a.getResult(step.agentRunId())).values();
     } finally {
+      faults.close();
       step.guard().cleaning();
       cleanups =
           phase(step, Phase.CLEANUP, step.live(), a -> a.cleanup(step.agentRunId())).values();
@@ -122,7 +144,8 @@ public final class StepRunner {
                   .forEach(l -> step.error("node " + step.node(a) + ": cleanup left " + l)));
       step.guard().close();
       active = null;
-      reportLost(step, prepared);
+      reportLost(step, prepared, faults.lostVictims());
+      faults.recover().forEach(step::error);
     }
     List<NodeOutcome> outcomes = new ArrayList<>();
     for (Agent a : agents) {
@@ -136,7 +159,15 @@ public final class StepRunner {
       }
     }
     return StepResults.of(
-        stepId, kind, step.nodes(), startAt, outcomes, scenario.kind(), step.errors());
+            stepId,
+            kind,
+            step.nodes(),
+            startAt,
+            outcomes,
+            scenario.kind(),
+            step.errors(),
+            faults.lostVictims())
+        .withFaults(faults.records());
   }
 
   private PrepareRequest prepare(StepContext step) {
@@ -153,11 +184,15 @@ public final class StepRunner {
    * One line per lost agent: why, and the files it could not remove (its own lease removes them if
    * it runs again).
    */
-  private void reportLost(StepContext step, Map<Agent, PrepareResponse> prepared) {
+  private void reportLost(
+      StepContext step, Map<Agent, PrepareResponse> prepared, Set<String> lostToFaults) {
     step.guard()
         .lost()
         .forEach(
             (a, reason) -> {
+              if (lostToFaults.contains(step.node(a))) {
+                return; // expected: its fault's record says so
+              }
               PrepareResponse p = prepared.get(a);
               String files =
                   p == null

@@ -7,6 +7,7 @@ import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.WorkloadKind;
 import lockstep.coordinator.expect.Expectation;
 import lockstep.coordinator.expect.PlanFigures;
+import lockstep.coordinator.model.Fault;
 
 /**
  * A parsed, validated scenario: what to run on which agents in which plan.
@@ -18,6 +19,10 @@ import lockstep.coordinator.expect.PlanFigures;
  *     it off, to measure what sampling costs)
  * @param expectations what the run's figures must satisfy (`expect:`, then `--expect`); checked
  *     against the plan and the workload when read
+ * @param warmUp whether agents that have not run a step since they started get an unmeasured
+ *     warm-up step first (`warm-up: false` turns it off)
+ * @param faults what the lab does to which node during each step that has the victim and another
+ *     node ({@code faults:}); empty for a run without faults
  */
 public record Scenario(
     String name,
@@ -31,12 +36,34 @@ public record Scenario(
     int repeat,
     List<Integer> ramp,
     boolean telemetry,
-    List<Expectation> expectations) {
+    List<Expectation> expectations,
+    boolean warmUp,
+    List<Fault> faults) {
 
   public Scenario {
     repeat = Math.max(1, repeat);
     ramp = ramp == null ? List.of() : List.copyOf(ramp);
     expectations = expectations == null ? List.of() : List.copyOf(expectations);
+    faults = faults == null ? List.of() : List.copyOf(faults);
+  }
+
+  /** The same scenario running {@code spec} instead (the unmeasured warm-up step). */
+  public Scenario withWorkload(WorkloadSpec spec, Map<String, Object> params) {
+    return new Scenario(
+        name,
+        agents,
+        plan,
+        params,
+        spec,
+        timeout,
+        startLead,
+        skewWarnFraction,
+        repeat,
+        ramp,
+        telemetry,
+        expectations,
+        false,
+        List.of());
   }
 
   public Scenario withAgents(List<String> newAgents) {
@@ -52,7 +79,9 @@ public record Scenario(
         repeat,
         ramp,
         telemetry,
-        expectations);
+        expectations,
+        warmUp,
+        faults);
   }
 
   /** The same scenario judged by {@code newExpectations} instead. */
@@ -69,7 +98,9 @@ public record Scenario(
         repeat,
         ramp,
         telemetry,
-        newExpectations);
+        newExpectations,
+        warmUp,
+        faults);
   }
 
   /** The figures this scenario's runs can produce, which its expectations may judge. */

@@ -16,6 +16,7 @@ import lockstep.coordinator.expect.Expectation;
 import lockstep.coordinator.expect.ExpectationException;
 import lockstep.coordinator.expect.ExpectationParser;
 import lockstep.coordinator.expect.PlanFigures;
+import lockstep.coordinator.model.Fault;
 
 /**
  * Reads scenario YAML into a validated {@link Scenario}; every error names file and field. The
@@ -74,6 +75,8 @@ public final class ScenarioParser {
     }
     w.rejectUnknown();
     JsonNode expectNode = top.node("expect");
+    boolean warmUp = top.bool("warm-up", true);
+    List<Fault> faults = FaultFields.read(top, kind.timedMillis(spec), source);
     top.rejectUnknown();
     try {
       WorkloadValidator.validate(spec);
@@ -94,7 +97,9 @@ public final class ScenarioParser {
             repeat,
             ramp,
             telemetry,
-            List.of());
+            List.of(),
+            warmUp,
+            faults);
     scenario = scenario.withExpectations(expectations(top, expectNode, scenario.figures()));
     if (agents != null && !agents.isEmpty()) {
       checkNodeCount(scenario, agents.size(), source);

@@ -222,4 +222,14 @@ public final class ConsoleProgress implements RunListener {
     step.errors().forEach(e -> out.printf("[%s] error: %s%n", step.id(), e));
     stepId = null;
   }
+
+  @Override
+  public synchronized void warmedUp(List<String> nodes, StepRecord step) {
+    out.printf(
+        "[warm-up] %s: an unmeasured first step for %s (the first through an agent's paths starts"
+            + " late)%s%n",
+        String.join(", ", nodes),
+        nodes.size() == 1 ? "this fresh agent" : "these fresh agents",
+        step.ok() ? "" : "; it failed: " + String.join("; ", step.errors()));
+  }
 }

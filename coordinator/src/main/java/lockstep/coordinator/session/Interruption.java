@@ -85,6 +85,13 @@ public final class Interruption implements AutoCloseable {
           inner.stepFinished(step);
         }
       }
+
+      @Override
+      public void warmedUp(List<String> nodes, StepRecord step) {
+        if (!interrupted) {
+          inner.warmedUp(nodes, step);
+        }
+      }
     };
   }
 

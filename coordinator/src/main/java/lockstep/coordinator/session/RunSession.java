@@ -10,6 +10,7 @@ import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.expect.ExpectationJudge;
 import lockstep.coordinator.expect.ExpectationText;
+import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.report.ResultsStore;
@@ -27,6 +28,12 @@ import lockstep.coordinator.scenario.ScenarioParser;
 public final class RunSession {
   private final PrintStream out;
   private final ChannelSecurity security;
+  private final FaultInjector faults;
+
+  /** Where a scenario with faults is refused: agents started any other way than by a lab. */
+  public static final String NOT_IN_A_LAB =
+      "faults are carried out by a lab (the guest's QEMU process and QMP socket); these agents"
+          + " are not a lab's: run it with `lockstep lab run SCENARIO`";
 
   public RunSession(PrintStream out) {
     this(out, ChannelSecurity.NONE);
@@ -36,8 +43,16 @@ public final class RunSession {
    * @param security how to reach the agents (TLS, token, owner id)
    */
   public RunSession(PrintStream out, ChannelSecurity security) {
+    this(out, security, FaultInjector.none(NOT_IN_A_LAB));
+  }
+
+  /**
+   * @param faults who carries out a scenario's faults (a lab's injector)
+   */
+  public RunSession(PrintStream out, ChannelSecurity security, FaultInjector faults) {
     this.out = out;
     this.security = security;
+    this.faults = faults;
   }
 
   public record Outcome(RunRecord run, Path runJson) {
@@ -85,7 +100,8 @@ public final class RunSession {
                 scenario,
                 ensemble,
                 interruption.quiet(ConsoleProgress.forScenario(out, scenario)),
-                bounds);
+                bounds,
+                faults);
         interruption.attach(runner);
         RunRecord result = runner.run(runId);
         RunRecord labelled =

@@ -16,6 +16,7 @@ import lockstep.agent.service.AgentServer;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.run.RunListener;
@@ -66,7 +67,8 @@ public final class ControlPlaneBench {
           throw new IllegalStateException(String.join("; ", described.errorMessages()));
         }
         StepRunner runner =
-            new StepRunner(scenario, ensemble, RunListener.SILENT, FaultBounds.defaults());
+            new StepRunner(
+                scenario, ensemble, RunListener.SILENT, FaultBounds.defaults(), FaultInjector.NONE);
         runner.run("warm-up", "all", "all", nodes); // class loading and JIT, not counted
         System.gc();
         resetPeaks();

@@ -62,7 +62,8 @@ class InventoryParserTest {
     assertError(
         "nodes:\n  - {name: a, address: h:1, root: /r, labels: {rack: [1, 2]}}\n",
         "nodes[0].labels.rack: must be a single value");
-    assertError("hosts: []\n", "inventory t.yaml: hosts: unknown field (known: nodes, security)");
+    assertError(
+        "hosts: []\n", "inventory t.yaml: hosts: unknown field (known: nodes, security, lab)");
     assertError("nodes: [\n", "inventory t.yaml: top level: invalid YAML");
   }
 

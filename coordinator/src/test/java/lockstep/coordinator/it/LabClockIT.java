@@ -24,9 +24,10 @@ class LabClockIT extends LabTest {
           + " processes: 1, lock: flock, duration: 2s}\n";
   // Start skew allowed on the software-emulated guests, whose one vCPU each shares the host's two
   // cores with the other guest and the coordinator: most steps start within 0.3-4 ms, some
-  // 25-130 ms late when the host is busy at the instant; a fresh agent's first step was 267-591 ms
-  // late before the start-up rehearsal and 42-133 ms after it. A missed offset would show as the
-  // second itself.
+  // 25-130 ms late when the host is busy at the instant. A fresh agent's first step was 267-591 ms
+  // late before the start-up rehearsal, 25-849 ms after it (CI: 259 ms), and 0.6-1.8 ms once its
+  // worker made everything before ready and fresh agents got a warm-up step (three fresh runs).
+  // A missed offset would show as the second itself.
   private static final double SKEW_MILLIS = 250;
   private static boolean stepped;
 

@@ -12,6 +12,7 @@ import lockstep.agent.service.AgentServer;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
@@ -57,7 +58,8 @@ class StepRunnerTest {
             .withAgents(List.of("a", "b"));
     try (AgentEnsemble ensemble = new AgentEnsemble(agents(2))) {
       RunRecord run =
-          new ExperimentRunner(s, ensemble, RunListener.SILENT, FaultBounds.defaults())
+          new ExperimentRunner(
+                  s, ensemble, RunListener.SILENT, FaultBounds.defaults(), FaultInjector.NONE)
               .run("test-run");
 
       assertThat(run.status()).isEqualTo(RunStatus.OK);
@@ -94,7 +96,8 @@ class StepRunnerTest {
     Files.createDirectories(tmp.resolve("n2/lockstep-r.all/w"));
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
       StepRecord step =
-          new StepRunner(s, ensemble, RunListener.SILENT, FaultBounds.defaults())
+          new StepRunner(
+                  s, ensemble, RunListener.SILENT, FaultBounds.defaults(), FaultInjector.NONE)
               .run(
                   "r",
                   "all",

@@ -4,9 +4,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import lockstep.coordinator.model.FaultRecord;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.OverlapWindow;
 import lockstep.coordinator.model.Sample;
+import lockstep.coordinator.model.StepRecord;
 
 /** Small builders for ECharts option maps (serialised to JSON as they are). */
 final class EChartsOptions {
@@ -80,19 +83,63 @@ final class EChartsOptions {
   }
 
   /** The shaded band of the overlap window; with a {@code name}, labelled with it. */
-  static Map<String, Object> overlapBand(OverlapWindow w, String name) {
+  /**
+   * The shaded bands of a step's time series: the overlap window (blue) and each fault's period
+   * (red, from the lab carrying it out until it ended, or to the end of the step for a kill), as
+   * Jepsen shades its nemesis; null when there is neither.
+   */
+  static Map<String, Object> bands(StepRecord s, OverlapWindow w, String windowName) {
+    List<Object> data = new ArrayList<>();
+    if (w != null && w.exists()) {
+      data.add(
+          List.of(
+              map(
+                  "name",
+                  windowName,
+                  "xAxis",
+                  round(w.startSeconds()),
+                  "itemStyle",
+                  map("color", "rgba(46, 134, 193, 0.12)")),
+              map("xAxis", round(w.endSeconds()))));
+    }
+    double stepEnd =
+        s.results().stream()
+            .flatMap(n -> n.series() == null ? Stream.<Sample>empty() : n.series().stream())
+            .mapToDouble(Sample::t)
+            .max()
+            .orElse(0);
+    for (FaultRecord f : s.faults()) {
+      if (!f.happened()) {
+        continue;
+      }
+      double from = f.beginSeconds(s.intendedStartUnixNanos());
+      double to =
+          f.endedUnixNanos() > 0
+              ? (f.endedUnixNanos() - s.intendedStartUnixNanos()) / 1e9
+              : Math.max(from, stepEnd);
+      data.add(
+          List.of(
+              map(
+                  "name",
+                  f.fault().action() + " " + f.fault().node(),
+                  "xAxis",
+                  round(from),
+                  "itemStyle",
+                  map("color", "rgba(203, 67, 53, 0.16)"),
+                  "label",
+                  map("show", true, "position", "insideTopLeft", "color", "#922b21")),
+              map("xAxis", round(to))));
+    }
+    if (data.isEmpty()) {
+      return null;
+    }
     return map(
         "silent",
         true,
-        "itemStyle",
-        map("color", "rgba(46, 134, 193, 0.12)"),
         "label",
-        name == null ? null : map("show", true, "position", "insideTop", "color", "#1f618d"),
+        windowName == null ? null : map("show", true, "position", "insideTop", "color", "#1f618d"),
         "data",
-        List.of(
-            List.of(
-                map("name", name, "xAxis", round(w.startSeconds())),
-                map("xAxis", round(w.endSeconds())))));
+        data);
   }
 
   static List<Object> point(double x, double y) {

@@ -106,11 +106,11 @@ public final class ResourceCharts {
     List<String> legend = new ArrayList<>();
     for (NodeResult n : s.results()) {
       legend.add(n.node());
-      series.add(line(n.node(), 0, EChartsOptions.ratePoints(n), w));
+      series.add(line(n.node(), 0, EChartsOptions.ratePoints(n), s, w));
       List<ResourcePoint> pts = n.resources() == null ? List.of() : n.resources().series();
-      series.add(line(n.node(), 1, points(pts, ResourcePoint::deviceBusyPercent), w));
-      series.add(line(n.node(), 2, points(pts, ResourcePoint::cpuBusyPercent), w));
-      series.add(line(n.node(), 3, points(pts, ResourcePoint::netMBps), w));
+      series.add(line(n.node(), 1, points(pts, ResourcePoint::deviceBusyPercent), s, w));
+      series.add(line(n.node(), 2, points(pts, ResourcePoint::cpuBusyPercent), s, w));
+      series.add(line(n.node(), 3, points(pts, ResourcePoint::netMBps), s, w));
     }
     Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
     o.put("grid", grids);
@@ -148,7 +148,7 @@ public final class ResourceCharts {
   }
 
   private static Map<String, Object> line(
-      String node, int panel, List<Object> data, OverlapWindow w) {
+      String node, int panel, List<Object> data, StepRecord step, OverlapWindow w) {
     Map<String, Object> s =
         map(
             "name",
@@ -166,8 +166,9 @@ public final class ResourceCharts {
             "data",
             data);
     s.put("markLine", EChartsOptions.startInstantLine(panel == 0));
-    if (w != null && w.exists()) {
-      s.put("markArea", EChartsOptions.overlapBand(w, null));
+    Map<String, Object> bands = EChartsOptions.bands(step, w, null);
+    if (bands != null) {
+      s.put("markArea", bands);
     }
     return s;
   }

@@ -212,12 +212,16 @@ public final class RunCharts {
   static List<Chart> timeSeries(RunRecord run, Analysis a) {
     List<Chart> out = new ArrayList<>();
     List<StepRecord> multi =
-        run.steps().stream().filter(s -> s.results().size() > 1).limit(MAX_SERIES_CHARTS).toList();
+        run.steps().stream()
+            .filter(s -> s.results().size() > 1 || s.faulted())
+            .limit(MAX_SERIES_CHARTS)
+            .toList();
     for (StepRecord s : multi) {
       OverlapWindow w = run.window(s.id());
       out.add(
           seriesChart(
               run,
+              s,
               "series-" + s.id(),
               "Over time: step " + s.id(),
               s.results().stream()
@@ -227,7 +231,11 @@ public final class RunCharts {
                   + run.unit()
                   + " per sample interval, on the coordinator's clock; 0 s is the start instant"
                   + (w != null && w.exists()
-                      ? "; the shaded band is the window in which every node was running."
+                      ? "; the shaded band is the window in which every node was running"
+                      : "")
+                  + (s.faulted()
+                      ? "; red: the scenario's fault, from the lab carrying it out until it ended"
+                          + " (a kill: to the end of the step)."
                       : ".")));
     }
     if (multi.isEmpty()) {
@@ -239,6 +247,7 @@ public final class RunCharts {
         out.add(
             seriesChart(
                 run,
+                null,
                 "series-solo",
                 "Over time: solo steps",
                 solos,
@@ -253,6 +262,7 @@ public final class RunCharts {
 
   private static Chart seriesChart(
       RunRecord run,
+      StepRecord step,
       String id,
       String title,
       Map<String, NodeResult> byName,
@@ -279,8 +289,10 @@ public final class RunCharts {
               data);
       if (first) {
         s.put("markLine", EChartsOptions.startInstantLine(null));
-        if (w != null && w.exists()) {
-          s.put("markArea", EChartsOptions.overlapBand(w, "all nodes running"));
+        Map<String, Object> bands =
+            step == null ? null : EChartsOptions.bands(step, w, "all nodes running");
+        if (bands != null) {
+          s.put("markArea", bands);
         }
         first = false;
       }

@@ -1,0 +1,247 @@
+package lockstep.coordinator.analysis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import lockstep.coordinator.model.AgentRecord;
+import lockstep.coordinator.model.Fault;
+import lockstep.coordinator.model.FaultAction;
+import lockstep.coordinator.model.FaultEffect;
+import lockstep.coordinator.model.FaultRecord;
+import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.Sample;
+import lockstep.coordinator.model.Severity;
+import lockstep.coordinator.model.StepRecord;
+
+/**
+ * How each survivor of a scenario's fault fared, read from its time series: the longest stretch
+ * without a completed operation from the fault on (the stall, as a lock manager's recovery shows
+ * it), the time from the end of the stall until its rate was back to 90% of what it was before, and
+ * its rate before, during and after; then one finding per survivor in plain words, with the cluster
+ * stack's timeouts that bound such a stall.
+ */
+public final class FaultEffects {
+  static final String CODE = "fault-stall";
+  static final double BACK_FRACTION = 0.9;
+  static final double RATE_WINDOW_SECONDS = 1.0;
+
+  /** Pauses shorter than this (a few samples) are not called a stall. */
+  static final double NO_STALL_SECONDS = 0.5;
+
+  private FaultEffects() {}
+
+  public static List<FaultEffect> of(RunRecord run) {
+    List<FaultEffect> out = new ArrayList<>();
+    for (StepRecord s : run.steps()) {
+      for (FaultRecord f : s.faults()) {
+        if (!f.happened()) {
+          continue;
+        }
+        double at = f.beginSeconds(s.intendedStartUnixNanos());
+        for (NodeResult n : s.results()) {
+          if (!n.node().equals(f.fault().node()) && n.series().size() >= 2) {
+            out.add(effect(s.id(), n.node(), f.fault(), at, n.series(), run.bytesUnit()));
+          }
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  static FaultEffect effect(
+      String step, String node, Fault fault, double at, List<Sample> series, boolean bytes) {
+    int m = series.size() - 1;
+    double[] t = new double[m + 1];
+    double[] w = new double[m + 1];
+    for (int i = 0; i <= m; i++) {
+      t[i] = series.get(i).t();
+      w[i] = bytes ? series.get(i).bytes() / 1e6 : series.get(i).ops();
+    }
+    // runs of samples with the same count: nothing completed between them
+    double bestFrom = at;
+    double bestTo = at;
+    boolean resumed = true;
+    int i = 0;
+    while (i < m) {
+      if (w[i + 1] != w[i]) {
+        i++;
+        continue;
+      }
+      int a = i;
+      int c = i + 1;
+      while (c < m && w[c + 1] == w[c]) {
+        c++;
+      }
+      // the last op before was in (t[a-1], t[a]], the first after in (t[c], t[c+1]]: midpoints
+      double from = a == 0 ? t[0] : (t[a - 1] + t[a]) / 2;
+      boolean back = c < m;
+      double to = back ? (t[c] + t[c + 1]) / 2 : t[m];
+      if (to > at && to - Math.max(from, Math.min(at, from)) > bestTo - bestFrom) {
+        bestFrom = from;
+        bestTo = to;
+        resumed = back;
+      }
+      i = c;
+    }
+    double before = rate(t, w, t[0], Math.min(at, t[m]));
+    double during = bestTo > at ? rate(t, w, at, bestTo) : 0;
+    double after = resumed && t[m] > bestTo ? rate(t, w, bestTo, t[m]) : 0;
+    Double backIn = null;
+    if (resumed && before > 0) {
+      for (int j = 0; j <= m; j++) {
+        if (t[j] >= bestTo + RATE_WINDOW_SECONDS * 0.5
+            && t[j] - RATE_WINDOW_SECONDS >= t[0]
+            && rate(t, w, t[j] - RATE_WINDOW_SECONDS, t[j]) >= BACK_FRACTION * before) {
+          backIn = Math.max(0, t[j] - bestTo);
+          break;
+        }
+      }
+    }
+    return new FaultEffect(
+        step,
+        node,
+        fault,
+        at,
+        Math.max(0, bestTo - bestFrom),
+        bestFrom,
+        bestTo,
+        resumed,
+        backIn,
+        before,
+        during,
+        after);
+  }
+
+  /** Work done per second between two instants (the counts interpolated between samples). */
+  private static double rate(double[] t, double[] w, double from, double to) {
+    return to > from ? (at(t, w, to) - at(t, w, from)) / (to - from) : 0;
+  }
+
+  private static double at(double[] t, double[] w, double x) {
+    if (x <= t[0]) {
+      return w[0];
+    }
+    for (int i = 1; i < t.length; i++) {
+      if (x <= t[i]) {
+        return w[i - 1] + (w[i] - w[i - 1]) * (x - t[i - 1]) / (t[i] - t[i - 1]);
+      }
+    }
+    return w[t.length - 1];
+  }
+
+  /** One finding per survivor: the stall, the recovery and what bounds them. */
+  static List<Finding> findings(RunRecord run, List<FaultEffect> effects) {
+    List<Finding> out = new ArrayList<>();
+    String what = run.bytesUnit() ? "writes" : "locks";
+    for (FaultEffect e : effects) {
+      Fault f = e.fault();
+      StringBuilder b = new StringBuilder();
+      boolean stalled = e.stallSeconds() >= NO_STALL_SECONDS || !e.resumed();
+      b.append(
+          stalled
+              ? String.format(
+                  Locale.ROOT,
+                  "%s's %s stalled %.1f s after %s %s (at %.1f s)",
+                  e.survivor(),
+                  what,
+                  e.stallSeconds(),
+                  f.node(),
+                  f.action().pastTense(),
+                  e.faultAtSeconds())
+              : String.format(
+                  Locale.ROOT,
+                  "%s's %s went on without a stall after %s %s (at %.1f s; longest pause %.1f s)",
+                  e.survivor(),
+                  what,
+                  f.node(),
+                  f.action().pastTense(),
+                  e.faultAtSeconds(),
+                  e.stallSeconds()));
+      if (f.action().lasts()) {
+        b.append(String.format(Locale.ROOT, " for %.1f s", f.forMillis() / 1000.0));
+      }
+      if (!e.resumed()) {
+        b.append("; they had not come back when its run ended");
+      } else if (e.backTo90Seconds() != null) {
+        b.append(
+            String.format(
+                Locale.ROOT, "; back to 90%% of its rate %.1f s later", e.backTo90Seconds()));
+      } else {
+        b.append("; its rate did not get back to 90% of what it was before");
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              " (%s %s before, %s during, %s after)",
+              Verdicts.num(e.rateBefore()),
+              run.unit(),
+              Verdicts.num(e.rateDuring()),
+              Verdicts.num(e.rateAfter())));
+      String bound = bound(run, e.survivor(), f.action());
+      if (!bound.isEmpty()) {
+        b.append(". ").append(bound);
+      }
+      out.add(new Finding(CODE, Severity.WARNING, b.toString(), e.step()));
+    }
+    return out;
+  }
+
+  /** The survivor's cluster timeouts that bound how long a lost peer holds its locks. */
+  static String bound(RunRecord run, String node, FaultAction action) {
+    AgentRecord agent =
+        run.agents().stream().filter(a -> a.node().equals(node)).findFirst().orElse(null);
+    if (agent == null) {
+      return "";
+    }
+    Map<String, String> env = agent.clusterSettings();
+    // a node may run both stacks (the lab does): the file system measured says whose timeouts
+    boolean o2cb = "ocfs2".equals(agent.fsType());
+    boolean corosync = !o2cb;
+    List<String> parts = new ArrayList<>();
+    String token = corosync ? env.get("corosync:totem.token") : null;
+    String consensus = env.get("corosync:totem.consensus");
+    if (token != null) {
+      parts.add(
+          "corosync declares a silent node lost after its token timeout "
+              + token
+              + " ms"
+              + (consensus == null ? "" : " plus consensus " + consensus + " ms")
+              + ", then dlm recovers its locks"
+              + (env.containsKey("dlm_controld:enable_fencing")
+                  ? " (enable_fencing=" + env.get("dlm_controld:enable_fencing") + ")"
+                  : ""));
+    }
+    String dead = o2cb ? env.get("o2cb:heartbeat_dead_threshold") : null;
+    String idle = o2cb ? env.get("o2cb:idle_timeout_ms") : null;
+    if (dead != null || idle != null) {
+      StringBuilder o = new StringBuilder("o2cb declares a node dead");
+      if (dead != null) {
+        try {
+          int n = Integer.parseInt(dead.trim());
+          o.append(" when its disk heartbeat has been missing for ")
+              .append((n - 1) * 2)
+              .append(" s (dead threshold ")
+              .append(n)
+              .append(" x 2 s)");
+        } catch (NumberFormatException ex) {
+          o.append(" after its disk heartbeat dead threshold ").append(dead);
+        }
+      }
+      if (idle != null) {
+        o.append(dead != null ? " or" : "")
+            .append(" when o2net is idle for ")
+            .append(idle)
+            .append(" ms");
+      }
+      parts.add(o.append(", then o2dlm recovers its locks").toString());
+    }
+    if (parts.isEmpty()) {
+      return "";
+    }
+    String lead = action == FaultAction.FREEZE ? "A frozen node is silent, so " : "";
+    return lead + String.join("; ", parts);
+  }
+}

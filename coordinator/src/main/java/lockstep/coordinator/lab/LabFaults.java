@@ -1,0 +1,104 @@
+package lockstep.coordinator.lab;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import lockstep.coordinator.fault.FaultException;
+import lockstep.coordinator.fault.FaultInjector;
+import lockstep.coordinator.model.Fault;
+
+/**
+ * A scenario's faults carried out on the lab's guests from outside them, as the hardware or the
+ * hypervisor would: {@code kill} is SIGKILL to the guest's QEMU process (a power loss: no shutdown,
+ * no flush, the cluster hears nothing), {@code freeze} is QMP {@code stop} then {@code cont} (the
+ * vCPUs paused, its network and disks idle), {@code partition} is QMP {@code set_link} down then up
+ * on its cluster NIC (corosync, dlm and o2net lose the peer; the management link, its agent and its
+ * disks stay).
+ */
+final class LabFaults implements FaultInjector {
+  private static final Duration QMP_BOUND = Duration.ofSeconds(10);
+  static final String CLUSTER_NIC = "clu-nic";
+
+  private final Lab lab;
+  private final LabPaths paths;
+
+  LabFaults(Lab lab, LabPaths paths) {
+    this.lab = lab;
+    this.paths = paths;
+  }
+
+  @Override
+  public String refuses(String node) {
+    try {
+      LabNode.named(node);
+      LabState s = lab.current();
+      Long pid = s.pids().get(node);
+      if (pid == null || LabProcesses.ours(pid, paths.dir()).isEmpty()) {
+        return "the lab's " + node + " is not running (lockstep lab status)";
+      }
+      return null;
+    } catch (LabException e) {
+      return e.getMessage();
+    }
+  }
+
+  @Override
+  public void begin(Fault f) {
+    LabNode n = node(f);
+    switch (f.action()) {
+      case KILL -> {
+        // in effect once the signal is sent: the guest's vCPUs stop at once, though QEMU may take
+        // seconds to free its memory and exit (the recovery waits for that)
+        ProcessHandle p = process(n);
+        if (!p.destroyForcibly()) {
+          throw new FaultException(n.name() + "'s QEMU (pid " + p.pid() + ") could not be killed");
+        }
+      }
+      case FREEZE -> qmp(n, "stop", Map.of());
+      case PARTITION -> qmp(n, "set_link", Map.of("name", CLUSTER_NIC, "up", false));
+    }
+  }
+
+  @Override
+  public void end(Fault f) {
+    LabNode n = node(f);
+    switch (f.action()) {
+      case KILL -> {}
+      case FREEZE -> qmp(n, "cont", Map.of());
+      case PARTITION -> qmp(n, "set_link", Map.of("name", CLUSTER_NIC, "up", true));
+    }
+  }
+
+  @Override
+  public String recover(String node) {
+    try {
+      return lab.recover(LabNode.named(node));
+    } catch (LabException e) {
+      throw new FaultException(e.getMessage());
+    }
+  }
+
+  private static LabNode node(Fault f) {
+    try {
+      return LabNode.named(f.node());
+    } catch (LabException e) {
+      throw new FaultException(e.getMessage());
+    }
+  }
+
+  private ProcessHandle process(LabNode n) {
+    Long pid = lab.current().pids().get(n.name());
+    Optional<ProcessHandle> p =
+        pid == null ? Optional.empty() : LabProcesses.ours(pid, paths.dir());
+    return p.orElseThrow(
+        () -> new FaultException(n.name() + "'s QEMU is not running (pid " + pid + ")"));
+  }
+
+  private void qmp(LabNode n, String command, Map<String, ?> args) {
+    try (Qmp q = Qmp.connect(paths.qmp(n), QMP_BOUND)) {
+      q.execute(command, args, QMP_BOUND);
+    } catch (LabException e) {
+      throw new FaultException(n.name() + ": " + e.getMessage());
+    }
+  }
+}

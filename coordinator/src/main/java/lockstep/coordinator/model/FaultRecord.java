@@ -1,0 +1,34 @@
+package lockstep.coordinator.model;
+
+/**
+ * A scenario's fault as it happened in one step, instants on the coordinator's clock.
+ *
+ * @param begunUnixNanos when the lab carried it out (0: it could not, see {@code error})
+ * @param endedUnixNanos when a freeze or partition ended (0 for a kill, or if it could not end)
+ * @param victimLost whether the victim's agent was lost to the step (expected, not a failure)
+ * @param error why the lab could not carry it out or end it; null when it did
+ * @param recovery what the lab did after the step so the next one starts from a healthy cluster
+ */
+public record FaultRecord(
+    Fault fault,
+    long begunUnixNanos,
+    long endedUnixNanos,
+    boolean victimLost,
+    String error,
+    String recovery) {
+
+  public boolean happened() {
+    return begunUnixNanos > 0;
+  }
+
+  /**
+   * The fault's period, seconds since the step's intended start: [begin, end or the step's end].
+   */
+  public double beginSeconds(long intendedStartUnixNanos) {
+    return (begunUnixNanos - intendedStartUnixNanos) / 1e9;
+  }
+
+  public FaultRecord withRecovery(String what) {
+    return new FaultRecord(fault, begunUnixNanos, endedUnixNanos, victimLost, error, what);
+  }
+}

@@ -1,0 +1,198 @@
+package lockstep.coordinator.run;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import lockstep.common.DaemonThreads;
+import lockstep.common.WallClock;
+import lockstep.coordinator.fault.FaultException;
+import lockstep.coordinator.fault.FaultInjector;
+import lockstep.coordinator.model.Fault;
+import lockstep.coordinator.model.FaultRecord;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The scenario's faults in one step: those whose victim takes part together with at least one other
+ * node (a survivor to measure). Each is carried out at its time after the step's instant, on a
+ * thread of its own, and a freeze or partition ended after its duration or when the step ends,
+ * whichever is first, so that no victim stays paused or cut off past its step. A victim lost after
+ * its fault began is expected, not a failure of the step.
+ */
+final class StepFaults implements AutoCloseable {
+  private static final Logger LOG = LogManager.getLogger(StepFaults.class);
+
+  private final FaultInjector injector;
+  private final Map<Fault, Happened> faults = new LinkedHashMap<>();
+  private ScheduledExecutorService timer;
+
+  private static final class Happened {
+    volatile long begun;
+    volatile long ended;
+    volatile boolean victimLost;
+    volatile String error;
+    volatile String recovery;
+  }
+
+  private StepFaults(List<Fault> faults, FaultInjector injector) {
+    this.injector = injector;
+    faults.forEach(f -> this.faults.put(f, new Happened()));
+  }
+
+  static StepFaults of(List<Fault> all, List<String> stepNodes, FaultInjector injector) {
+    List<Fault> here =
+        stepNodes.size() < 2
+            ? List.of()
+            : all.stream().filter(f -> stepNodes.contains(f.node())).toList();
+    return new StepFaults(here, injector);
+  }
+
+  boolean isEmpty() {
+    return faults.isEmpty();
+  }
+
+  /** Schedules every fault relative to the step's instant (coordinator clock). */
+  synchronized void schedule(long instantUnixNanos) {
+    if (faults.isEmpty()) {
+      return;
+    }
+    timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("faults"));
+    faults.forEach(
+        (f, h) -> {
+          long at = instantUnixNanos + f.atMillis() * 1_000_000L;
+          timer.schedule(() -> begin(f, h), at - WallClock.nowNanos(), TimeUnit.NANOSECONDS);
+          if (f.action().lasts()) {
+            timer.schedule(
+                () -> end(f, h),
+                at + f.forMillis() * 1_000_000L - WallClock.nowNanos(),
+                TimeUnit.NANOSECONDS);
+          }
+        });
+  }
+
+  private void begin(Fault f, Happened h) {
+    // set first: the victim's agent may be lost before the injector returns (its stream breaks
+    // as its QEMU dies), and that loss is the fault's
+    h.begun = WallClock.nowNanos();
+    try {
+      LOG.info("fault: {}", f.describe());
+      injector.begin(f);
+    } catch (FaultException | IllegalStateException e) {
+      h.begun = 0;
+      h.error = "could not " + f.action() + " " + f.node() + ": " + e.getMessage();
+      LOG.warn("fault {}: {}", f.describe(), h.error);
+    }
+  }
+
+  private void end(Fault f, Happened h) {
+    if (h.begun == 0 || h.ended != 0) {
+      return;
+    }
+    try {
+      injector.end(f);
+      h.ended = WallClock.nowNanos();
+    } catch (FaultException | IllegalStateException e) {
+      h.error = "could not end the " + f.action() + " of " + f.node() + ": " + e.getMessage();
+      LOG.warn("fault {}: {}", f.describe(), h.error);
+    }
+  }
+
+  /** Whether {@code node}'s loss now is its fault's doing: a fault on it has begun. */
+  boolean expectsLoss(String node) {
+    return faults.entrySet().stream()
+        .anyMatch(e -> e.getKey().node().equals(node) && e.getValue().begun != 0);
+  }
+
+  void victimLost(String node) {
+    faults.forEach(
+        (f, h) -> {
+          if (f.node().equals(node) && h.begun != 0) {
+            h.victimLost = true;
+          }
+        });
+  }
+
+  /** Nodes lost to a fault, which the step need not hear from. */
+  Set<String> lostVictims() {
+    Set<String> out = new LinkedHashSet<>();
+    faults.forEach(
+        (f, h) -> {
+          if (h.victimLost) {
+            out.add(f.node());
+          }
+        });
+    return out;
+  }
+
+  /**
+   * The step's run is over: faults not yet due are dropped, and a freeze or partition still in
+   * effect is ended now (before cleanup, so the victim can take part in it).
+   */
+  @Override
+  public synchronized void close() {
+    if (timer == null) {
+      return;
+    }
+    timer.shutdownNow();
+    try {
+      timer.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    faults.forEach(
+        (f, h) -> {
+          if (f.action().lasts()) {
+            end(f, h);
+          }
+        });
+    timer = null;
+  }
+
+  /**
+   * After cleanup: every victim of a fault that happened brought back by the injector (once per
+   * node); a recovery that fails is the step's error.
+   */
+  List<String> recover() {
+    List<String> errors = new ArrayList<>();
+    Set<String> done = new LinkedHashSet<>();
+    faults.forEach(
+        (f, h) -> {
+          if (h.begun == 0 || !done.add(f.node())) {
+            return;
+          }
+          try {
+            h.recovery = injector.recover(f.node());
+            LOG.info("fault victim {} recovered: {}", f.node(), h.recovery);
+          } catch (FaultException | IllegalStateException e) {
+            h.recovery = "not recovered: " + e.getMessage();
+            errors.add(
+                "node "
+                    + f.node()
+                    + ": after its fault the lab could not recover it: "
+                    + e.getMessage());
+          }
+        });
+    return errors;
+  }
+
+  List<FaultRecord> records() {
+    List<FaultRecord> out = new ArrayList<>();
+    faults.forEach(
+        (f, h) ->
+            out.add(
+                new FaultRecord(
+                    f,
+                    h.begun,
+                    h.ended,
+                    h.victimLost,
+                    h.begun == 0 && h.error == null ? "the step ended before it was due" : h.error,
+                    h.recovery)));
+    return out;
+  }
+}

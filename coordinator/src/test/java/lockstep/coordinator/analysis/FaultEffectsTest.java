@@ -1,0 +1,125 @@
+package lockstep.coordinator.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import lockstep.coordinator.model.Fault;
+import lockstep.coordinator.model.FaultAction;
+import lockstep.coordinator.model.FaultEffect;
+import lockstep.coordinator.model.FaultRecord;
+import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.Sample;
+import lockstep.coordinator.model.StepRecord;
+import org.junit.jupiter.api.Test;
+
+/** A survivor's stall and recovery, read from a time series of known shape. */
+class FaultEffectsTest {
+  private static final Fault KILL = new Fault(5_000, "node2", FaultAction.KILL, 0);
+
+  /**
+   * 100 ms samples over {@code seconds}: {@code before} ops/s until {@code stallFrom}, nothing
+   * until {@code stallTo}, then {@code after} ops/s.
+   */
+  private static List<Sample> series(
+      double seconds, double before, double stallFrom, double stallTo, double after) {
+    List<Sample> out = new ArrayList<>();
+    double ops = 0;
+    for (int i = 0; i <= seconds * 10; i++) {
+      double t = i / 10.0;
+      if (i > 0) {
+        double mid = t - 0.05;
+        ops += mid < stallFrom ? before / 10 : mid < stallTo ? 0 : after / 10;
+      }
+      out.add(new Sample(t, (long) ops, 0, 0));
+    }
+    return out;
+  }
+
+  @Test
+  void measuresTheStallFromTheFaultAndTheWayBack() {
+    FaultEffect e =
+        FaultEffects.effect("all", "node1", KILL, 5.0, series(40, 1000, 5.0, 28.4, 2000), false);
+    assertThat(e.stallSeconds()).isCloseTo(23.4, within(0.1));
+    assertThat(e.stallFromSeconds()).isCloseTo(5.0, within(0.1));
+    assertThat(e.resumed()).isTrue();
+    // the rate over the last second is 90% of 1000/s once 0.45 s of it ran at 2000/s
+    assertThat(e.backTo90Seconds()).isCloseTo(0.5, within(0.11));
+    assertThat(e.rateBefore()).isCloseTo(1000, within(20.0));
+    assertThat(e.rateDuring()).isCloseTo(0, within(5.0));
+    assertThat(e.rateAfter()).isCloseTo(2000, within(40.0));
+  }
+
+  @Test
+  void aSurvivorThatNeverStoppedHasNoStall() {
+    FaultEffect e =
+        FaultEffects.effect("all", "node1", KILL, 5.0, series(20, 1000, 99, 99, 1000), false);
+    assertThat(e.stallSeconds()).isLessThan(0.2);
+    assertThat(e.resumed()).isTrue();
+    assertThat(e.backTo90Seconds()).isNotNull().isLessThan(1.1);
+  }
+
+  @Test
+  void aStallThatOutlastsTheRunIsSaidToLastToItsEnd() {
+    FaultEffect e =
+        FaultEffects.effect("all", "node1", KILL, 5.0, series(20, 1000, 5.2, 99, 0), false);
+    assertThat(e.resumed()).isFalse();
+    assertThat(e.stallSeconds()).isCloseTo(14.8, within(0.1));
+    assertThat(e.backTo90Seconds()).isNull();
+  }
+
+  @Test
+  void aLongerPauseBeforeTheFaultIsNotItsStall() {
+    List<Sample> s = series(30, 1000, 12.0, 15.0, 1000);
+    // a 7 s pause at 1..8 s, before the fault at 10 s
+    List<Sample> paused = new ArrayList<>();
+    long shift = 0;
+    for (Sample x : s) {
+      if (x.t() > 1.0 && x.t() <= 8.0) {
+        shift += 100;
+      }
+      paused.add(new Sample(x.t(), x.ops() - shift, 0, 0));
+    }
+    FaultEffect e = FaultEffects.effect("all", "node1", KILL, 10.0, paused, false);
+    assertThat(e.stallFromSeconds()).isCloseTo(12.0, within(0.1));
+    assertThat(e.stallSeconds()).isCloseTo(3.0, within(0.15));
+  }
+
+  @Test
+  void theVerdictLeadsWithTheStallInPlainWordsAndItsBounds() {
+    TestRuns.NodeBuilder n1 = TestRuns.building("node1", 50_000, 0.0, 40.0);
+    n1.series = series(40, 1000, 5.0, 28.4, 2000);
+    StepRecord all =
+        TestRuns.step("all", "all", "all", 1, n1.build())
+            .withFaults(
+                List.of(
+                    new FaultRecord(
+                        KILL, TestRuns.ORIGIN + 5_000_000_000L, 0, true, null, "restarted")));
+    RunRecord run =
+        TestRuns.analysed(
+            TestRuns.run(
+                List.of(
+                    TestRuns.agent(
+                        "node1",
+                        "6.1.0",
+                        Map.of("corosync:totem.token", "3000", "corosync:totem.consensus", "3600"),
+                        "gfs2"),
+                    TestRuns.agent("node2", "6.1.0", Map.of(), "gfs2")),
+                List.of(all),
+                1,
+                0.05,
+                "hot-lock"));
+    Finding head = run.analysis().findings().get(0);
+    assertThat(head.code()).isEqualTo("fault-stall");
+    assertThat(head.message())
+        .matches(
+            "node1's locks stalled 23\\.[45] s after node2 was killed \\(at 5\\.0 s\\); back to 90%"
+                + " of its rate 0\\.[56] s later \\(1,000 locks/s before, [0-9.]+ during, 2,000"
+                + " after\\)\\. corosync declares a silent node lost after its token timeout 3000"
+                + " ms plus consensus 3600 ms, then dlm recovers its locks");
+    assertThat(run.analysis().faultEffects()).hasSize(1);
+  }
+}

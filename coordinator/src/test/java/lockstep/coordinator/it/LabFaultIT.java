@@ -1,0 +1,198 @@
+package lockstep.coordinator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import lockstep.coordinator.model.FaultAction;
+import lockstep.coordinator.model.FaultEffect;
+import lockstep.coordinator.model.FaultRecord;
+import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
+import lockstep.coordinator.model.StepRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node dies mid-run on real GFS2 and OCFS2 (issue 20): the lab kills node2's QEMU process or
+ * pauses it (QMP), the survivor runs on, its stall and recovery are measured and put in words with
+ * the cluster stack's timeouts, ctdb's ping_pong on the survivor sees the same GFS2 stall, and the
+ * lab brings node2 back so that the next step runs on a whole cluster.
+ */
+class LabFaultIT extends LabTest {
+  @AfterAll
+  static void limitBack() {
+    if (lab != null) {
+      LabCluster.set("plock_rate_limit=100");
+    }
+  }
+
+  private static final String HOT_LOCK =
+      "workload: {type: hot-lock, file: fault.dat, processes: 1, lock: %s, duration: %ds}\n";
+
+  @Test
+  void aKilledGfs2NodeStallsTheSurvivorAsLongAsPingPongSeesIt() throws Exception {
+    LabCluster.set("plock_rate_limit=0");
+    // ping_pong on the survivor through the same kill, each once-a-second line time-stamped
+    lab.must(
+        "node1",
+        "nohup sh -c 'timeout -s INT 100 ping_pong /mnt/gfs2/fault-peer.dat 3 | stdbuf -oL tr"
+            + " \"\\r\" \"\\n\" | while read -r l; do echo \"$(date +%s.%N) $l\"; done'"
+            + " > /root/fault-peer.log 2>&1 < /dev/null &");
+    RunRecord run =
+        lab.run(
+            "gfs2",
+            "name: gfs2-kill\nplan: [all]\n"
+                + String.format(HOT_LOCK, "fcntl", 60)
+                + "faults: [{at: 10s, node: node2, action: kill}]\n",
+            work);
+    FaultEffect e = survivorOf(run, FaultAction.KILL);
+    // dlm recovery: corosync's token (3 s) and consensus (3.6 s) before it starts
+    assertThat(e.stallSeconds()).isBetween(3.0, 60.0);
+    assertThat(headline(run).message())
+        .startsWith("node1's locks stalled ")
+        .contains("after node2 was killed")
+        .contains("token timeout 3000 ms plus consensus 3600 ms");
+    double peer = pingPongStall(lab.must("node1", "sleep 5; cat /root/fault-peer.log"));
+    System.out.printf(
+        "GFS2 kill: survivor stalled %.1f s (Lockstep), %.1f s (ping_pong), back to 90%% %s s"
+            + " later; recovery: %s%n",
+        e.stallSeconds(), peer, e.backTo90Seconds(), run.steps().get(0).faults().get(0).recovery());
+    assertThat(e.stallSeconds() / peer)
+        .as("Lockstep's stall over ping_pong's")
+        .isCloseTo(1.0, within(0.10));
+    wholeAgain("gfs2");
+  }
+
+  @Test
+  void aFrozenGfs2NodeStallsTheSurvivorUntilTheClusterWritesItOff() throws Exception {
+    RunRecord run =
+        lab.run(
+            "gfs2",
+            "name: gfs2-freeze\nplan: [all]\n"
+                + String.format(HOT_LOCK, "fcntl", 40)
+                + "faults: [{at: 8s, node: node2, action: freeze, for: 10s}]\n",
+            work);
+    FaultRecord f = run.steps().get(0).faults().get(0);
+    StepRecord s = run.steps().get(0);
+    assertThat((f.endedUnixNanos() - f.begunUnixNanos()) / 1e9).isCloseTo(10.0, within(0.5));
+    FaultEffect e = survivorOf(run, FaultAction.FREEZE);
+    assertThat(e.stallSeconds()).isBetween(3.0, 12.0);
+    assertThat(headline(run).message()).contains("after node2 was frozen (at 8.0 s) for 10.0 s");
+    System.out.printf(
+        "GFS2 freeze 10 s: survivor stalled %.1f s, back to 90%% %s s later, rates %.1f / %.1f /"
+            + " %.1f; ended at %.1f s; recovery: %s%n",
+        e.stallSeconds(),
+        e.backTo90Seconds(),
+        e.rateBefore(),
+        e.rateDuring(),
+        e.rateAfter(),
+        (f.endedUnixNanos() - s.intendedStartUnixNanos()) / 1e9,
+        f.recovery());
+    wholeAgain("gfs2");
+  }
+
+  @Test
+  void aKilledOcfs2NodeStallsTheSurvivorForO2cbsDeadThreshold() throws Exception {
+    // fcntl locks are node-local on o2cb: flock is OCFS2's cluster lock
+    RunRecord run =
+        lab.run(
+            "ocfs2",
+            "name: ocfs2-kill\nplan: [all]\n"
+                + String.format(HOT_LOCK, "flock", 150)
+                + "faults: [{at: 10s, node: node2, action: kill}]\n",
+            work);
+    FaultEffect e = survivorOf(run, FaultAction.KILL);
+    // o2hb's dead threshold: 31 iterations of 2 s, so 60 s without node2's disk heartbeat
+    assertThat(e.stallSeconds()).isBetween(50.0, 120.0);
+    assertThat(headline(run).message())
+        .contains("after node2 was killed")
+        .contains("disk heartbeat has been missing for 60 s");
+    System.out.printf(
+        "OCFS2 kill: survivor stalled %.1f s, back to 90%% %s s later, rates %.1f / %.1f / %.1f;"
+            + " recovery: %s%n",
+        e.stallSeconds(),
+        e.backTo90Seconds(),
+        e.rateBefore(),
+        e.rateDuring(),
+        e.rateAfter(),
+        run.steps().get(0).faults().get(0).recovery());
+    wholeAgain("ocfs2");
+  }
+
+  /** The run went on without node2 and names it lost to the fault; node1's effect. */
+  private static FaultEffect survivorOf(RunRecord run, FaultAction action) {
+    assertThat(run.status()).as("errors %s", run.errors()).isEqualTo(RunStatus.OK);
+    StepRecord s = run.steps().get(0);
+    assertThat(s.ok()).isTrue();
+    assertThat(s.results()).extracting(NodeResult::node).containsExactly("node1");
+    assertThat(s.faults()).hasSize(1);
+    FaultRecord f = s.faults().get(0);
+    assertThat(f.fault().action()).isEqualTo(action);
+    assertThat(f.happened()).isTrue();
+    assertThat(f.victimLost()).isTrue();
+    assertThat(f.error()).isNull();
+    assertThat(f.recovery()).startsWith("restarted, rejoined");
+    assertThat(run.analysis().faultEffects()).hasSize(1);
+    FaultEffect e = run.analysis().faultEffects().get(0);
+    assertThat(e.survivor()).isEqualTo("node1");
+    assertThat(e.resumed()).as("node1's locks came back").isTrue();
+    // it ran to the end of the step, well past the stall
+    assertThat(s.results().get(0).seconds()).isGreaterThan(e.stallToSeconds());
+    return e;
+  }
+
+  private static Finding headline(RunRecord run) {
+    Finding head = run.analysis().findings().get(0);
+    assertThat(head.code()).isEqualTo("fault-stall");
+    return head;
+  }
+
+  /** After the lab's recovery both nodes take a step together again. */
+  private static void wholeAgain(String stack) throws Exception {
+    RunRecord after =
+        lab.run(
+            stack,
+            "name: after-fault\nplan: [all]\nworkload: {type: hot-lock, file: after.dat,"
+                + " processes: 1, lock: flock, duration: 2s}\n",
+            work);
+    assertThat(after.status()).as("errors %s", after.errors()).isEqualTo(RunStatus.OK);
+    assertThat(after.steps().get(0).results())
+        .extracting(NodeResult::node)
+        .containsExactlyInAnyOrder("node1", "node2");
+  }
+
+  /**
+   * ping_pong's stall, from its time-stamped once-a-second lines: the longest gap between two, less
+   * the time its last figure says it spent locking within that gap (its count over its rate in the
+   * seconds before).
+   */
+  static double pingPongStall(String log) {
+    List<double[]> rows = new ArrayList<>();
+    for (String l : log.lines().toList()) {
+      String[] w = l.trim().split("\\s+");
+      if (w.length >= 3 && w[2].startsWith("locks/sec")) {
+        rows.add(new double[] {Double.parseDouble(w[0]), Double.parseDouble(w[1])});
+      }
+    }
+    assertThat(rows).as("ping_pong's lines: %s", log).hasSizeGreaterThan(10);
+    int gapAt = 1;
+    for (int i = 2; i < rows.size(); i++) {
+      if (rows.get(i)[0] - rows.get(i - 1)[0] > rows.get(gapAt)[0] - rows.get(gapAt - 1)[0]) {
+        gapAt = i;
+      }
+    }
+    double rate =
+        rows.subList(Math.max(1, gapAt - 6), gapAt - 1).stream()
+            .mapToDouble(r -> r[1])
+            .sorted()
+            .skip(2)
+            .findFirst()
+            .orElse(rows.get(gapAt - 2)[1]);
+    double gap = rows.get(gapAt)[0] - rows.get(gapAt - 1)[0];
+    return gap - rows.get(gapAt)[1] / Math.max(1, rate);
+  }
+}
