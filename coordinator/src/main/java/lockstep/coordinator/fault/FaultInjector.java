@@ -14,8 +14,12 @@ public interface FaultInjector {
   /** Puts the fault in effect on its node: the guest killed, paused, or its cluster link down. */
   void begin(Fault fault);
 
-  /** Ends a freeze or a partition (the guest continued, its link up again). */
-  void end(Fault fault);
+  /**
+   * Ends a freeze or a partition: the guest continued, its link up again, or, when the cluster
+   * wrote the node off meanwhile, the node fenced instead (a written-off node that comes back with
+   * its old state is what fencing prevents); returns how it ended, in words.
+   */
+  String end(Fault fault);
 
   /**
    * After the step: the victim a healthy cluster member again (restarted, rejoined, remounted, its
@@ -40,7 +44,7 @@ public interface FaultInjector {
       }
 
       @Override
-      public void end(Fault fault) {
+      public String end(Fault fault) {
         throw new FaultException(why);
       }
 

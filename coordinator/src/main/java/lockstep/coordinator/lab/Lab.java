@@ -437,6 +437,34 @@ public final class Lab {
         log.seconds() - t0);
   }
 
+  /**
+   * Whether the cluster has written {@code n} off while it was frozen or cut off for {@code
+   * forMillis}: silent for longer than corosync's token timeout (GFS2; the lab keeps corosync's
+   * default, 3000 ms, after which the others form a membership without it) or o2net's idle timeout
+   * (OCFS2, 30 s). Decided from the timeouts, not by asking a survivor, so that the fault ends at
+   * its time (an ssh round under emulation takes seconds). Null when it is still a member of every
+   * stack that is up, else why not.
+   */
+  String writtenOff(LabNode n, long forMillis) {
+    LabState state = upState();
+    if (state.has(Stack.GFS2) && forMillis >= COROSYNC_TOKEN_MILLIS) {
+      return n.name()
+          + " was silent for longer than corosync's token timeout ("
+          + COROSYNC_TOKEN_MILLIS
+          + " ms), so the others formed a membership without it";
+    }
+    if (state.has(Stack.OCFS2) && forMillis >= O2NET_IDLE_MILLIS) {
+      return "o2net drops a node silent for " + O2NET_IDLE_MILLIS / 1000 + " s";
+    }
+    return null;
+  }
+
+  /** corosync's default token timeout (the lab's corosync.conf sets none). */
+  static final long COROSYNC_TOKEN_MILLIS = 3_000;
+
+  /** o2cb's default network idle timeout, which the lab keeps. */
+  static final long O2NET_IDLE_MILLIS = 30_000;
+
   /** The node name {@link #ssh} takes for both guests at once. */
   public static final String ALL_NODES = "all";
 

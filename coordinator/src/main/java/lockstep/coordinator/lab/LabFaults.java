@@ -6,6 +6,7 @@ import java.util.Optional;
 import lockstep.coordinator.fault.FaultException;
 import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.Fault;
+import lockstep.coordinator.model.FaultAction;
 
 /**
  * A scenario's faults carried out on the lab's guests from outside them, as the hardware or the
@@ -60,13 +61,31 @@ final class LabFaults implements FaultInjector {
   }
 
   @Override
-  public void end(Fault f) {
+  public String end(Fault f) {
     LabNode n = node(f);
-    switch (f.action()) {
-      case KILL -> {}
-      case FREEZE -> qmp(n, "cont", Map.of());
-      case PARTITION -> qmp(n, "set_link", Map.of("name", CLUSTER_NIC, "up", true));
+    if (f.action() == FaultAction.KILL) {
+      return null;
     }
+    String writtenOff = lab.writtenOff(n, f.forMillis());
+    if (writtenOff != null) {
+      // what a fence agent does: the node is powered off before it can come back with the state
+      // the cluster has already recovered from (dlm_controld's "stateful merge" then kills
+      // corosync on one side, possibly the survivor's)
+      ProcessHandle p = process(n);
+      if (!p.destroyForcibly()) {
+        throw new FaultException(n.name() + "'s QEMU (pid " + p.pid() + ") could not be killed");
+      }
+      return "fenced (its QEMU killed) instead of "
+          + (f.action() == FaultAction.FREEZE ? "continued" : "reconnected")
+          + ": "
+          + writtenOff;
+    }
+    if (f.action() == FaultAction.FREEZE) {
+      qmp(n, "cont", Map.of());
+      return "continued (QMP cont)";
+    }
+    qmp(n, "set_link", Map.of("name", CLUSTER_NIC, "up", true));
+    return "reconnected (QMP set_link up)";
   }
 
   @Override

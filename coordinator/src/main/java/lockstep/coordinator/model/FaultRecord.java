@@ -7,6 +7,7 @@ package lockstep.coordinator.model;
  * @param endedUnixNanos when a freeze or partition ended (0 for a kill, or if it could not end)
  * @param victimLost whether the victim's agent was lost to the step (expected, not a failure)
  * @param error why the lab could not carry it out or end it; null when it did
+ * @param ending how a freeze or partition ended ("continued", or the node fenced); null for a kill
  * @param recovery what the lab did after the step so the next one starts from a healthy cluster
  */
 public record FaultRecord(
@@ -15,6 +16,7 @@ public record FaultRecord(
     long endedUnixNanos,
     boolean victimLost,
     String error,
+    String ending,
     String recovery) {
 
   public boolean happened() {
@@ -29,6 +31,6 @@ public record FaultRecord(
   }
 
   public FaultRecord withRecovery(String what) {
-    return new FaultRecord(fault, begunUnixNanos, endedUnixNanos, victimLost, error, what);
+    return new FaultRecord(fault, begunUnixNanos, endedUnixNanos, victimLost, error, ending, what);
   }
 }

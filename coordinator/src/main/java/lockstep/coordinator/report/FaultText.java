@@ -70,6 +70,9 @@ final class FaultText {
         f.victimLost()
             ? "; " + f.fault().node() + " lost to it, as planned"
             : "; " + f.fault().node() + " stayed reachable");
+    if (f.ending() != null) {
+      b.append("; ended: ").append(f.ending());
+    }
     if (f.error() != null) {
       b.append("; ").append(f.error());
     }

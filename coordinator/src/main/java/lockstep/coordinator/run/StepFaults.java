@@ -37,6 +37,7 @@ final class StepFaults implements AutoCloseable {
     volatile long ended;
     volatile boolean victimLost;
     volatile String error;
+    volatile String ending;
     volatile String recovery;
   }
 
@@ -95,8 +96,9 @@ final class StepFaults implements AutoCloseable {
       return;
     }
     try {
-      injector.end(f);
+      h.ending = injector.end(f);
       h.ended = WallClock.nowNanos();
+      LOG.info("fault {} ended: {}", f.describe(), h.ending);
     } catch (FaultException | IllegalStateException e) {
       h.error = "could not end the " + f.action() + " of " + f.node() + ": " + e.getMessage();
       LOG.warn("fault {}: {}", f.describe(), h.error);
@@ -192,6 +194,7 @@ final class StepFaults implements AutoCloseable {
                     h.ended,
                     h.victimLost,
                     h.begun == 0 && h.error == null ? "the step ended before it was due" : h.error,
+                    h.ending,
                     h.recovery)));
     return out;
   }

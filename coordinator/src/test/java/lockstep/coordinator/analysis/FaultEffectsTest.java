@@ -97,7 +97,7 @@ class FaultEffectsTest {
             .withFaults(
                 List.of(
                     new FaultRecord(
-                        KILL, TestRuns.ORIGIN + 5_000_000_000L, 0, true, null, "restarted")));
+                        KILL, TestRuns.ORIGIN + 5_000_000_000L, 0, true, null, null, "restarted")));
     RunRecord run =
         TestRuns.analysed(
             TestRuns.run(

@@ -20,6 +20,7 @@ import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
+import lockstep.coordinator.report.ResultsStore;
 import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.run.RunListener;
@@ -28,6 +29,9 @@ import lockstep.coordinator.scenario.ScenarioParser;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 
 /**
  * A scenario's planned fault with real agent processes: the victim's process is killed (SIGKILL)
@@ -63,8 +67,9 @@ class PlannedFaultIT {
     }
 
     @Override
-    public void end(Fault f) {
+    public String end(Fault f) {
       done.add("end " + f.describe());
+      return "ended";
     }
 
     @Override
@@ -115,6 +120,23 @@ class PlannedFaultIT {
     assertThat(injector.done).containsExactly("begin kill node2 at 2 s", "recover node2");
     assertThat(run.analysis().faultEffects()).hasSize(1);
     assertThat(run.analysis().findings().get(0).code()).isEqualTo("fault-stall");
+    assertThat(run.analysis().findings().get(0).message())
+        .startsWith("node1's locks went on without a stall after node2 was killed (at 2.");
+
+    // the report shades the fault's period (red) on the step's time series, in a real browser
+    Path saved = new ResultsStore(tmp.resolve("results")).save(run);
+    Chromium.assumeInstalled();
+    try (Chromium chromium = Chromium.start()) {
+      WebDriver page = chromium.open(saved.resolveSibling(ResultsStore.REPORT_FILE));
+      WebElement series = page.findElement(By.id("chart-series-all"));
+      assertThat(series.getText()).contains("kill node2");
+      assertThat(series.findElements(By.cssSelector("svg path")))
+          .anySatisfy(
+              p ->
+                  assertThat(String.valueOf(p.getAttribute("fill")).replace(" ", ""))
+                      .contains("203,67,53"));
+      assertThat(chromium.consoleErrors()).isEmpty();
+    }
   }
 
   @Test
