@@ -79,7 +79,7 @@ public final class FaultEffects {
       double from = a == 0 ? t[0] : (t[a - 1] + t[a]) / 2;
       boolean back = c < m;
       double to = back ? (t[c] + t[c + 1]) / 2 : t[m];
-      if (to > at && to - Math.max(from, Math.min(at, from)) > bestTo - bestFrom) {
+      if (to > at && to - from > bestTo - bestFrom) {
         bestFrom = from;
         bestTo = to;
         resumed = back;
