@@ -31,6 +31,13 @@ public final class FaultEffects {
   /** Pauses shorter than this (a few samples) are not called a stall. */
   static final double NO_STALL_SECONDS = 0.5;
 
+  /**
+   * A stall that began this long after the fault did not start at it: the survivor needed nothing
+   * the victim held until the cluster declared the victim dead and recovered (o2dlm does that once
+   * the disk heartbeat has been missing for its dead threshold).
+   */
+  static final double LATE_STALL_SECONDS = 1.0;
+
   private FaultEffects() {}
 
   public static List<FaultEffect> of(RunRecord run) {
@@ -140,26 +147,41 @@ public final class FaultEffects {
       Fault f = e.fault();
       StringBuilder b = new StringBuilder();
       boolean stalled = e.stallSeconds() >= NO_STALL_SECONDS || !e.resumed();
+      double delay = e.stallFromSeconds() - e.faultAtSeconds();
       b.append(
-          stalled
+          stalled && delay >= LATE_STALL_SECONDS
               ? String.format(
                   Locale.ROOT,
-                  "%s's %s stalled %.1f s after %s %s (at %.1f s)",
-                  e.survivor(),
-                  what,
-                  e.stallSeconds(),
-                  f.node(),
-                  f.action().pastTense(),
-                  e.faultAtSeconds())
-              : String.format(
-                  Locale.ROOT,
-                  "%s's %s went on without a stall after %s %s (at %.1f s; longest pause %.1f s)",
+                  "%s's %s went on after %s %s (at %.1f s), then stalled %.1f s from %.1f s"
+                      + " (%.1f s after the fault)",
                   e.survivor(),
                   what,
                   f.node(),
                   f.action().pastTense(),
                   e.faultAtSeconds(),
-                  e.stallSeconds()));
+                  e.stallSeconds(),
+                  e.stallFromSeconds(),
+                  delay)
+              : stalled
+                  ? String.format(
+                      Locale.ROOT,
+                      "%s's %s stalled %.1f s after %s %s (at %.1f s)",
+                      e.survivor(),
+                      what,
+                      e.stallSeconds(),
+                      f.node(),
+                      f.action().pastTense(),
+                      e.faultAtSeconds())
+                  : String.format(
+                      Locale.ROOT,
+                      "%s's %s went on without a stall after %s %s (at %.1f s; longest pause %.1f"
+                          + " s)",
+                      e.survivor(),
+                      what,
+                      f.node(),
+                      f.action().pastTense(),
+                      e.faultAtSeconds(),
+                      e.stallSeconds()));
       if (f.action().lasts()) {
         b.append(String.format(Locale.ROOT, " for %.1f s", f.forMillis() / 1000.0));
       }

@@ -63,13 +63,16 @@ final class FileSystems {
     Object lock = run.workload().get("lock");
     return run.takesLocks()
         && ("fcntl".equals(lock) || "ofd".equals(lock))
-        && !run.agents().isEmpty()
+        && run.agents().stream().allMatch(a -> "ocfs2".equals(a.fsType()))
+        && everyAgent(run, "ocfs2:cluster_stack", "o2cb");
+  }
+
+  /** Whether every agent (there is one at least) reports {@code setting} as {@code value}. */
+  private static boolean everyAgent(RunRecord run, String setting, String value) {
+    return !run.agents().isEmpty()
         && run.agents().stream()
             .allMatch(
-                a ->
-                    "ocfs2".equals(a.fsType())
-                        && a.clusterSettings() != null
-                        && "o2cb".equals(a.clusterSettings().get("ocfs2:cluster_stack")));
+                a -> a.clusterSettings() != null && value.equals(a.clusterSettings().get(setting)));
   }
 
   /** What a lock on the run's file system waits on when another node holds it, in words. */
@@ -80,7 +83,10 @@ final class FileSystems {
     }
     return switch (fs.toLowerCase(Locale.ROOT)) {
       case "gfs2" -> "the cluster's DLM (fcntl locks through dlm_controld, flock through glocks)";
-      case "ocfs2" -> "the cluster stack's DLM";
+      case "ocfs2" ->
+          everyAgent(run, "ocfs2:cluster_stack", "o2cb")
+              ? "o2dlm (OCFS2's o2cb cluster stack)"
+              : "the cluster stack's DLM";
       case "fuse.glusterfs", "glusterfs" -> "the GlusterFS bricks' lock translator";
       case "nfs", "nfs4" -> "the NFS server's lock manager";
       case "ceph", "fuse.ceph" -> "the Ceph MDS";

@@ -18,7 +18,22 @@ record RateLimits(String setting, long value) {
   static final List<String> SETTINGS =
       List.of("dlm_controld:plock_rate_limit", "cluster.conf:gfs_controld.plock_rate_limit");
 
+  /**
+   * Whether the run's locks pass through such a limit: record locks (fcntl, OFD), which GFS2 and
+   * OCFS2 on the user-space stack hand to dlm_controld. flock never does (the kernel's DLM locks it
+   * directly), nor do record locks on OCFS2 with o2cb (node-local there).
+   */
+  static boolean applies(RunRecord run) {
+    return run.takesLocks()
+        && !"flock".equals(run.workload().get("lock"))
+        && !FileSystems.nodeLocalRecordLocks(run);
+  }
+
+  /** The limit the nodes report, if the run's locks pass through it ({@link #applies}). */
   static Optional<RateLimits> of(RunRecord run) {
+    if (!applies(run)) {
+      return Optional.empty();
+    }
     for (String s : SETTINGS) {
       for (AgentRecord a : run.agents()) {
         String v = a.clusterSettings() == null ? null : a.clusterSettings().get(s);

@@ -310,8 +310,10 @@ public final class Verdicts {
                               + " (no limit), so it is not that"
                               + " limit.")
               .orElse(
-                  " Check the lock manager's rate limit (dlm_controld's plock_rate_limit:"
-                      + " dlm_tool dump_config).");
+                  RateLimits.applies(run)
+                      ? " Check the lock manager's rate limit (dlm_controld's plock_rate_limit:"
+                          + " dlm_tool dump_config)."
+                      : "");
       out.add(
           new Finding(
               "rate-limit",

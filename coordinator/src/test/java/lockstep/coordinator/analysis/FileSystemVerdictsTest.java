@@ -95,6 +95,25 @@ class FileSystemVerdictsTest {
   }
 
   @Test
+  void flockNeverPassesThroughDlmControldsPlockLimitAndOcfs2OnO2cbWaitsOnO2dlm() {
+    Map<String, Object> flock = Map.of("type", "hot-lock", "lock", "flock");
+    // the lab's nodes run both stacks: dlm_controld's limit is in every node's environment
+    Map<String, String> both =
+        Map.of("dlm_controld:plock_rate_limit", "100", "ocfs2:cluster_stack", "o2cb");
+    RunRecord gfs2 = analysed(run(on("gfs2", both), flatSteps(), 1, 0.05, "hot-lock", flock));
+    assertThat(all(gfs2)).doesNotContain("plock_rate_limit");
+    assertThat(LockWait.of(gfs2, 1).onWhat())
+        .isEqualTo(
+            "on the cluster's DLM (fcntl locks" + " through dlm_controld, flock through glocks)");
+    RunRecord ocfs2 = analysed(run(on("ocfs2", both), flatSteps(), 1, 0.05, "hot-lock", flock));
+    assertThat(all(ocfs2)).doesNotContain("plock_rate_limit");
+    assertThat(LockWait.of(ocfs2, 1).onWhat()).isEqualTo("on o2dlm (OCFS2's o2cb cluster stack)");
+    // fcntl on GFS2 still does
+    RunRecord fcntl = analysed(run(on("gfs2", both), flatSteps(), 1, 0.05, "hot-lock"));
+    assertThat(all(fcntl)).contains("plock_rate_limit is 100 (dlm_controld)");
+  }
+
+  @Test
   void anAggregateWithoutSolosCarriesItsUnitAndOneMachineIsSaidToBeOne() {
     RunRecord together =
         analysed(
