@@ -1,6 +1,7 @@
 package lockstep.agent.run;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -78,6 +79,12 @@ public final class Rehearsal {
 
   private void run(String nodeName) {
     long t0 = System.nanoTime();
+    // an agent or worker killed (SIGKILL, a power loss of a container) left its scratch behind
+    List<String> orphans = ScratchDir.removeOrphans(ScratchDir.TMPFS);
+    if (!orphans.isEmpty()) {
+      LOG.info(
+          "removed {} scratch directories of processes that are gone: {}", orphans.size(), orphans);
+    }
     try (ScratchDir root = ScratchDir.onTmpfs("lockstep-rehearsal")) {
       if (root == null) {
         LOG.info("no tmpfs for the start-up rehearsal: the first step may start late");

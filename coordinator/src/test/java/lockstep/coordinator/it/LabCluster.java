@@ -95,7 +95,7 @@ final class LabCluster {
                 dir.resolve("results").toString()));
     args.addAll(List.of(runOptions));
     Cli r = lab(args.toArray(String[]::new));
-    assertThat(r.exitCode()).as("lab run on %s", stack).isZero();
+    assertThat(r.exitCode()).as("lab run on %s: %s", stack, r.err()).isZero();
     try (Stream<Path> s = Files.walk(dir.resolve("results"))) {
       List<Path> runs =
           s.filter(p -> p.getFileName().toString().equals(ResultsStore.RUN_FILE)).toList();
