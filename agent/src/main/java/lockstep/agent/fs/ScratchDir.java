@@ -64,6 +64,7 @@ public final class ScratchDir implements AutoCloseable {
       for (Path p : all) {
         Matcher m = NAMED.matcher(p.getFileName().toString());
         if (m.matches()
+            && m.group(1).length() < 19 // a pid fits a long; longer digits are no name of ours
             && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)
             && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
           removeQuietly(p);
@@ -72,7 +73,7 @@ public final class ScratchDir implements AutoCloseable {
           }
         }
       }
-    } catch (IOException | NumberFormatException | SecurityException e) {
+    } catch (IOException | SecurityException e) {
       // no tmpfs, or one this process may not list: nothing of ours to remove there
     }
     return removed;

@@ -32,9 +32,9 @@ public final class FaultEffects {
   static final double NO_STALL_SECONDS = 0.5;
 
   /**
-   * A stall that began this long after the fault did not start at it: the survivor needed nothing
-   * the victim held until the cluster declared the victim dead and recovered (o2dlm does that once
-   * the disk heartbeat has been missing for its dead threshold).
+   * A stall that began this long after the fault is worded as a later one: on OCFS2 a survivor that
+   * needs nothing the victim holds goes on until o2dlm recovers, once the disk heartbeat has been
+   * missing for its dead threshold.
    */
   static final double LATE_STALL_SECONDS = 1.0;
 
@@ -147,41 +147,7 @@ public final class FaultEffects {
       Fault f = e.fault();
       StringBuilder b = new StringBuilder();
       boolean stalled = e.stallSeconds() >= NO_STALL_SECONDS || !e.resumed();
-      double delay = e.stallFromSeconds() - e.faultAtSeconds();
-      b.append(
-          stalled && delay >= LATE_STALL_SECONDS
-              ? String.format(
-                  Locale.ROOT,
-                  "%s's %s went on after %s %s (at %.1f s), then stalled %.1f s from %.1f s"
-                      + " (%.1f s after the fault)",
-                  e.survivor(),
-                  what,
-                  f.node(),
-                  f.action().pastTense(),
-                  e.faultAtSeconds(),
-                  e.stallSeconds(),
-                  e.stallFromSeconds(),
-                  delay)
-              : stalled
-                  ? String.format(
-                      Locale.ROOT,
-                      "%s's %s stalled %.1f s after %s %s (at %.1f s)",
-                      e.survivor(),
-                      what,
-                      e.stallSeconds(),
-                      f.node(),
-                      f.action().pastTense(),
-                      e.faultAtSeconds())
-                  : String.format(
-                      Locale.ROOT,
-                      "%s's %s went on without a stall after %s %s (at %.1f s; longest pause %.1f"
-                          + " s)",
-                      e.survivor(),
-                      what,
-                      f.node(),
-                      f.action().pastTense(),
-                      e.faultAtSeconds(),
-                      e.stallSeconds()));
+      b.append(opening(e, what, stalled));
       if (f.action().lasts()) {
         b.append(String.format(Locale.ROOT, " for %.1f s", f.forMillis() / 1000.0));
       }
@@ -209,6 +175,44 @@ public final class FaultEffects {
       out.add(new Finding(CODE, Severity.WARNING, b.toString(), e.step()));
     }
     return out;
+  }
+
+  /** What happened to the survivor's work after the fault: a stall at it, a later one, or none. */
+  private static String opening(FaultEffect e, String what, boolean stalled) {
+    Fault f = e.fault();
+    String fault = f.node() + " " + f.action().pastTense();
+    String at = String.format(Locale.ROOT, "at %.1f s", e.faultAtSeconds());
+    double delay = e.stallFromSeconds() - e.faultAtSeconds();
+    if (!stalled) {
+      return String.format(
+          Locale.ROOT,
+          "%s's %s went on without a stall after %s (%s; longest pause %.1f s)",
+          e.survivor(),
+          what,
+          fault,
+          at,
+          e.stallSeconds());
+    }
+    if (delay >= LATE_STALL_SECONDS) {
+      return String.format(
+          Locale.ROOT,
+          "%s's %s went on after %s (%s), then stalled %.1f s from %.1f s (%.1f s after the fault)",
+          e.survivor(),
+          what,
+          fault,
+          at,
+          e.stallSeconds(),
+          e.stallFromSeconds(),
+          delay);
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s's %s stalled %.1f s after %s (%s)",
+        e.survivor(),
+        what,
+        e.stallSeconds(),
+        fault,
+        at);
   }
 
   /** The survivor's cluster timeouts that bound how long a lost peer holds its locks. */

@@ -90,28 +90,12 @@ class FaultEffectsTest {
 
   @Test
   void theVerdictLeadsWithTheStallInPlainWordsAndItsBounds() {
-    TestRuns.NodeBuilder n1 = TestRuns.building("node1", 50_000, 0.0, 40.0);
-    n1.series = series(40, 1000, 5.0, 28.4, 2000);
-    StepRecord all =
-        TestRuns.step("all", "all", "all", 1, n1.build())
-            .withFaults(
-                List.of(
-                    new FaultRecord(
-                        KILL, TestRuns.ORIGIN + 5_000_000_000L, 0, true, null, null, "restarted")));
     RunRecord run =
-        TestRuns.analysed(
-            TestRuns.run(
-                List.of(
-                    TestRuns.agent(
-                        "node1",
-                        "6.1.0",
-                        Map.of("corosync:totem.token", "3000", "corosync:totem.consensus", "3600"),
-                        "gfs2"),
-                    TestRuns.agent("node2", "6.1.0", Map.of(), "gfs2")),
-                List.of(all),
-                1,
-                0.05,
-                "hot-lock"));
+        killedAt5s(
+            40,
+            series(40, 1000, 5.0, 28.4, 2000),
+            Map.of("corosync:totem.token", "3000", "corosync:totem.consensus", "3600"),
+            "gfs2");
     Finding head = run.analysis().findings().get(0);
     assertThat(head.code()).isEqualTo("fault-stall");
     assertThat(head.message())
@@ -127,29 +111,38 @@ class FaultEffectsTest {
   void aStallThatBeganWellAfterTheFaultIsSaidToHaveComeLater() {
     // o2dlm: a survivor that needed nothing the dead node held goes on until o2hb declares the
     // node dead (60 s), then pauses while the locks are recovered
-    TestRuns.NodeBuilder n1 = TestRuns.building("node1", 50_000, 0.0, 80.0);
-    n1.series = series(80, 1000, 65.0, 67.2, 1000);
+    RunRecord run =
+        killedAt5s(
+            80,
+            series(80, 1000, 65.0, 67.2, 1000),
+            Map.of("o2cb:heartbeat_dead_threshold", "31"),
+            "ocfs2");
+    assertThat(run.analysis().findings().get(0).message())
+        .matches(
+            "node1's locks went on after node2 was killed \\(at 5\\.0 s\\), then stalled 2\\.[123]"
+                + " s from 65\\.0 s \\(60\\.0 s after the fault\\); back to 90% of its rate .*o2cb"
+                + " declares a node dead when its disk heartbeat has been missing for 60 s .*");
+  }
+
+  /** An analysed hot-lock run of one step in which node2 was killed at 5 s; node1 survived. */
+  private static RunRecord killedAt5s(
+      double seconds, List<Sample> survivor, Map<String, String> settings, String fs) {
+    TestRuns.NodeBuilder n1 = TestRuns.building("node1", 50_000, 0.0, seconds);
+    n1.series = survivor;
     StepRecord all =
         TestRuns.step("all", "all", "all", 1, n1.build())
             .withFaults(
                 List.of(
                     new FaultRecord(
                         KILL, TestRuns.ORIGIN + 5_000_000_000L, 0, true, null, null, "restarted")));
-    RunRecord run =
-        TestRuns.analysed(
-            TestRuns.run(
-                List.of(
-                    TestRuns.agent(
-                        "node1", "6.1.0", Map.of("o2cb:heartbeat_dead_threshold", "31"), "ocfs2"),
-                    TestRuns.agent("node2", "6.1.0", Map.of(), "ocfs2")),
-                List.of(all),
-                1,
-                0.05,
-                "hot-lock"));
-    assertThat(run.analysis().findings().get(0).message())
-        .matches(
-            "node1's locks went on after node2 was killed \\(at 5\\.0 s\\), then stalled 2\\.[123]"
-                + " s from 65\\.0 s \\(60\\.0 s after the fault\\); back to 90% of its rate .*o2cb"
-                + " declares a node dead when its disk heartbeat has been missing for 60 s .*");
+    return TestRuns.analysed(
+        TestRuns.run(
+            List.of(
+                TestRuns.agent("node1", "6.1.0", settings, fs),
+                TestRuns.agent("node2", "6.1.0", Map.of(), fs)),
+            List.of(all),
+            1,
+            0.05,
+            "hot-lock"));
   }
 }
