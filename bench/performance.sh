@@ -55,7 +55,7 @@ fi
 AGENT_JAR="${BENCH_AGENT_JAR:-$HERE/agent/target/lockstep-agent.jar}"
 COORD_JAR="${BENCH_COORD_JAR:-$HERE/coordinator/target/lockstep.jar}"
 cc -O2 -Wall -o "$WORK/start_floor" "$HERE/bench/c/start_floor.c"
-cc -O2 -Wall -o "$WORK/lock_files" "$HERE/bench/c/lock_files.c"
+cc -O2 -Wall -pthread -o "$WORK/lock_files" "$HERE/bench/c/lock_files.c"
 mkdir -p "$LOCAL_DIR"
 
 AGENTS=""
@@ -120,11 +120,11 @@ ge() { python3 -c "import sys; print('yes' if float(sys.argv[1]) >= float(sys.ar
 calc() { python3 -c "import sys; print('%.4f' % eval(sys.argv[1]))" "$1"; }
 field() { echo "$1" | awk -v k="$2" '{print $k}'; }   # field "median min max sd n" INDEX
 
-# ratio_goal GOAL LABEL PEER PEER_VALUES... -- LOCKSTEP_VALUES...: medians, spreads, and the
-# goal line for Lockstep / peer >= 0.8
+# ratio_goal GOAL TARGET LABEL PEER PEER_VALUES... -- LOCKSTEP_VALUES...: medians, spreads, and
+# the goal line for Lockstep / peer >= TARGET (issue 17: 0.9 for lock-files, 0.85 for ping-pong)
 ratio_goal() {
-  local g=$1 label=$2 peer=$3 c=() l=() cs ls ratio
-  shift 3
+  local g=$1 target=$2 label=$3 peer=$4 c=() l=() cs ls ratio
+  shift 4
   while [[ $1 != -- ]]; do c+=("$1"); shift; done
   shift
   l=("$@")
@@ -132,7 +132,7 @@ ratio_goal() {
   ls=$(python3 "$STATS" summary "${l[@]}")
   ratio=$(calc "$(field "$ls" 1) / $(field "$cs" 1)")
   echo "$label locks/s: $peer median $(field "$cs" 1) [$(field "$cs" 2) .. $(field "$cs" 3)]; lockstep median $(field "$ls" 1) [$(field "$ls" 2) .. $(field "$ls" 3)]"
-  goal "$g" "$ratio" 0.8 "$(ge "$ratio" 0.8)"
+  goal "$g" "$ratio" "$target" "$(ge "$ratio" "$target")"
 }
 
 # ABBA order for pair i: even pairs run A then B, odd pairs B then A.
@@ -211,13 +211,21 @@ goal_skew() {
 
 goal_lockfiles() {
   start_agents 1 lf
+  local c_span=() l_span=()   # fcntl 10 x 1000 spans (s), for the fixed cost below
   for lock in fcntl flock; do
     say "lock-files 10 x 1000 $lock: $PAIRS pairs of (C, lockstep)"
-    local c=() l=()
+    local c=() l=() ct=()
     for p in $(seq 0 $((PAIRS - 1))); do
-      for side in $(order "$p"); do
+      # T, between A and B: the C program with one waiting thread per process (a JVM has many):
+      # what the kernel's paths for a process of several threads cost the same syscalls
+      local sides; sides=$(order "$p"); sides="${sides/ / T }"
+      for side in $sides; do
         if [[ $side == A ]]; then
-          c+=("$("$WORK/lock_files" "$LOCAL_DIR/c-lf" 10 1000 "$lock" | awk '{print $6}')")
+          local out; out=$("$WORK/lock_files" "$LOCAL_DIR/c-lf" 10 1000 "$lock")
+          c+=("$(echo "$out" | awk '{print $6}')")
+          [[ $lock == fcntl ]] && c_span+=("$(echo "$out" | awk '{print $4}')")
+        elif [[ $side == T ]]; then
+          ct+=("$(LOCK_FILES_THREADS=1 "$WORK/lock_files" "$LOCAL_DIR/c-lf" 10 1000 "$lock" | awk '{print $6}')")
         else
           local d; d=$(lockstep_run "name: perf-lf
 plan: [solo]
@@ -227,14 +235,20 @@ workload:
   files: 1000
   lock: $lock")
           l+=("$(python3 "$STATS" rate "$d")")
+          [[ $lock == fcntl ]] && l_span+=("$(python3 "$STATS" seconds "$d")")
         fi
       done
     done
-    ratio_goal "lockfiles-$lock-x-c" "lock-files $lock" C "${c[@]}" -- "${l[@]}"
+    ratio_goal "lockfiles-$lock-x-c" 0.9 "lock-files $lock" C "${c[@]}" -- "${l[@]}"
+    local cts lts
+    cts=$(python3 "$STATS" summary "${ct[@]}")
+    lts=$(python3 "$STATS" summary "${l[@]}")
+    echo "lock-files $lock locks/s: C with a waiting thread per process median $(field "$cts" 1) [$(field "$cts" 2) .. $(field "$cts" 3)]; lockstep / that $(calc "$(field "$lts" 1) / $(field "$cts" 1)"), that / C $(calc "$(field "$cts" 1) / $(field "$(python3 "$STATS" summary "${c[@]}")" 1)")"
   done
   say "lock-files ramp: 10 x $RAMP_FILES fcntl, rate over the first quarter vs the rest, $RAMP_RUNS runs"
-  local rs=()
+  local rs=() c_long=() l_long=()
   for _ in $(seq 1 "$RAMP_RUNS"); do
+    c_long+=("$("$WORK/lock_files" "$LOCAL_DIR/c-lf" 10 "$RAMP_FILES" fcntl | awk '{print $4}')")
     local d; d=$(lockstep_run "name: perf-ramp
 plan: [solo]
 workload:
@@ -242,12 +256,27 @@ workload:
   processes: 10
   files: $RAMP_FILES")
     rs+=("$(python3 "$STATS" ramp "$d" | awk '{print $1}')")
+    l_long+=("$(python3 "$STATS" seconds "$d")")
   done
+  # The fixed cost of a step: the 10 x 1000 span minus its 10,000 locks at the rate the longer
+  # runs add per lock (median spans; the same for the C program, whose fixed cost is its floor).
+  local cs cl ls ll
+  cs=$(field "$(python3 "$STATS" summary "${c_span[@]}")" 1)
+  cl=$(field "$(python3 "$STATS" summary "${c_long[@]}")" 1)
+  ls=$(field "$(python3 "$STATS" summary "${l_span[@]}")" 1)
+  ll=$(field "$(python3 "$STATS" summary "${l_long[@]}")" 1)
+  echo "lock-files fcntl fixed cost per step (ms): lockstep $(calc "1000 * ($ls - 10000 * ($ll - $ls) / (10 * ($RAMP_FILES - 1000)))"), C $(calc "1000 * ($cs - 10000 * ($cl - $cs) / (10 * ($RAMP_FILES - 1000)))"); per lock (us): lockstep $(calc "1e6 * ($ll - $ls) / (10 * ($RAMP_FILES - 1000))"), C $(calc "1e6 * ($cl - $cs) / (10 * ($RAMP_FILES - 1000))")"
   local rr dev
   rr=$(python3 "$STATS" summary "${rs[@]}")
-  dev=$(calc "abs($(field "$rr" 1) - 1)")
-  echo "lock-files ramp: first quarter / rest median $(field "$rr" 1) [$(field "$rr" 2) .. $(field "$rr" 3)]"
-  goal lockfiles-first-quarter-deviation "$dev" 0.2 "$(le "$dev" 0.2)"
+  if [[ $(field "$rr" 1) == nan ]]; then
+    # on a fast file system the whole run is over within the first progress samples
+    echo "lock-files ramp: no run lasted the six progress samples (100 ms apart) a ramp needs"
+    goal lockfiles-first-quarter-deviation nan 0.2 unknown
+  else
+    dev=$(calc "abs($(field "$rr" 1) - 1)")
+    echo "lock-files ramp: first quarter / rest median $(field "$rr" 1) [$(field "$rr" 2) .. $(field "$rr" 3)]"
+    goal lockfiles-first-quarter-deviation "$dev" 0.2 "$(le "$dev" 0.2)"
+  fi
   stop_agents
 }
 
@@ -275,7 +304,7 @@ workload:
       fi
     done
   done
-  ratio_goal pingpong-x-ping_pong ping-pong ping_pong "${c[@]}" -- "${l[@]}"
+  ratio_goal pingpong-x-ping_pong 0.85 ping-pong ping_pong "${c[@]}" -- "${l[@]}"
   stop_agents
 }
 

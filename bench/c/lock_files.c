@@ -6,9 +6,14 @@
  *   locks <n> seconds <s> locks_per_s <r>
  * where seconds runs from the first process's first open to the last process's last lock.
  * The files are removed afterwards. Usage: lock_files DIR P F fcntl|flock
+ * With LOCK_FILES_THREADS=N in the environment each process first starts N threads that only
+ * wait, as a JVM's threads do: a process of several threads shares its descriptor table, and
+ * the kernel then takes a reference on every descriptor lookup and locks the table on each open
+ * (a single-threaded process skips both).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +25,12 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+
+static void *idle(void *arg) {
+    (void) arg;
+    for (;;) pause();
+    return NULL;
+}
 
 static long long now_ns(void) {
     struct timespec t;
@@ -41,6 +52,8 @@ int main(int argc, char **argv) {
         rl.rlim_cur = (rlim_t) files + 64 <= rl.rlim_max ? (rlim_t) files + 64 : rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
+    const char *t = getenv("LOCK_FILES_THREADS");
+    int threads = t ? atoi(t) : 0;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) { perror(dir); return 1; }
     long long *times = mmap(NULL, sizeof(long long) * 2 * procs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int go[2], done[2], hold[2];
@@ -50,6 +63,10 @@ int main(int argc, char **argv) {
         if (pid < 0) { perror("fork"); return 1; }
         if (pid == 0) {
             close(go[1]); close(done[0]); close(hold[1]);
+            for (int k = 0; k < threads; k++) {
+                pthread_t th;
+                if (pthread_create(&th, NULL, idle, NULL) != 0) { perror("pthread_create"); _exit(1); }
+            }
             char c, path[4096];
             if (read(go[0], &c, 1) < 0) _exit(1);
             times[2 * p] = now_ns();

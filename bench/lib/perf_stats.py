@@ -4,6 +4,7 @@
   perf_stats.py clock RUN_DIR...      -> one line per node per step: step_index offset_ms uncertainty_ms
   perf_stats.py skew RUN_DIR...       -> one line per step: reported_max_abs_skew_ms true_max_abs_skew_ms max_uncertainty_ms
   perf_stats.py rate RUN_DIR          -> throughput of the first step's first node (or the sum of nodes)
+  perf_stats.py seconds RUN_DIR       -> the first step's span in seconds (its slowest node)
   perf_stats.py ramp RUN_DIR          -> first-quarter rate / rest-of-run rate, from the node's time series
   perf_stats.py summary NAME UNIT X.. -> "median spread(min..max) n" of the numbers
 On one host every agent shares one clock, so the true skew is the reported skew plus the
@@ -55,6 +56,11 @@ def rate(dirs):
         print(s["results"][0]["throughput"])
 
 
+def seconds(dirs):
+    s = next(steps(dirs))
+    print(max(n["seconds"] for n in s["results"]))
+
+
 def ops_at(series, t):
     prev = (0.0, 0)
     for p in series:
@@ -86,7 +92,8 @@ def ramp(dirs):
 
 
 def summary(args):
-    xs = sorted(float(x) for x in args)
+    # a "nan" (a run too short to have the samples a figure needs) is left out, not averaged in
+    xs = sorted(x for x in (float(a) for a in args) if x == x)
     if not xs:
         print("nan nan nan nan 0")
         return
@@ -96,4 +103,5 @@ def summary(args):
 
 if __name__ == "__main__":
     cmd, rest = sys.argv[1], sys.argv[2:]
-    {"clock": clock, "skew": skew, "rate": rate, "ramp": ramp, "summary": summary}[cmd](rest)
+    {"clock": clock, "skew": skew, "rate": rate, "seconds": seconds, "ramp": ramp,
+     "summary": summary}[cmd](rest)

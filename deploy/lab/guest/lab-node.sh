@@ -119,10 +119,11 @@ agent-stop)
 	! systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1 || systemctl stop "lockstep-agent-$1.service"
 	;;
 agent-start)
-	# STACK PORT: started, then listening on PORT (a JVM start takes a while under emulation)
+	# STACK PORT: started, then listening on PORT (a JVM start takes a while under emulation:
+	# 113-116 s seen in a node's recovery on 2026-12-02, so 120 s was not enough)
 	if systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1; then
 		systemctl start "lockstep-agent-$1.service"
-		wait_for 120 "lockstep-agent-$1 listening on $2" sh -c "ss -Hltn 'sport = :$2' | grep -q ."
+		wait_for 270 "lockstep-agent-$1 listening on $2" sh -c "ss -Hltn 'sport = :$2' | grep -q ."
 	fi
 	;;
 describe)

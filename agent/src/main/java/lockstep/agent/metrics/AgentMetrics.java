@@ -20,9 +20,12 @@ import io.prometheus.metrics.model.snapshots.StateSetSnapshot.StateSetDataPointS
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -68,7 +71,7 @@ public final class AgentMetrics implements AutoCloseable {
   private final Map<String, Totals> finished = new TreeMap<>();
 
   /** Run ids already added to {@link #finished} (a run ends once; this guards a repeated call). */
-  private final java.util.Set<String> counted = new java.util.HashSet<>();
+  private final Set<String> counted = new HashSet<>();
 
   private HTTPServer server;
   private ExecutorService executor;
@@ -241,7 +244,7 @@ public final class AgentMetrics implements AutoCloseable {
     return active.stream()
         .filter(RunView::telemetryOn)
         .map(RunView::latestSample)
-        .filter(java.util.Objects::nonNull)
+        .filter(Objects::nonNull)
         .findFirst()
         .orElse(null);
   }

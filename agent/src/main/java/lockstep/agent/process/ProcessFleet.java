@@ -3,6 +3,7 @@ package lockstep.agent.process;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -107,7 +108,7 @@ public final class ProcessFleet {
   }
 
   private static String millis(long nanos) {
-    return String.format(java.util.Locale.ROOT, "%+.1f", nanos / 1e6);
+    return String.format(Locale.ROOT, "%+.1f", nanos / 1e6);
   }
 
   public WorkloadResult.Builder run(long startAtUnixNanos, String opName) {

@@ -27,9 +27,18 @@ import org.apache.logging.log4j.Logger;
  */
 final class WorkerProcess {
   private static final Logger LOG = LogManager.getLogger(WorkerProcess.class);
-  // Small, fast-starting JVMs: a worker only opens files and takes locks.
+  // Small, fast-starting JVMs: a worker only opens files and takes locks. Its few log lines
+  // (errors, as Log4j's default configuration had them) go to stderr through log4j-api's simple
+  // logger: Log4j's core, looking for a configuration and loading its plugins, was 650 of a
+  // worker's 1,700 classes and 6 s of its 28 s start on a one-CPU emulated guest.
   private static final List<String> JVM_OPTIONS =
-      List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx128m", "-Xss512k", "-XX:-UsePerfData");
+      List.of(
+          "-XX:+UseSerialGC",
+          "-Xms16m",
+          "-Xmx128m",
+          "-Xss512k",
+          "-XX:-UsePerfData",
+          "-Dlog4j2.loggerContextFactory=org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
 
   // C2 only for a timed loop (ping-pong, hot-lock) on a node with a CPU to spare for the
   // compiler: the loop runs for seconds in one method and C2's code pays back its compile time
@@ -37,7 +46,14 @@ final class WorkerProcess {
   // (lock-files) is over in tens of milliseconds on a fast file system: there C1's quick code
   // wins. And with no CPU to spare C2's compiler threads take it from the loop (ping-pong on a
   // one-CPU GFS2 guest: 3,224-3,413 locks/s with C2, 3,782-4,212 with C1 only).
-  private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+  //
+  // C1 compiles a method after a few hundred calls, more while its queue is long (as it is in a
+  // just-started JVM): the warm-up's 400 files did not reach that, and the per-file path was
+  // compiled during the measured part, by ten compiler threads beside ten workers (lock-files
+  // 10 x 1000 on tmpfs: ~120k locks/s, with a tenth of the thresholds ~280k). With a tenth the
+  // warm-up compiles the whole path before the instant.
+  private static final List<String> C1_ONLY =
+      List.of("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1");
 
   /**
    * Extra options for the worker JVMs, split at white space, after the defaults (so they win): a
@@ -66,7 +82,7 @@ final class WorkerProcess {
   static List<String> jvmOptions(boolean c2, String extra) {
     List<String> options = new ArrayList<>(JVM_OPTIONS);
     if (!c2) {
-      options.add(C1_ONLY);
+      options.addAll(C1_ONLY);
     }
     if (extra != null && !extra.isBlank()) {
       options.addAll(List.of(extra.trim().split("\\s+")));

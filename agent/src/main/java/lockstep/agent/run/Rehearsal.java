@@ -31,10 +31,14 @@ public final class Rehearsal {
   /** The longest a Prepare waits for the rehearsal before going ahead without it. */
   static final Duration WAIT = Duration.ofSeconds(60);
 
+  private static final Duration CANCEL_WAIT = Duration.ofSeconds(10);
+
   // long enough for a cold worker to be waiting at the instant, so the ops after it run too
   private static final long LEAD_MILLIS = 1000;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private volatile RunState outcome;
+  private volatile RunRegistry registry;
+  private volatile boolean cancelled;
 
   private Rehearsal() {}
 
@@ -64,6 +68,25 @@ public final class Rehearsal {
     return done.isDone() && !done.isCompletedExceptionally();
   }
 
+  /**
+   * Ends the rehearsal now, its worker killed: the agent is stopping, and a worker it started must
+   * not outlive it.
+   */
+  public void cancel() {
+    cancelled = true;
+    RunRegistry r = registry;
+    if (r != null) {
+      r.close();
+    }
+    try {
+      done.get(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      // ended as it could; its failure is logged where it happened
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Waits for the rehearsal to end, at most {@link #WAIT}; its failure is only logged. */
   public void awaitDone() {
     try {
@@ -91,6 +114,10 @@ public final class Rehearsal {
         return;
       }
       try (RunRegistry registry = new RunRegistry(new AgentConfig(nodeName, root.path(), "", 0))) {
+        this.registry = registry;
+        if (cancelled) {
+          return;
+        }
         String runId = "rehearsal";
         Run run =
             registry.prepare(

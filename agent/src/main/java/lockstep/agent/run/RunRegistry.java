@@ -62,6 +62,7 @@ public final class RunRegistry implements AutoCloseable {
   private volatile Consumer<Run> onFinished = r -> {};
 
   private volatile Rehearsal rehearsal = Rehearsal.none();
+  private volatile boolean closed;
 
   /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
   private Claim preparing;
@@ -185,6 +186,13 @@ public final class RunRegistry implements AutoCloseable {
               sampler,
               () -> cleanedUp(request.getRunId()));
       runs.put(run.runId(), run);
+      if (closed) {
+        // closed while this Prepare started its workers: they must not outlive the registry
+        cleanup(run.runId(), false);
+        throw Status.UNAVAILABLE
+            .withDescription("node " + config.nodeName() + " is stopping")
+            .asRuntimeException();
+      }
       run.whenFinished(() -> onFinished.accept(run));
       LOG.info(
           "run {} prepared for {}: {}, lease {} ms",
@@ -438,6 +446,8 @@ public final class RunRegistry implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
+    rehearsal.cancel();
     timer.shutdownNow();
     for (String id : runs.keySet()) {
       cleanup(id, false);

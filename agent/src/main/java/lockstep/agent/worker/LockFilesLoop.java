@@ -32,6 +32,9 @@ import org.HdrHistogram.Histogram;
 public final class LockFilesLoop implements WorkerLoop {
   public static final int WARM_UP_FILES = 400;
   public static final String WARM_UP_PREFIX = ".warmup-";
+  // Descriptors the warm-up keeps open (with hold or close-end) before closing them: well inside
+  // the open-file headroom beside the run's own files.
+  private static final int WARM_UP_HELD = 16;
   // O_EXCL | O_NOFOLLOW relative to the directory descriptor: only files this run creates,
   // never a link planted at a file's name, in the same one open(2) per file as the seed.
   private static final int FLAGS =
@@ -95,53 +98,53 @@ public final class LockFilesLoop implements WorkerLoop {
   }
 
   /**
-   * Runs the measured path on {@link #WARM_UP_FILES} scratch files, none counted, each unlocked and
-   * closed, so the native-call stubs are linked and the per-file code compiled before the instant:
-   * the measured time holds the file system's work, not the worker JVM's warm-up. The files go to a
-   * directory of the worker's own on tmpfs ({@link ScratchDir}) and are gone before the instant:
-   * the JIT compiles the same code whatever the file system, and on a slow one (GFS2 creates ~40
-   * files/s under emulation) 400 scratch files per worker cost the step seconds of prepare. Without
-   * a tmpfs they go to the measured directory as {@code .warmup-PREFIXi} and stay until cleanup
-   * (see {@link #warmUpName}).
+   * Runs the measured path on {@link #WARM_UP_FILES} scratch files, none counted, so the
+   * native-call stubs are linked and the per-file code compiled before the instant: the measured
+   * time holds the file system's work, not the worker JVM's warm-up. It goes through the run's own
+   * per-file method ({@link #oneFile}) with the run's release and close settings, and ends as the
+   * run does (histogram encoded, outcome built), so no first call is left for the measured part.
+   * The files go to a directory of the worker's own on tmpfs ({@link ScratchDir}) and are gone
+   * before the instant: the JIT compiles the same code whatever the file system, and on a slow one
+   * (GFS2 creates ~40 files/s under emulation) 400 scratch files per worker cost the step seconds
+   * of prepare. Without a tmpfs they go to the measured directory as {@code .warmup-PREFIXi} and
+   * stay until cleanup (see {@link #warmUpName}).
    */
   @Override
   public void warmUp() {
-    LockMode mode = mode();
     ScratchDir scratch = ScratchDir.onTmpfs("lockstep-warmup-" + prefix);
     if (scratch == null) {
-      warmUpIn(dirFd.fd(), dir + "/", WARM_UP_PREFIX + prefix, mode);
+      warmUpIn(dirFd.fd(), dir + "/", WARM_UP_PREFIX + prefix);
       return;
     }
     try (scratch) {
-      warmUpIn(scratch.dir().fd(), scratch.path() + "/", prefix, mode);
+      warmUpIn(scratch.dir().fd(), scratch.path() + "/", prefix);
     }
   }
 
-  private void warmUpIn(int dirfd, String dirPrefix, String namePrefix, LockMode mode) {
+  private void warmUpIn(int dirfd, String dirPrefix, String namePrefix) {
     Histogram scratch = LatencyHistograms.create();
-    List<Integer> none = new ArrayList<>();
+    List<Integer> kept = new ArrayList<>();
+    Settings settings = settings();
     for (int i = 0; i < WARM_UP_FILES && !stopped; i++) {
-      String name = fileName(namePrefix, i);
-      String path = dirPrefix + name;
-      long t0 = System.nanoTime();
-      int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
-      try {
-        lockOne(fd, path, mode, true, false, none);
-      } finally {
-        posix.closeQuietly(fd);
+      oneFile(dirfd, dirPrefix, fileName(namePrefix, i), settings, kept, scratch);
+      if (kept.size() >= WARM_UP_HELD) {
+        closeAll(kept);
       }
-      scratch.recordValue(System.nanoTime() - t0);
     }
-    WallClock.nowNanos();
+    closeAll(kept);
+    endOfRun(WorkerOutcome.newBuilder(), 0, 0, scratch);
+  }
+
+  private void closeAll(List<Integer> kept) {
+    kept.forEach(posix::closeQuietly);
+    kept.clear();
   }
 
   @Override
   public WorkerOutcome run(long startAtUnixNanos) {
     WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-    Histogram latency = LatencyHistograms.create();
-    LockMode mode = mode();
-    boolean unlockEach = spec.getRelease() == LockRelease.LOCK_RELEASE_UNLOCK_EACH;
-    boolean closeEach = spec.getClose() == FileClose.FILE_CLOSE_EACH;
+    Histogram latency = instrumented ? LatencyHistograms.create() : null;
+    Settings settings = settings();
     long retries = 0;
     int dirfd = dirFd.fd();
     String dirPrefix = dir + "/";
@@ -151,59 +154,81 @@ public final class LockFilesLoop implements WorkerLoop {
     long started = WallClock.nowNanos();
     out.setStartedUnixNanos(started).setFirstOpUnixNanos(started);
     for (int i = 0; i < spec.getFiles() && !stopped; i++) {
-      String name = fileName(prefix, i);
-      String path = dirPrefix + name;
       try {
-        long t0 = instrumented ? System.nanoTime() : 0;
-        int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
-        long r = lockOne(fd, path, mode, unlockEach, closeEach, fds);
+        long r = oneFile(dirfd, dirPrefix, fileName(prefix, i), settings, fds, latency);
         if (r < 0) {
           retries += Locks.retriesOfStopped(r);
           break;
         }
         retries += r;
-        if (instrumented) {
-          latency.recordValue(System.nanoTime() - t0);
-        }
         ops = ops + 1;
       } catch (PosixException e) {
         out.setError(WorkloadErrors.of(e, root, "failed after " + ops + " files"));
         break;
       }
     }
-    return out.setEndUnixNanos(WallClock.nowNanos())
-        .setOps(ops)
+    long end = WallClock.nowNanos();
+    // What is left is bookkeeping: at the lowest priority, so a worker done early does not take
+    // a CPU from those still measuring (on 2 cores, ten workers' histogram encoding, outcome
+    // writes and the JIT compiling them, at normal priority, added ~10 ms to a 10 x 1000 step).
+    posix.lowerProcessPriority();
+    return endOfRun(out.setEndUnixNanos(end), ops, retries, latency);
+  }
+
+  private static WorkerOutcome endOfRun(
+      WorkerOutcome.Builder out, long ops, long retries, Histogram latency) {
+    return out.setOps(ops)
         .setLockRetries(retries)
-        .setLatencyHistogram(LatencyHistograms.encode(latency))
+        .setLatencyHistogram(
+            LatencyHistograms.encode(latency != null ? latency : LatencyHistograms.create()))
         .build();
   }
 
-  private LockMode mode() {
-    return LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());
+  /** The run's lock mode, release and close settings, read from the spec once. */
+  private record Settings(LockMode mode, boolean unlockEach, boolean closeEach) {}
+
+  private Settings settings() {
+    return new Settings(
+        LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock()),
+        spec.getRelease() == LockRelease.LOCK_RELEASE_UNLOCK_EACH,
+        spec.getClose() == FileClose.FILE_CLOSE_EACH);
   }
 
   /**
-   * One file after its open: lock [+ unlock] [+ close], or keep the descriptor in {@code keep};
-   * returns the try-lock retries, or what {@link Locks#acquire} returns when stopped while waiting.
+   * One file, the measured operation: open, lock [+ unlock] [+ close], or the descriptor kept in
+   * {@code keep}; timed into {@code latency} unless it is null. Returns the try-lock retries, or
+   * what {@link Locks#acquire} returns when stopped while waiting.
    */
-  private long lockOne(
-      int fd,
-      String path,
-      LockMode mode,
-      boolean unlockEach,
-      boolean closeEach,
-      List<Integer> keep) {
-    if (!closeEach) {
+  private long oneFile(
+      int dirfd,
+      String dirPrefix,
+      String name,
+      Settings settings,
+      List<Integer> keep,
+      Histogram latency) {
+    String path = dirPrefix + name;
+    long t0 = latency != null ? System.nanoTime() : 0;
+    int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
+    long r = lockOne(fd, path, settings, keep);
+    if (latency != null && r >= 0) {
+      latency.recordValue(System.nanoTime() - t0);
+    }
+    return r;
+  }
+
+  /** After the open: lock [+ unlock] [+ close], or keep the descriptor in {@code keep}. */
+  private long lockOne(int fd, String path, Settings settings, List<Integer> keep) {
+    if (!settings.closeEach()) {
       keep.add(fd);
     }
     try {
-      long r = locks.acquire(fd, mode, 0, 0, path, isStopped);
-      if (r >= 0 && unlockEach) {
-        locks.release(fd, mode, 0, 0, path);
+      long r = locks.acquire(fd, settings.mode(), 0, 0, path, isStopped);
+      if (r >= 0 && settings.unlockEach()) {
+        locks.release(fd, settings.mode(), 0, 0, path);
       }
       return r;
     } finally {
-      if (closeEach) {
+      if (settings.closeEach()) {
         posix.close(fd, path);
       }
     }

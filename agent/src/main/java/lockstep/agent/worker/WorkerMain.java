@@ -71,6 +71,7 @@ public final class WorkerMain {
                   "")));
       return 0;
     }
+    posix.growDescriptorTable(OpenFileLimit.needed(filesNeeded(task)));
     WorkerLoop loop;
     try {
       loop = loopFor(task);

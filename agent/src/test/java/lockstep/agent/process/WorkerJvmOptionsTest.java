@@ -39,7 +39,10 @@ class WorkerJvmOptionsTest {
     assertThat(WorkerProcess.jvmOptions(true, null))
         .contains("-XX:+UseSerialGC")
         .noneMatch(o -> o.startsWith("-XX:TieredStopAtLevel"));
-    assertThat(WorkerProcess.jvmOptions(false, null)).contains("-XX:TieredStopAtLevel=1");
+    assertThat(WorkerProcess.jvmOptions(false, null))
+        .contains("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1");
+    assertThat(WorkerProcess.jvmOptions(true, null))
+        .noneMatch(o -> o.startsWith("-XX:CompileThresholdScaling"));
     assertThat(WorkerProcess.jvmOptions(true, "  -XX:TieredStopAtLevel=1   -Xmx64m "))
         .endsWith("-XX:TieredStopAtLevel=1", "-Xmx64m");
     assertThat(WorkerProcess.jvmOptions(false, " "))

@@ -2,8 +2,12 @@ package lockstep.agent.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lockstep.agent.v1.RunState;
 import org.junit.jupiter.api.Test;
@@ -12,7 +16,7 @@ class RehearsalTest {
   @Test
   void aPingPongStepRunsOnTmpfsAndLeavesNothing() throws Exception {
     // another agent's rehearsal (or a killed one's) may have its own directory there
-    java.util.Set<String> before = rehearsalDirs();
+    Set<String> before = rehearsalDirs();
     Rehearsal r = Rehearsal.start("n1");
     r.awaitDone();
     assertThat(r.succeeded()).isTrue();
@@ -20,11 +24,11 @@ class RehearsalTest {
     assertThat(rehearsalDirs()).isSubsetOf(before);
   }
 
-  private static java.util.Set<String> rehearsalDirs() throws java.io.IOException {
+  private static Set<String> rehearsalDirs() throws IOException {
     try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
       return shm.map(p -> p.getFileName().toString())
           .filter(n -> n.startsWith("lockstep-rehearsal"))
-          .collect(java.util.stream.Collectors.toSet());
+          .collect(Collectors.toSet());
     }
   }
 
@@ -43,5 +47,28 @@ class RehearsalTest {
     } finally {
       Files.deleteIfExists(root);
     }
+  }
+
+  @Test
+  void anAgentStoppingMidRehearsalLeavesNoWorkerBehind() throws Exception {
+    Path root = Files.createTempDirectory("lockstep-rehearsal-test");
+    List<ProcessHandle> workers;
+    try (RunRegistry registry = new RunRegistry(new AgentConfig("n1", root, "", 0))) {
+      registry.rehearsedBy(Rehearsal.start("n1"));
+      long end = System.nanoTime() + 60_000_000_000L;
+      while ((workers = children()).isEmpty() && System.nanoTime() < end) {
+        Thread.sleep(10);
+      }
+      assertThat(workers).as("the rehearsal's worker started").isNotEmpty();
+    } finally {
+      Files.deleteIfExists(root);
+    }
+    assertThat(workers)
+        .as("%s", workers.stream().map(p -> p.info().commandLine().orElse("?")).toList())
+        .noneMatch(ProcessHandle::isAlive);
+  }
+
+  private static List<ProcessHandle> children() {
+    return ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
   }
 }

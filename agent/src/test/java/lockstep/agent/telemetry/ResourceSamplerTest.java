@@ -122,4 +122,17 @@ class ResourceSamplerTest {
     assertThat(r.getDevice()).isEqualTo("sda");
     assertThat(r.getCpuCount()).isEqualTo(2);
   }
+
+  @Test
+  void aSampleThatCostsMoreThanTheBudgetStretchesThePeriod() {
+    long period = 100_000_000L;
+    // the host's sample (0.17 ms of CPU) keeps the period; an emulated guest's (5.5 ms) waits
+    // 100 times its cost, so the sampler stays at 1% of one CPU
+    assertThat(RunTelemetry.nextDelayNanos(period, 170_000L)).isEqualTo(period);
+    assertThat(RunTelemetry.nextDelayNanos(period, 5_500_000L)).isEqualTo(550_000_000L);
+    assertThat(RunTelemetry.nextDelayNanos(period, 1_000_000L)).isEqualTo(period);
+    assertThat(RunTelemetry.nextDelayNanos(period, Long.MAX_VALUE))
+        .as("no sample yet")
+        .isEqualTo(period);
+  }
 }

@@ -2,11 +2,15 @@ package lockstep.agent.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
 import lockstep.agent.fs.LockCall;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Locks;
+import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockFilesWorkload;
@@ -86,6 +90,67 @@ class LockFilesProcessesTest {
       assertThat(c.filesRemoved()).isEqualTo(50);
     }
     assertThat(root.resolve("locks.n1")).doesNotExist();
+  }
+
+  /**
+   * Before the instant each worker's descriptor table already holds all its files (growing it in
+   * the run waited for an RCU grace period, twice in a 1000-file step); once its files are done,
+   * every thread of the worker is at nice 19, so its bookkeeping leaves the CPU to the others.
+   */
+  @Test
+  void workersGrowTheirDescriptorTableBeforeTheInstantAndYieldTheCpuWhenDone() throws Exception {
+    // more files than a worker JVM's table holds after start-up (its jars: 128 or 256)
+    int files = 400;
+    LockFilesProcesses w =
+        new LockFilesProcesses(
+            spec(LockKind.LOCK_KIND_FCNTL).toBuilder().setFiles(files).build(),
+            new RootedPaths(root, "n1"));
+    try {
+      w.prepare();
+      long needed = OpenFileLimit.needed(files);
+      for (long pid : w.workerPids()) {
+        assertThat(descriptorTableSize(pid))
+            .as("FDSize of worker %d", pid)
+            .isGreaterThanOrEqualTo(needed);
+      }
+      WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
+      assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+      for (long pid : w.workerPids()) {
+        assertThat(threadNiceValues(pid))
+            .as("nice of worker %d's threads", pid)
+            .isNotEmpty()
+            .containsOnly(19);
+      }
+    } finally {
+      w.cleanup();
+    }
+  }
+
+  private static long descriptorTableSize(long pid) throws Exception {
+    return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
+        .filter(l -> l.startsWith("FDSize:"))
+        .mapToLong(l -> Long.parseLong(l.substring("FDSize:".length()).trim()))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** Field 19 of each thread's stat, counted after the ")" that ends the command name. */
+  private static List<Integer> threadNiceValues(long pid) throws Exception {
+    try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+      return tasks
+          .map(
+              t -> {
+                try {
+                  String stat = Files.readString(t.resolve("stat"));
+                  String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                  return Integer.parseInt(f[16]);
+                } catch (IOException e) {
+                  return null; // the thread ended meanwhile
+                }
+              })
+          .filter(Objects::nonNull)
+          .toList();
+    }
   }
 
   @Test

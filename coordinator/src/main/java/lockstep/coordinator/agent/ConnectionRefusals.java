@@ -4,6 +4,7 @@ import io.grpc.Status;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
 import java.util.Locale;
@@ -194,7 +195,7 @@ final class ConnectionRefusals {
           || containsText(e, "PKIX")
           || containsText(e, "certificate")
           || containsText(e, "alert");
-    } catch (IOException | java.security.NoSuchAlgorithmException e) {
+    } catch (IOException | NoSuchAlgorithmException e) {
       return false;
     }
   }

@@ -2,6 +2,7 @@ package lockstep.coordinator.analysis;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +88,7 @@ final class Headlines {
    * "no bottleneck" leads only when nothing else does.
    */
   private static Optional<Finding> bottleneck(RunRecord run, List<Finding> findings) {
-    Map<String, Integer> nodes = new java.util.HashMap<>();
+    Map<String, Integer> nodes = new HashMap<>();
     for (StepRecord s : run.steps()) {
       nodes.merge(s.group(), s.nodes().size(), Math::max);
     }

@@ -9,6 +9,7 @@ import lockstep.coordinator.report.compare.CompareHtmlReport;
 import lockstep.coordinator.report.compare.CompareJson;
 import lockstep.coordinator.report.compare.CompareTextReport;
 import lockstep.coordinator.report.compare.RunComparison;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -32,12 +33,7 @@ final class CompareCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "RUN_B", description = "The second run.")
   String runB;
 
-  @Option(
-      names = "--out",
-      defaultValue = "results",
-      paramLabel = "DIR",
-      description = "Where run ids are looked up (default: ${DEFAULT-VALUE}).")
-  Path out;
+  @CommandLine.Mixin SavedRunsOption runs = new SavedRunsOption();
 
   @Option(
       names = "--html",
@@ -55,7 +51,7 @@ final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    RunLocator locator = new RunLocator(out);
+    RunLocator locator = new RunLocator(runs.out);
     RunComparison c = RunComparison.of(locator.load(runA), locator.load(runB));
     CompareTextReport.print(c, System.out);
     if (html != null) {

@@ -1,12 +1,11 @@
 package lockstep.coordinator.cli;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.report.HistoryIndex;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code lockstep history [--out DIR]}: the saved runs, newest first. */
 @Command(
@@ -16,18 +15,13 @@ import picocli.CommandLine.Option;
         "List the runs under the results directory, newest first: workload, nodes, headline figure,"
             + " verdict.")
 final class HistoryCommand implements Callable<Integer> {
-  @Option(
-      names = "--out",
-      defaultValue = "results",
-      paramLabel = "DIR",
-      description = "Results directory (default: ${DEFAULT-VALUE}).")
-  Path out;
+  @CommandLine.Mixin SavedRunsOption runs = new SavedRunsOption();
 
   @Override
   public Integer call() {
-    List<HistoryIndex.Entry> entries = HistoryIndex.scan(out);
+    List<HistoryIndex.Entry> entries = HistoryIndex.scan(runs.out);
     if (entries.isEmpty()) {
-      System.out.println("No runs under " + out + ".");
+      System.out.println("No runs under " + runs.out + ".");
       return 0;
     }
     System.out.printf(

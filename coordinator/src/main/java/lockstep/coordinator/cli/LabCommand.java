@@ -77,16 +77,27 @@ final class LabCommand implements Runnable {
     }
   }
 
-  @Command(
-      name = "image",
-      mixinStandardHelpOptions = true,
-      description = "Build the guest image (mmdebstrap) unless the cache has it for this recipe.")
-  static final class Image implements Callable<Integer> {
+  /** A subcommand on the lab that {@link Where} names; {@link #on} gives its exit status. */
+  @Command(mixinStandardHelpOptions = true)
+  abstract static class OnLab implements Callable<Integer> {
     @CommandLine.Mixin Where where = new Where();
 
     @Override
     public Integer call() {
-      System.out.println(new Lab(where.config(), System.out).image().dir());
+      return on(new Lab(where.config(), System.out));
+    }
+
+    abstract int on(Lab lab);
+  }
+
+  @Command(
+      name = "image",
+      mixinStandardHelpOptions = true,
+      description = "Build the guest image (mmdebstrap) unless the cache has it for this recipe.")
+  static final class Image extends OnLab {
+    @Override
+    int on(Lab lab) {
+      System.out.println(lab.image().dir());
       return 0;
     }
   }
@@ -178,15 +189,13 @@ final class LabCommand implements Runnable {
       description =
           "Deploy the agents of the stacks that are up again (all of them, or those named), with"
               + " the agent jar as it is now: the Ansible playbook copies it and restarts them.")
-  static final class Deploy implements Callable<Integer> {
-    @CommandLine.Mixin Where where = new Where();
-
+  static final class Deploy extends OnLab {
     @Parameters(arity = "0..*", paramLabel = "STACK", description = "gfs2, ocfs2")
     List<String> stacks = new ArrayList<>();
 
     @Override
-    public Integer call() {
-      new Lab(where.config(), System.out).deploy(stacks.stream().map(Stack::parse).toList());
+    int on(Lab lab) {
+      lab.deploy(stacks.stream().map(Stack::parse).toList());
       return 0;
     }
   }
@@ -197,12 +206,10 @@ final class LabCommand implements Runnable {
       description =
           "Stop both guests and the storage daemon, remove the namespace and the lab's disks"
               + " (nothing to do: exit 0).")
-  static final class Down implements Callable<Integer> {
-    @CommandLine.Mixin Where where = new Where();
-
+  static final class Down extends OnLab {
     @Override
-    public Integer call() {
-      new Lab(where.config(), System.out).down();
+    int on(Lab lab) {
+      lab.down();
       return 0;
     }
   }
@@ -211,12 +218,10 @@ final class LabCommand implements Runnable {
       name = "status",
       mixinStandardHelpOptions = true,
       description = "What is up, its settings, and each guest's cluster settings.")
-  static final class Status implements Callable<Integer> {
-    @CommandLine.Mixin Where where = new Where();
-
+  static final class Status extends OnLab {
     @Override
-    public Integer call() {
-      new Lab(where.config(), System.out).status();
+    int on(Lab lab) {
+      lab.status();
       return 0;
     }
   }
@@ -229,19 +234,17 @@ final class LabCommand implements Runnable {
             + " (dlm_controld restarted, GFS2 remounted), disk-mbps=N (the storage daemon's"
             + " budgets, live), localalloc=MB (OCFS2 remounted with it)."
       })
-  static final class Set implements Callable<Integer> {
-    @CommandLine.Mixin Where where = new Where();
-
+  static final class Set extends OnLab {
     @Parameters(arity = "1..*", paramLabel = "KEY=VALUE")
     List<String> settings;
 
     @Override
-    public Integer call() {
+    int on(Lab lab) {
       List<LabSetting.Change> changes = new ArrayList<>();
       for (String s : settings) {
         changes.add(LabSetting.parse(s));
       }
-      new Lab(where.config(), System.out).set(changes);
+      lab.set(changes);
       return 0;
     }
   }
@@ -252,9 +255,7 @@ final class LabCommand implements Runnable {
       description =
           "lockstep run SCENARIO with the lab's inventory, inside the lab's network namespace"
               + " (other options go to lockstep run).")
-  static final class Run implements Callable<Integer> {
-    @CommandLine.Mixin Where where = new Where();
-
+  static final class Run extends OnLab {
     @Option(names = "--stack", paramLabel = "gfs2|ocfs2", description = "Needed when both are up.")
     String stack;
 
@@ -265,8 +266,7 @@ final class LabCommand implements Runnable {
     @CommandLine.Unmatched List<String> options = new ArrayList<>();
 
     @Override
-    public Integer call() {
-      Lab lab = new Lab(where.config(), System.out);
+    int on(Lab lab) {
       Stack s = lab.stackFor(stack == null ? null : Stack.parse(stack));
       List<String> args = new ArrayList<>(List.of("run", scenario));
       args.addAll(options);
@@ -278,15 +278,12 @@ final class LabCommand implements Runnable {
       name = "agents",
       mixinStandardHelpOptions = true,
       description = "lockstep agents with the lab's inventory, inside the lab's namespace.")
-  static final class Agents implements Callable<Integer> {
-    @CommandLine.Mixin Where where = new Where();
-
+  static final class Agents extends OnLab {
     @Option(names = "--stack", paramLabel = "gfs2|ocfs2", description = "Needed when both are up.")
     String stack;
 
     @Override
-    public Integer call() {
-      Lab lab = new Lab(where.config(), System.out);
+    int on(Lab lab) {
       return lab.coordinator(
           lab.stackFor(stack == null ? null : Stack.parse(stack)), List.of("agents"));
     }
@@ -298,9 +295,7 @@ final class LabCommand implements Runnable {
       description =
           "A root shell (or COMMAND) on a guest: node1 or node2; all runs COMMAND on both at once"
               + " (each line prefixed with its node).")
-  static final class Ssh implements Callable<Integer> {
-    @CommandLine.Mixin Where where = new Where();
-
+  static final class Ssh extends OnLab {
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
 
@@ -308,8 +303,8 @@ final class LabCommand implements Runnable {
     @CommandLine.Unmatched List<String> command = new ArrayList<>();
 
     @Override
-    public Integer call() {
-      return new Lab(where.config(), System.out).ssh(node, command);
+    int on(Lab lab) {
+      return lab.ssh(node, command);
     }
   }
 
@@ -320,15 +315,13 @@ final class LabCommand implements Runnable {
           "Make NODE a whole cluster member again after a fault (what a run with faults does after"
               + " each step): its QEMU killed if it still runs, started again, rejoined, remounted,"
               + " its agents answering.")
-  static final class Recover implements Callable<Integer> {
-    @CommandLine.Mixin Where where = new Where();
-
+  static final class Recover extends OnLab {
     @Parameters(index = "0", paramLabel = "NODE")
     String node;
 
     @Override
-    public Integer call() {
-      new Lab(where.config(), System.out).recover(node); // its log says what was done
+    int on(Lab lab) {
+      lab.recover(node); // its log says what was done
       return 0;
     }
   }

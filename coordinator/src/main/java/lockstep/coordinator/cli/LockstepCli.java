@@ -1,7 +1,10 @@
 package lockstep.coordinator.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.function.Consumer;
 import lockstep.common.Logging;
 import lockstep.common.Version;
@@ -46,8 +49,26 @@ public final class LockstepCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    Path logDir = Path.of(System.getProperty("lockstep.log.dir", "logs"));
+    boolean hadLogDir = Files.isDirectory(logDir);
     Logging.init("log4j2-coordinator.xml");
-    System.exit(commandLine().execute(args));
+    int code = commandLine().execute(args);
+    if (!hadLogDir) {
+      removeIfEmpty(logDir);
+    }
+    System.exit(code);
+  }
+
+  /**
+   * The log file is made only when something is logged, but Log4j makes its directory at start: a
+   * command that logged nothing (a refused scenario, --help) leaves no empty logs/ behind.
+   */
+  static void removeIfEmpty(Path dir) {
+    try {
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // not empty (something was logged) or not ours to remove: it stays
+    }
   }
 
   public static CommandLine commandLine() {

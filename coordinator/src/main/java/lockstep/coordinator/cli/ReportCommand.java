@@ -44,12 +44,7 @@ final class ReportCommand implements Callable<Integer> {
       description = "text, html, json or csv (default: ${DEFAULT-VALUE}).")
   ReportOutputs.Format format;
 
-  @Option(
-      names = "--out",
-      defaultValue = "results",
-      paramLabel = "DIR",
-      description = "Where run ids are looked up (default: ${DEFAULT-VALUE}).")
-  Path out;
+  @CommandLine.Mixin SavedRunsOption runs = new SavedRunsOption();
 
   @Option(
       names = {"-o", "--output"},
@@ -65,7 +60,7 @@ final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    RunLocator locator = new RunLocator(out);
+    RunLocator locator = new RunLocator(runs.out);
     Path runJson = locator.find(run);
     RunRecord record = RunLocator.load(runJson);
     boolean judge = expectations.given();

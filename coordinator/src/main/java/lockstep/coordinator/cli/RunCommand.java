@@ -50,12 +50,7 @@ final class RunCommand implements Callable<Integer> {
               + " into run.json.")
   Path inventory;
 
-  @Option(
-      names = "--out",
-      defaultValue = "results",
-      paramLabel = "DIR",
-      description = "Where results/<run-id>/ go (default: ${DEFAULT-VALUE}).")
-  Path out;
+  @CommandLine.Mixin SavedResultsOption results = new SavedResultsOption();
 
   @Option(
       names = "--lease",
@@ -87,7 +82,7 @@ final class RunCommand implements Callable<Integer> {
     try {
       outcome =
           new RunSession(System.out, connection.resolve(inventory), faults(scenario))
-              .execute(scenario, out, selection.labels(), bounds);
+              .execute(scenario, results.out, selection.labels(), bounds);
     } catch (RuntimeException e) {
       try {
         expectations.writeJUnit(scenario.name(), scenario.expectations(), e);

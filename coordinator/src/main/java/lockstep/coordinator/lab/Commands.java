@@ -1,18 +1,15 @@
 package lockstep.coordinator.lab;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import lockstep.coordinator.launch.ChildOutput;
 
 /** Runs host programs, each bounded in time, their output kept (and optionally logged). */
 final class Commands {
@@ -57,16 +54,11 @@ final class Commands {
    * log; {@code dir} is the working directory (null: this one).
    */
   Result run(List<String> cmd, String stdin, Duration timeout, Path dir) {
-    return run(cmd, stdin, timeout, dir, java.util.Map.of());
+    return run(cmd, stdin, timeout, dir, Map.of());
   }
 
   /** {@link #run(List, String, Duration, Path)} with {@code env} added to the environment. */
-  Result run(
-      List<String> cmd,
-      String stdin,
-      Duration timeout,
-      Path dir,
-      java.util.Map<String, String> env) {
+  Result run(List<String> cmd, String stdin, Duration timeout, Path dir, Map<String, String> env) {
     log.line("$ " + String.join(" ", cmd));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().putAll(env);
@@ -79,13 +71,7 @@ final class Commands {
     } catch (IOException e) {
       throw new LabException("cannot run " + cmd.get(0) + ": " + e.getMessage());
     }
-    CompletableFuture<String> out = drain(p.getInputStream());
-    CompletableFuture<String> err = drain(p.getErrorStream());
-    try (OutputStream in = p.getOutputStream()) {
-      in.write(stdin.getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      // ended early: its status and stderr say why
-    }
+    ChildOutput output = ChildOutput.feed(p, stdin);
     try {
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -98,12 +84,7 @@ final class Commands {
                 + what(cmd)
                 + ")");
       }
-      Result r =
-          new Result(
-              List.copyOf(cmd),
-              p.exitValue(),
-              out.get(10, TimeUnit.SECONDS),
-              err.get(10, TimeUnit.SECONDS));
+      Result r = new Result(List.copyOf(cmd), p.exitValue(), output.stdout(10), output.stderr(10));
       log.block(r.stdout() + r.stderr());
       if (!r.ok()) {
         log.line("(exit " + r.exitCode() + ")");
@@ -122,16 +103,5 @@ final class Commands {
   private static String what(List<String> cmd) {
     List<String> shown = new ArrayList<>(cmd.subList(0, Math.min(cmd.size(), 6)));
     return String.join(" ", shown) + (cmd.size() > 6 ? " ..." : "");
-  }
-
-  private static CompletableFuture<String> drain(InputStream s) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try (s) {
-            return new String(s.readAllBytes(), StandardCharsets.UTF_8);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
   }
 }

@@ -1,12 +1,15 @@
 package lockstep.coordinator.lab;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -30,7 +33,7 @@ final class Guests {
     this.commands = commands;
     try {
       this.script = Files.readString(scriptFile);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new LabException("cannot read " + scriptFile + ": " + e.getMessage());
     }
   }
@@ -80,12 +83,12 @@ final class Guests {
       for (LabNode n : LabNode.all()) {
         fs.add(CompletableFuture.supplyAsync(() -> must(n, timeout, args), pool));
       }
-      Map<LabNode, String> out = new java.util.LinkedHashMap<>();
+      Map<LabNode, String> out = new LinkedHashMap<>();
       LabException first = null;
       for (int i = 0; i < fs.size(); i++) {
         try {
           out.put(LabNode.all().get(i), fs.get(i).join());
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
           if (first == null) {
             first =
                 e.getCause() instanceof LabException le

@@ -5,12 +5,14 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -186,7 +188,7 @@ final class ImageBuilder {
     deleteTree(work);
     log.say(
         String.format(
-            java.util.Locale.ROOT,
+            Locale.ROOT,
             "guest image built in %.0f s (mmdebstrap %.0f s): %s",
             log.seconds() - t0,
             t1 - t0,
@@ -238,7 +240,7 @@ final class ImageBuilder {
   }
 
   static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
     // rm -rf keeps to the tree (no links followed) and handles what Java's walk finds awkward

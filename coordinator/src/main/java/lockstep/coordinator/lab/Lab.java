@@ -2,6 +2,7 @@ package lockstep.coordinator.lab;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -12,8 +13,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +32,10 @@ import lockstep.coordinator.fault.FaultInjector;
 public final class Lab {
   static final Duration BOOT_TIMEOUT = Duration.ofMinutes(10);
   static final Duration STEP_TIMEOUT = Duration.ofMinutes(3);
+
+  /** An agent's start, up to listening (lab-node.sh agent-start waits 270 s for it). */
+  static final Duration AGENT_START_TIMEOUT = Duration.ofMinutes(5);
+
   static final long SHARED_DISK_BYTES = 2L << 30;
   static final long PRIVATE_DISK_BYTES = 1L << 30;
 
@@ -311,13 +318,13 @@ public final class Lab {
     out.printf(
         "lab in %s: accelerator %s (%s), booted %s, namespace %s%n",
         config.dir(), state.accel(), state.accelWhy(), state.bootedAt(), state.namespace());
-    for (var e : new java.util.TreeMap<>(state.pids()).entrySet()) {
+    for (var e : new TreeMap<>(state.pids()).entrySet()) {
       boolean up = LabProcesses.ours(e.getValue(), config.dir()).isPresent();
       out.printf("  %-8s pid %-8d %s%n", e.getKey(), e.getValue(), up ? "running" : "GONE");
     }
     out.println(
         "  stacks: " + (state.stacks().isEmpty() ? "none" : String.join(", ", state.stacks())));
-    out.println("  settings: " + new java.util.TreeMap<>(state.settings()));
+    out.println("  settings: " + new TreeMap<>(state.settings()));
     for (String s : state.stacks()) {
       out.println("  inventory " + s + ": " + paths.inventory(Stack.parse(s)));
     }
@@ -395,8 +402,19 @@ public final class Lab {
     out.println("lab: $ " + String.join(" ", full));
     out.flush();
     try {
-      Process p = new ProcessBuilder(full).inheritIO().start();
-      return p.waitFor();
+      // On a terminal the child has it (its live progress line needs a console); elsewhere its
+      // output is copied through this JVM's streams, so that where they are captured (a test's
+      // log) the run's own words are captured with them.
+      if (out == System.out && System.console() != null) {
+        return new ProcessBuilder(full).inheritIO().start().waitFor();
+      }
+      Process p = new ProcessBuilder(full).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+      Thread copyOut = StreamCopy.start(p.getInputStream(), out);
+      Thread copyErr = StreamCopy.start(p.getErrorStream(), System.err);
+      int code = p.waitFor();
+      copyOut.join();
+      copyErr.join();
+      return code;
     } catch (IOException e) {
       throw new LabException("cannot run java: " + e.getMessage());
     } catch (InterruptedException e) {
@@ -431,7 +449,7 @@ public final class Lab {
     LabFiles files = LabFiles.locate();
     new NodeRecovery(paths, commands, log, files).recover(n, state, guests(state, files));
     return String.format(
-        java.util.Locale.ROOT,
+        Locale.ROOT,
         "restarted, rejoined %s and remounted, agents answering, in %.0f s",
         String.join(" and ", state.stacks()),
         log.seconds() - t0);
@@ -601,7 +619,7 @@ public final class Lab {
         FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       ch.truncate(0);
       ch.position(bytes - 1);
-      ch.write(java.nio.ByteBuffer.wrap(new byte[1]));
+      ch.write(ByteBuffer.wrap(new byte[1]));
     }
   }
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 
 /**
  * What the lab did: progress lines for the user (with the seconds since the command began) and
@@ -30,7 +31,7 @@ final class LabLog {
 
   /** A progress line for the user (also in the log file). */
   void say(String message) {
-    String l = String.format(java.util.Locale.ROOT, "lab: [%6.1fs] %s", seconds(), message);
+    String l = String.format(Locale.ROOT, "lab: [%6.1fs] %s", seconds(), message);
     out.println(l);
     out.flush();
     line(l);

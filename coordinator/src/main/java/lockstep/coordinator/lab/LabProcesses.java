@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** The lab's long-running processes (QEMUs, the storage daemon): found by pid, checked, ended. */
 final class LabProcesses {
@@ -77,14 +80,14 @@ final class LabProcesses {
 
   static boolean waitGone(ProcessHandle p, Duration bound) {
     try {
-      p.onExit().get(bound.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      p.onExit().get(bound.toMillis(), TimeUnit.MILLISECONDS);
       return true;
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       return !p.isAlive();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return !p.isAlive();
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       return !p.isAlive();
     }
   }

@@ -36,6 +36,11 @@ public enum LabSetting {
     this.max = max;
   }
 
+  /** Whether a change unmounts the file system (its agents stopped and started around it). */
+  boolean remounts() {
+    return this == PLOCK_OWNERSHIP || this == LOCALALLOC;
+  }
+
   public String key() {
     return key;
   }

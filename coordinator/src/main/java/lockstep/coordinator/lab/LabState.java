@@ -48,8 +48,7 @@ public record LabState(
   LabState withPid(String role, long pid) {
     Map<String, Long> p = new LinkedHashMap<>(pids);
     p.put(role, pid);
-    return new LabState(
-        namespace, imageDir, sshKey, accel, accelWhy, memoryMib, p, stacks, settings, bootedAt);
+    return with(p, stacks, settings);
   }
 
   LabState withStack(Stack s) {
@@ -57,15 +56,28 @@ public record LabState(
     if (!st.contains(s.word())) {
       st.add(s.word());
     }
-    return new LabState(
-        namespace, imageDir, sshKey, accel, accelWhy, memoryMib, pids, st, settings, bootedAt);
+    return with(pids, st, settings);
   }
 
   LabState withSetting(String key, String value) {
     Map<String, String> m = new LinkedHashMap<>(settings);
     m.put(key, value);
+    return with(pids, stacks, m);
+  }
+
+  private LabState with(
+      Map<String, Long> newPids, List<String> newStacks, Map<String, String> newSettings) {
     return new LabState(
-        namespace, imageDir, sshKey, accel, accelWhy, memoryMib, pids, stacks, m, bootedAt);
+        namespace,
+        imageDir,
+        sshKey,
+        accel,
+        accelWhy,
+        memoryMib,
+        newPids,
+        newStacks,
+        newSettings,
+        bootedAt);
   }
 
   boolean has(Stack s) {

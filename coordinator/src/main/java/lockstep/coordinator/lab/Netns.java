@@ -1,5 +1,6 @@
 package lockstep.coordinator.lab;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,7 @@ final class Netns {
    * The namespace of the lab in {@code dir}: lockstep-lab for the default directory, else one named
    * after the directory (so a test's lab and a user's never share one).
    */
-  static String nameFor(java.nio.file.Path dir) {
+  static String nameFor(Path dir) {
     if (dir.toAbsolutePath().normalize().equals(LabConfig.DEFAULT_DIR)) {
       return DEFAULT_NAME;
     }

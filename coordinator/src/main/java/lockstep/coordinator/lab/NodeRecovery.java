@@ -49,7 +49,7 @@ final class NodeRecovery {
     String wait = Long.toString(Duration.ofMinutes(2).toSeconds());
     for (String word : s.stacks()) {
       Stack stack = Stack.parse(word);
-      // started at boot on the bare mount point (nothing mounted yet): stopped until it is
+      // not started at boot (the unit's ConditionPathIsMountPoint); stopped in case it was
       guests.must(n, Lab.STEP_TIMEOUT, "agent-stop", stack.word());
       switch (stack) {
         case GFS2 -> {
@@ -74,7 +74,11 @@ final class NodeRecovery {
         }
       }
       guests.must(
-          n, Lab.STEP_TIMEOUT, "agent-start", stack.word(), Integer.toString(stack.guestPort()));
+          n,
+          Lab.AGENT_START_TIMEOUT,
+          "agent-start",
+          stack.word(),
+          Integer.toString(stack.guestPort()));
     }
     AgentDeploy deploy = new AgentDeploy(paths, files, commands, log);
     for (String word : s.stacks()) {

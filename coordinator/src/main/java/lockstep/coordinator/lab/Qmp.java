@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -112,7 +113,7 @@ public final class Qmp implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LabException("QMP " + socket + ": interrupted");
-    } catch (java.util.concurrent.ExecutionException | IOException e) {
+    } catch (ExecutionException | IOException e) {
       throw new LabException("QMP " + socket + ": " + e.getMessage());
     }
   }

@@ -2,7 +2,9 @@ package lockstep.coordinator.lab;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /** Brings a stack up on both guests and changes its settings; each step one lab-node.sh call. */
 final class StackUp {
@@ -14,9 +16,9 @@ final class StackUp {
   private final LabLog log;
 
   /** After a stack's agents were restarted: wait until they answer (AgentDeploy.answer). */
-  private java.util.function.BiConsumer<Stack, LabState> agentsAnswer = (s, st) -> {};
+  private BiConsumer<Stack, LabState> agentsAnswer = (s, st) -> {};
 
-  StackUp whenAgentsRestart(java.util.function.BiConsumer<Stack, LabState> check) {
+  StackUp whenAgentsRestart(BiConsumer<Stack, LabState> check) {
     this.agentsAnswer = check;
     return this;
   }
@@ -35,7 +37,7 @@ final class StackUp {
     }
     log.say(
         String.format(
-            java.util.Locale.ROOT,
+            Locale.ROOT,
             "%s mounted on both nodes at %s (%.0f s)",
             s.word(),
             s.mountPoint(),
@@ -83,20 +85,24 @@ final class StackUp {
 
   LabState set(LabSetting.Change c, LabState state) {
     String v = Integer.toString(c.value());
+    if (c.setting().remounts() && v.equals(state.setting(c.setting().key()))) {
+      // already so: its remount would only stop and start both nodes' agents again
+      log.say(c.setting().key() + " is already " + v);
+      return state;
+    }
     switch (c.setting()) {
       case PLOCK_RATE_LIMIT -> guests.both(T, "gfs2-set", c.setting().key(), v);
       case PLOCK_OWNERSHIP -> {
-        // not changeable live: agents off, GFS2 unmounted, dlm_controld restarted, all back
-        guests.both(T, "agent-stop", "gfs2");
-        for (LabNode n : List.of(LabNode.all().get(1), LabNode.all().get(0))) {
-          guests.must(n, T, "gfs2-umount");
-        }
-        guests.both(T, "gfs2-dlm-stop");
-        guests.both(T, "gfs2-config", state.setting(LabSetting.PLOCK_RATE_LIMIT.key()), v);
-        guests.both(T, "gfs2-dlm", WAIT);
-        mountBoth("gfs2", List.of());
-        guests.both(T, "agent-start", "gfs2", Integer.toString(Stack.GFS2.guestPort()));
-        agentsAnswer.accept(Stack.GFS2, state);
+        // not changeable live: dlm_controld restarted while GFS2 is off
+        unmounted(
+            Stack.GFS2,
+            state,
+            () -> {
+              guests.both(T, "gfs2-dlm-stop");
+              guests.both(T, "gfs2-config", state.setting(LabSetting.PLOCK_RATE_LIMIT.key()), v);
+              guests.both(T, "gfs2-dlm", WAIT);
+              mountBoth("gfs2", List.of());
+            });
       }
       case DISK_MBPS -> {
         try (Qmp q = Qmp.connect(paths.storageQmp(), Duration.ofSeconds(5))) {
@@ -115,16 +121,24 @@ final class StackUp {
         }
       }
       case LOCALALLOC -> {
-        // a mount option: agents off (their root is on it), OCFS2 remounted with it, agents back
-        guests.both(T, "agent-stop", "ocfs2");
-        for (LabNode n : List.of(LabNode.all().get(1), LabNode.all().get(0))) {
-          guests.must(n, T, "ocfs2-umount");
-        }
-        mountBoth("ocfs2", List.of(v));
-        guests.both(T, "agent-start", "ocfs2", Integer.toString(Stack.OCFS2.guestPort()));
-        agentsAnswer.accept(Stack.OCFS2, state);
+        // a mount option: OCFS2 remounted with it
+        unmounted(Stack.OCFS2, state, () -> mountBoth("ocfs2", List.of(v)));
       }
     }
     return state.withSetting(c.setting().key(), v);
+  }
+
+  /**
+   * The stack's agents stopped (their root is on it) and its file system unmounted on both nodes
+   * (node2 first), {@code whileOff} run, then the agents started again and answering.
+   */
+  private void unmounted(Stack s, LabState state, Runnable whileOff) {
+    guests.both(T, "agent-stop", s.word());
+    for (LabNode n : List.of(LabNode.all().get(1), LabNode.all().get(0))) {
+      guests.must(n, T, s.word() + "-umount");
+    }
+    whileOff.run();
+    guests.both(Lab.AGENT_START_TIMEOUT, "agent-start", s.word(), Integer.toString(s.guestPort()));
+    agentsAnswer.accept(s, state);
   }
 }

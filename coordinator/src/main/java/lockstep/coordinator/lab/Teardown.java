@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -95,7 +96,7 @@ final class Teardown {
     removeFiles();
     armed = false;
     if (problems.isEmpty()) {
-      log.say(String.format(java.util.Locale.ROOT, "lab removed in %.1f s", log.seconds() - t0));
+      log.say(String.format(Locale.ROOT, "lab removed in %.1f s", log.seconds() - t0));
     } else {
       throw new LabException("lab not fully removed: " + String.join("; ", problems));
     }

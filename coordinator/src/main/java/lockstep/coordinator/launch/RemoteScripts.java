@@ -78,7 +78,10 @@ final class RemoteScripts {
         command -v "$java" >/dev/null 2>&1 || { echo "ERR '$java' not found (PATH of a non-interactive ssh session: $PATH); give --java"; exit 12; }
         if [ -n "$name" ]; then set -- --name "$name"; else set --; fi
         if [ "$insecure" = 1 ]; then set -- "$@" --insecure; fi
-        nohup "$java" -jar "$dir/$jar" --listen "$listen" --root "$root" "$@" >"$log" 2>&1 </dev/null &
+        # emptied here, not by the background job's redirection, which may come after the first
+        # grep below: that grep would then read an earlier agent's "listening on" line
+        : >"$log"
+        nohup "$java" -jar "$dir/$jar" --listen "$listen" --root "$root" "$@" >>"$log" 2>&1 </dev/null &
         pid=$!
         echo "$pid" >"$pidf"
         i=0

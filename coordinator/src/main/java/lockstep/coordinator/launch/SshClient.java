@@ -1,16 +1,10 @@
 package lockstep.coordinator.launch;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -101,19 +95,13 @@ public final class SshClient {
       throw new LaunchException(
           what + ": cannot run " + cmd.get(0) + " (is OpenSSH installed?): " + e.getMessage());
     }
-    CompletableFuture<String> out = drain(p.getInputStream());
-    CompletableFuture<String> err = drain(p.getErrorStream());
-    try (OutputStream in = p.getOutputStream()) {
-      in.write(stdin.getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      // the process ended early; its exit status and stderr tell why
-    }
+    ChildOutput output = ChildOutput.feed(p, stdin);
     try {
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         throw new LaunchException(what + ": no answer within " + timeout.toSeconds() + " s");
       }
-      return new Result(p.exitValue(), out.get(5, TimeUnit.SECONDS), err.get(5, TimeUnit.SECONDS));
+      return new Result(p.exitValue(), output.stdout(5), output.stderr(5));
     } catch (InterruptedException e) {
       p.destroyForcibly();
       Thread.currentThread().interrupt();
@@ -121,18 +109,5 @@ public final class SshClient {
     } catch (ExecutionException | TimeoutException e) {
       throw new LaunchException(what + ": cannot read its output: " + e.getMessage());
     }
-  }
-
-  private static CompletableFuture<String> drain(InputStream s) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try (s) {
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            s.transferTo(b);
-            return b.toString(StandardCharsets.UTF_8);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
   }
 }

@@ -44,78 +44,17 @@ public record RunRecord(
     expectations = expectations == null ? List.of() : List.copyOf(expectations);
   }
 
-  /** A run judged by no expectation. */
-  public RunRecord(
-      String schema,
-      String runId,
-      String name,
-      String createdAt,
-      String coordinatorVersion,
-      String workloadType,
-      Map<String, Object> workload,
-      String unit,
-      String opName,
-      List<String> plan,
-      List<AgentRecord> agents,
-      List<StepRecord> steps,
-      Analysis analysis,
-      RunStatus status,
-      List<String> errors,
-      int repeat,
-      List<Integer> ramp,
-      double skewWarnFraction) {
-    this(
-        schema,
-        runId,
-        name,
-        createdAt,
-        coordinatorVersion,
-        workloadType,
-        workload,
-        unit,
-        opName,
-        plan,
-        agents,
-        steps,
-        analysis,
-        status,
-        errors,
-        repeat,
-        ramp,
-        skewWarnFraction,
-        List.of());
-  }
-
   public RunRecord withAnalysis(Analysis newAnalysis) {
-    return with(agents, newAnalysis);
+    return with(agents, newAnalysis, expectations);
   }
 
   /** The same run judged by these expectations' outcomes. */
   public RunRecord withExpectations(List<ExpectationOutcome> outcomes) {
-    return new RunRecord(
-        schema,
-        runId,
-        name,
-        createdAt,
-        coordinatorVersion,
-        workloadType,
-        workload,
-        unit,
-        opName,
-        plan,
-        agents,
-        steps,
-        analysis,
-        status,
-        errors,
-        repeat,
-        ramp,
-        skewWarnFraction,
-        outcomes);
+    return with(agents, analysis, outcomes);
   }
 
   public RunRecord withAgents(List<AgentRecord> newAgents) {
-    return with(newAgents, analysis);
+    return with(newAgents, analysis, expectations);
   }
 
   /** The workload's type, or null for a type this version does not know. */
@@ -146,7 +85,8 @@ public record RunRecord(
         .orElse(null);
   }
 
-  private RunRecord with(List<AgentRecord> newAgents, Analysis newAnalysis) {
+  private RunRecord with(
+      List<AgentRecord> newAgents, Analysis newAnalysis, List<ExpectationOutcome> outcomes) {
     return new RunRecord(
         schema,
         runId,
@@ -166,6 +106,6 @@ public record RunRecord(
         repeat,
         ramp,
         skewWarnFraction,
-        expectations);
+        outcomes);
   }
 }

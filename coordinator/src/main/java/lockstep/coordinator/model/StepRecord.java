@@ -34,45 +34,8 @@ public record StepRecord(
     repeat = Math.max(1, repeat);
   }
 
-  /** A step without faults. */
-  public StepRecord(
-      String id,
-      String kind,
-      List<String> nodes,
-      long intendedStartUnixNanos,
-      RunStatus status,
-      List<NodeResult> results,
-      Aggregate aggregate,
-      List<String> errors,
-      String group,
-      int repeat) {
-    this(
-        id,
-        kind,
-        nodes,
-        intendedStartUnixNanos,
-        status,
-        results,
-        aggregate,
-        errors,
-        group,
-        repeat,
-        List.of());
-  }
-
   public StepRecord withFaults(List<FaultRecord> happened) {
-    return new StepRecord(
-        id,
-        kind,
-        nodes,
-        intendedStartUnixNanos,
-        status,
-        results,
-        aggregate,
-        errors,
-        group,
-        repeat,
-        happened);
+    return with(group, repeat, happened);
   }
 
   /** Whether a scenario's fault happened in this step (its figures are not a scaling step's). */
@@ -81,6 +44,10 @@ public record StepRecord(
   }
 
   public StepRecord withPlace(String newGroup, int newRepeat) {
+    return with(newGroup, newRepeat, faults);
+  }
+
+  private StepRecord with(String newGroup, int newRepeat, List<FaultRecord> newFaults) {
     return new StepRecord(
         id,
         kind,
@@ -92,7 +59,7 @@ public record StepRecord(
         errors,
         newGroup,
         newRepeat,
-        faults);
+        newFaults);
   }
 
   public boolean ok() {

@@ -58,7 +58,8 @@ public final class RunRecords {
             List.copyOf(errors),
             shape.repeat(),
             shape.ramp(),
-            shape.skewWarnFraction()));
+            shape.skewWarnFraction(),
+            List.of()));
   }
 
   /** An agent as run.json records it, from its Describe answer. */

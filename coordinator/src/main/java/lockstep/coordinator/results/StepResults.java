@@ -51,7 +51,8 @@ public final class StepResults {
         null,
         List.copyOf(errors),
         stepId,
-        1);
+        1,
+        List.of());
   }
 
   /**
@@ -100,7 +101,8 @@ public final class StepResults {
         aggregate(results, merged, workload.countsBytes()),
         List.copyOf(all),
         stepId,
-        1);
+        1,
+        List.of());
   }
 
   /**

@@ -13,7 +13,7 @@ public record FaultBounds(long leaseMillis, long heartbeatMillis, long heartbeat
   public static final Duration MIN_LEASE = Duration.ofSeconds(3);
   public static final Duration MAX_LEASE = Duration.ofMinutes(10);
   private static final long MAX_HEARTBEAT_MILLIS = 1_000;
-  private static final long MAX_HEARTBEAT_DEADLINE_MILLIS = 5_000;
+  private static final long BASE_HEARTBEAT_DEADLINE_MILLIS = 5_000;
 
   /**
    * Heartbeat spacing per agent of a step: beyond 500 agents the interval grows (2 ms per agent, 2
@@ -25,7 +25,11 @@ public record FaultBounds(long leaseMillis, long heartbeatMillis, long heartbeat
     return forLease(DEFAULT_LEASE);
   }
 
-  /** Heartbeat every min(1 s, lease / 3), each call bounded by min(5 s, lease - heartbeat). */
+  /**
+   * Heartbeat every min(1 s, lease / 3), each call bounded by min(max(5 s, lease / 3), lease -
+   * heartbeat): a lease longer than 15 s, chosen for slow nodes, also waits longer for their
+   * answers (a 30 s lease, 10 s).
+   */
   public static FaultBounds forLease(Duration lease) {
     if (lease.compareTo(MIN_LEASE) < 0 || lease.compareTo(MAX_LEASE) > 0) {
       throw new IllegalArgumentException(
@@ -39,7 +43,8 @@ public record FaultBounds(long leaseMillis, long heartbeatMillis, long heartbeat
     }
     long l = lease.toMillis();
     long beat = Math.min(MAX_HEARTBEAT_MILLIS, l / 3);
-    return new FaultBounds(l, beat, Math.min(MAX_HEARTBEAT_DEADLINE_MILLIS, l - beat));
+    return new FaultBounds(
+        l, beat, Math.min(Math.max(BASE_HEARTBEAT_DEADLINE_MILLIS, l / 3), l - beat));
   }
 
   /**

@@ -49,9 +49,28 @@ public record Scenario(
 
   /** The same scenario running {@code spec} instead (the unmeasured warm-up step). */
   public Scenario withWorkload(WorkloadSpec spec, Map<String, Object> params) {
+    return with(agents, params, spec, expectations, false, List.of());
+  }
+
+  public Scenario withAgents(List<String> newAgents) {
+    return with(List.copyOf(newAgents), workloadParams, workload, expectations, warmUp, faults);
+  }
+
+  /** The same scenario judged by {@code newExpectations} instead. */
+  public Scenario withExpectations(List<Expectation> newExpectations) {
+    return with(agents, workloadParams, workload, newExpectations, warmUp, faults);
+  }
+
+  private Scenario with(
+      List<String> newAgents,
+      Map<String, Object> params,
+      WorkloadSpec spec,
+      List<Expectation> newExpectations,
+      boolean newWarmUp,
+      List<Fault> newFaults) {
     return new Scenario(
         name,
-        agents,
+        newAgents,
         plan,
         params,
         spec,
@@ -61,46 +80,9 @@ public record Scenario(
         repeat,
         ramp,
         telemetry,
-        expectations,
-        false,
-        List.of());
-  }
-
-  public Scenario withAgents(List<String> newAgents) {
-    return new Scenario(
-        name,
-        List.copyOf(newAgents),
-        plan,
-        workloadParams,
-        workload,
-        timeout,
-        startLead,
-        skewWarnFraction,
-        repeat,
-        ramp,
-        telemetry,
-        expectations,
-        warmUp,
-        faults);
-  }
-
-  /** The same scenario judged by {@code newExpectations} instead. */
-  public Scenario withExpectations(List<Expectation> newExpectations) {
-    return new Scenario(
-        name,
-        agents,
-        plan,
-        workloadParams,
-        workload,
-        timeout,
-        startLead,
-        skewWarnFraction,
-        repeat,
-        ramp,
-        telemetry,
         newExpectations,
-        warmUp,
-        faults);
+        newWarmUp,
+        newFaults);
   }
 
   /** The figures this scenario's runs can produce, which its expectations may judge. */

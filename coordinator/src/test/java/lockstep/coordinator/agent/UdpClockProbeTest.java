@@ -49,37 +49,11 @@ class UdpClockProbeTest {
   void unansweredUdpProbesFallBackToTheRpcForGood() throws Exception {
     // an agent whose UDP port is bound but never answers, as behind a UDP filter
     try (DatagramSocket silent = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-      String name = InProcessServerBuilder.generateName();
-      Server server =
-          InProcessServerBuilder.forName(name)
-              .addService(
-                  new AgentServiceGrpc.AgentServiceImplBase() {
-                    @Override
-                    public void describe(
-                        DescribeRequest request, StreamObserver<DescribeResponse> response) {
-                      response.onNext(
-                          DescribeResponse.newBuilder()
-                              .setClockProbePort(silent.getLocalPort())
-                              .build());
-                      response.onCompleted();
-                    }
-
-                    @Override
-                    public void probeClock(
-                        ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
-                      long now = WallClock.nowNanos();
-                      response.onNext(
-                          ProbeClockResponse.newBuilder()
-                              .setReceiveUnixNanos(now)
-                              .setSendUnixNanos(now)
-                              .build());
-                      response.onCompleted();
-                    }
-                  })
-              .build()
-              .start();
-      ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-      try (GrpcAgent agent = new GrpcAgent("127.0.0.1:7070", channel)) {
+      try (FakeAgent fake =
+              new FakeAgent(
+                  DescribeResponse.newBuilder().setClockProbePort(silent.getLocalPort()).build(),
+                  true);
+          GrpcAgent agent = new GrpcAgent("127.0.0.1:7070", fake.channel)) {
         agent.describe();
         for (int i = 0; i < GrpcAgent.UDP_LOST_IN_A_ROW; i++) {
           assertThat(agent.probesClockOverUdp()).isTrue();
@@ -88,9 +62,6 @@ class UdpClockProbeTest {
         }
         assertThat(agent.probesClockOverUdp()).isFalse();
         assertThat(agent.probeClock().agentSendUnixNanos()).isPositive();
-      } finally {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
   }
@@ -111,34 +82,16 @@ class UdpClockProbeTest {
     // The agent sees itself on 7070 (gRPC and UDP responder alike); the coordinator dials another
     // number, which the forward maps to it: here a real responder on that dialled number.
     try (ClockProbeResponder forwarded = ClockProbeResponder.start("127.0.0.1", 0)) {
-      String name = InProcessServerBuilder.generateName();
-      Server server =
-          InProcessServerBuilder.forName(name)
-              .addService(
-                  new AgentServiceGrpc.AgentServiceImplBase() {
-                    @Override
-                    public void describe(
-                        DescribeRequest request, StreamObserver<DescribeResponse> response) {
-                      response.onNext(
-                          DescribeResponse.newBuilder()
-                              .setClockProbePort(7070)
-                              .setListenPort(7070)
-                              .build());
-                      response.onCompleted();
-                    }
-                  })
-              .build()
-              .start();
-      ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-      try (GrpcAgent agent = new GrpcAgent("127.0.0.1:" + forwarded.port(), channel)) {
+      try (FakeAgent fake =
+              new FakeAgent(
+                  DescribeResponse.newBuilder().setClockProbePort(7070).setListenPort(7070).build(),
+                  false);
+          GrpcAgent agent = new GrpcAgent("127.0.0.1:" + forwarded.port(), fake.channel)) {
         agent.describe();
         assertThat(agent.clockProbeUdpPort()).isEqualTo(forwarded.port());
         ClockSample s = agent.probeClock();
         assertThat(s.agentReceiveUnixNanos()).isPositive();
         assertThat(agent.clockProbeUdpPort()).as("still over UDP").isEqualTo(forwarded.port());
-      } finally {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
   }
@@ -154,5 +107,54 @@ class UdpClockProbeTest {
     assertThat(UdpClockProbe.portsToTry("[::1]:7071", 7070, 0)).containsExactly(7070);
     assertThat(UdpClockProbe.portsToTry("in-process", 7070, 7070)).containsExactly(7070);
     assertThat(UdpClockProbe.portsToTry("127.0.0.1:7071", 0, 7070)).isEmpty();
+  }
+
+  /**
+   * An in-process agent that answers describe with {@code description}, and clock probes over gRPC
+   * when {@code grpcClockProbes} (else they are unimplemented, as the UDP probe must be the one).
+   */
+  private static final class FakeAgent implements AutoCloseable {
+    private final Server server;
+    final ManagedChannel channel;
+
+    FakeAgent(DescribeResponse description, boolean grpcClockProbes) throws Exception {
+      String name = InProcessServerBuilder.generateName();
+      server =
+          InProcessServerBuilder.forName(name)
+              .addService(
+                  new AgentServiceGrpc.AgentServiceImplBase() {
+                    @Override
+                    public void describe(
+                        DescribeRequest request, StreamObserver<DescribeResponse> response) {
+                      response.onNext(description);
+                      response.onCompleted();
+                    }
+
+                    @Override
+                    public void probeClock(
+                        ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
+                      if (!grpcClockProbes) {
+                        super.probeClock(request, response);
+                        return;
+                      }
+                      long now = WallClock.nowNanos();
+                      response.onNext(
+                          ProbeClockResponse.newBuilder()
+                              .setReceiveUnixNanos(now)
+                              .setSendUnixNanos(now)
+                              .build());
+                      response.onCompleted();
+                    }
+                  })
+              .build()
+              .start();
+      channel = InProcessChannelBuilder.forName(name).build();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
   }
 }

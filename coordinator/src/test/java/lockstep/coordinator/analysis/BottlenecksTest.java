@@ -11,7 +11,6 @@ import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.ResourceFigures;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import org.junit.jupiter.api.Test;
 
@@ -75,25 +74,11 @@ class BottlenecksTest {
 
   static RunRecord run(
       String type, String opName, Map<String, Object> workload, StepRecord... steps) {
-    return new RunRecord(
-        RunRecord.SCHEMA,
-        "r1",
-        "t",
-        "2026-01-01T00:00:00Z",
-        "0.1",
-        type,
-        workload,
-        "write".equals(type) ? "MB/s" : "locks/s",
-        opName,
-        List.of("solo", "all"),
-        List.of(TestRuns.agent("orca"), TestRuns.agent("porpoise")),
-        List.of(steps),
-        null,
-        RunStatus.OK,
-        List.of(),
-        1,
-        List.of(),
-        0.05);
+    return TestRuns.building(
+            List.of(TestRuns.agent("orca"), TestRuns.agent("porpoise")), List.of(steps))
+        .named("r1", "t")
+        .workload(type, workload, "write".equals(type) ? "MB/s" : "locks/s", opName)
+        .build();
   }
 
   static Finding only(List<Finding> findings, String step) {
@@ -116,11 +101,7 @@ class BottlenecksTest {
                 "solo",
                 1,
                 node("orca", figures(20, 15, "sdb", 31, "eth0", 0.1, 1000L, 0), null)),
-            TestRuns.step(
-                "all",
-                "all",
-                "all",
-                1,
+            TestRuns.allStep(
                 node("orca", figures(30, 20, "sdb", 97, "eth0", 0.1, 1000L, 0), null),
                 node("porpoise", figures(30, 20, "sdc", 60, "eth0", 0.1, 1000L, 0), null)));
     List<Finding> f = Bottlenecks.of(r);
@@ -280,11 +261,7 @@ class BottlenecksTest {
   void pageCacheOnlyForBufferedWritesThatLeftDirtyPages() {
     long gb = 1_800_000_000L;
     StepRecord all =
-        TestRuns.step(
-            "all",
-            "all",
-            "all",
-            1,
+        TestRuns.allStep(
             node("orca", figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, gb), null, 2_000_000_000L));
     assertThat(Bottlenecks.of(run("write", "write", Map.of("fdatasync", false), all)))
         .anyMatch(
@@ -296,11 +273,7 @@ class BottlenecksTest {
     assertThat(Bottlenecks.of(run("write", "write", Map.of("o-direct", true), all)))
         .noneMatch(f -> f.code().equals("page-cache"));
     StepRecord little =
-        TestRuns.step(
-            "all",
-            "all",
-            "all",
-            1,
+        TestRuns.allStep(
             node(
                 "orca",
                 figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, 100_000_000L),
@@ -313,11 +286,7 @@ class BottlenecksTest {
   @Test
   void stepsWithoutSamplesGetNoBottleneckLine() {
     RunRecord r =
-        run(
-            "lock-files",
-            "lock",
-            Map.of(),
-            TestRuns.step("all", "all", "all", 1, TestRuns.node("orca", 100, 1.0)));
+        run("lock-files", "lock", Map.of(), TestRuns.allStep(TestRuns.node("orca", 100, 1.0)));
     assertThat(Bottlenecks.of(r)).isEmpty();
   }
 
@@ -328,12 +297,7 @@ class BottlenecksTest {
             "lock-files",
             "lock",
             Map.of(),
-            TestRuns.step(
-                "all",
-                "all",
-                "all",
-                1,
-                node("orca", figures(8, 3, "vda", 3, "lo", 0.5, null, 0), 0.94)));
+            TestRuns.allStep(node("orca", figures(8, 3, "vda", 3, "lo", 0.5, null, 0), 0.94)));
     assertThat(RunAnalyzer.analyse(r).verdict())
         .anyMatch(v -> v.startsWith("Step all: waiting: CPU 8%"));
   }

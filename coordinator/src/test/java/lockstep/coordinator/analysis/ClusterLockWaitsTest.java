@@ -10,7 +10,6 @@ import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.ResourceFigures;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.StepRecord;
 import org.junit.jupiter.api.Test;
 
@@ -37,32 +36,11 @@ class ClusterLockWaitsTest {
         List.of(
             TestRuns.step("solo-node1", "solo-node1", "solo", 1, node("node1", 5.4, 90)),
             TestRuns.step("solo-node2", "solo-node2", "solo", 1, node("node2", 5.4, 90)),
-            TestRuns.step(
-                "all",
-                "all",
-                "all",
-                1,
-                node("node1", rates[0], rates[2]),
-                node("node2", rates[1], rates[2])));
-    return new RunRecord(
-        RunRecord.SCHEMA,
-        "r1",
-        "seed2",
-        "2026-01-01T00:00:00Z",
-        "0.1",
-        "write",
-        Map.of("fdatasync", true),
-        "MB/s",
-        "write",
-        List.of("solo", "all"),
-        agents,
-        steps,
-        null,
-        RunStatus.OK,
-        List.of(),
-        1,
-        List.of(),
-        0.05);
+            TestRuns.allStep(node("node1", rates[0], rates[2]), node("node2", rates[1], rates[2])));
+    return TestRuns.building(agents, steps)
+        .named("r1", "seed2")
+        .workload("write", Map.of("fdatasync", true), "MB/s", "write")
+        .build();
   }
 
   private static Finding all(RunRecord r) {

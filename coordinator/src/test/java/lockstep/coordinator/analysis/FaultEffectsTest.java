@@ -130,7 +130,7 @@ class FaultEffectsTest {
     TestRuns.NodeBuilder n1 = TestRuns.building("node1", 50_000, 0.0, seconds);
     n1.series = survivor;
     StepRecord all =
-        TestRuns.step("all", "all", "all", 1, n1.build())
+        TestRuns.allStep(n1.build())
             .withFaults(
                 List.of(
                     new FaultRecord(

@@ -1,6 +1,7 @@
 package lockstep.coordinator.analysis;
 
 import static lockstep.coordinator.analysis.TestRuns.agent;
+import static lockstep.coordinator.analysis.TestRuns.allStep;
 import static lockstep.coordinator.analysis.TestRuns.analysed;
 import static lockstep.coordinator.analysis.TestRuns.node;
 import static lockstep.coordinator.analysis.TestRuns.run;
@@ -21,7 +22,7 @@ class FileSystemVerdictsTest {
     return List.of(
         step("solo-node1", "solo-node1", "solo", 1, node("node1", 97, 1.0)),
         step("solo-node2", "solo-node2", "solo", 1, node("node2", 99, 1.0)),
-        step("all", "all", "all", 1, node("node1", 50, 1.0), node("node2", 49, 1.0)));
+        allStep(node("node1", 50, 1.0), node("node2", 49, 1.0)));
   }
 
   private static List<AgentRecord> on(String fs, Map<String, String> settings) {
@@ -77,7 +78,7 @@ class FileSystemVerdictsTest {
         List.of(
             step("solo-node1", "solo-node1", "solo", 1, node("node1", 3000, 1.0)),
             step("solo-node2", "solo-node2", "solo", 1, node("node2", 3010, 1.0)),
-            step("all", "all", "all", 1, node("node1", 2990, 1.0), node("node2", 3000, 1.0)));
+            allStep(node("node1", 2990, 1.0), node("node2", 3000, 1.0)));
     RunRecord off =
         analysed(run(on("gfs2", Map.of("dlm_controld:plock_rate_limit", "0")), flat, 1, 0.05));
     assertThat(all(off))
@@ -119,8 +120,7 @@ class FileSystemVerdictsTest {
         analysed(
             run(
                 List.of(agent("node1").withBootId("b"), agent("node2").withBootId("b")),
-                List.of(
-                    step("all", "all", "all", 1, node("node1", 500, 1.0), node("node2", 500, 1.0))),
+                List.of(allStep(node("node1", 500, 1.0), node("node2", 500, 1.0))),
                 1,
                 0.05));
     assertThat(all(together))

@@ -1,7 +1,11 @@
 package lockstep.coordinator.analysis;
 
 import static lockstep.coordinator.analysis.TestRuns.agent;
+import static lockstep.coordinator.analysis.TestRuns.allStep;
 import static lockstep.coordinator.analysis.TestRuns.analysed;
+import static lockstep.coordinator.analysis.TestRuns.analysedPair;
+import static lockstep.coordinator.analysis.TestRuns.codes;
+import static lockstep.coordinator.analysis.TestRuns.message;
 import static lockstep.coordinator.analysis.TestRuns.node;
 import static lockstep.coordinator.analysis.TestRuns.run;
 import static lockstep.coordinator.analysis.TestRuns.soloThenAll;
@@ -12,7 +16,6 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.coordinator.model.AgentRecord;
-import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Sample;
@@ -20,18 +23,6 @@ import lockstep.coordinator.model.StepRecord;
 import org.junit.jupiter.api.Test;
 
 class NoiseVerdictsTest {
-
-  private static List<String> codes(RunRecord r) {
-    return r.analysis().findings().stream().map(Finding::code).toList();
-  }
-
-  private static String message(RunRecord r, String code) {
-    return r.analysis().findings().stream()
-        .filter(f -> f.code().equals(code))
-        .findFirst()
-        .orElseThrow()
-        .message();
-  }
 
   private static RunRecord withAgents(RunRecord r, List<AgentRecord> agents) {
     return analysed(r.withAgents(agents));
@@ -179,12 +170,12 @@ class NoiseVerdictsTest {
     uncertain.clockUncertaintyMillis = 80;
     NodeResult a = uncertain.build();
     NodeResult b = node("node2", 100, 0.0, 1.0, 0.2, 0, List.of());
-    StepRecord s = step("all", "all", "all", 1, a, b);
+    StepRecord s = allStep(a, b);
     assertThat(RunAnalyzer.maxClockUncertaintyMillis(s)).isEqualTo(80);
     assertThat(RunAnalyzer.skewTooLarge(s, 0.05)).isTrue();
-    RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05));
+    RunRecord r = analysedPair(s, 0.05);
     assertThat(message(r, "start-skew")).contains("known only to ± 80.0 ms");
-    StepRecord fine = step("all", "all", "all", 1, b, b);
+    StepRecord fine = allStep(b, b);
     assertThat(RunAnalyzer.skewTooLarge(fine, 0.05)).isFalse();
   }
 }

@@ -47,11 +47,7 @@ class ResourceReportsTest {
             "lock",
             Map.of(),
             TestRuns.step("solo-orca", "solo-orca", "solo", 1, node("orca", 5, 8, 0.9)),
-            TestRuns.step(
-                "all",
-                "all",
-                "all",
-                1,
+            TestRuns.allStep(
                 node("orca", deviceBusy, cpuBusy, 0.9),
                 node("porpoise", deviceBusy, cpuBusy, 0.9)));
     return r.withAnalysis(RunAnalyzer.analyse(r));
@@ -77,10 +73,7 @@ class ResourceReportsTest {
   void reportHtmlWithoutSamplesHasNoSection() {
     var r =
         BottlenecksTest.run(
-            "lock-files",
-            "lock",
-            Map.of(),
-            TestRuns.step("all", "all", "all", 1, TestRuns.node("orca", 10, 1)));
+            "lock-files", "lock", Map.of(), TestRuns.allStep(TestRuns.node("orca", 10, 1)));
     assertThat(RunHtmlReport.render(r.withAnalysis(RunAnalyzer.analyse(r))))
         .doesNotContain("<h2>Where the time went</h2>");
   }

@@ -1,7 +1,11 @@
 package lockstep.coordinator.analysis;
 
 import static lockstep.coordinator.analysis.TestRuns.agent;
+import static lockstep.coordinator.analysis.TestRuns.allStep;
 import static lockstep.coordinator.analysis.TestRuns.analysed;
+import static lockstep.coordinator.analysis.TestRuns.analysedPair;
+import static lockstep.coordinator.analysis.TestRuns.codes;
+import static lockstep.coordinator.analysis.TestRuns.message;
 import static lockstep.coordinator.analysis.TestRuns.node;
 import static lockstep.coordinator.analysis.TestRuns.run;
 import static lockstep.coordinator.analysis.TestRuns.soloThenAll;
@@ -14,12 +18,10 @@ import java.util.List;
 import java.util.Map;
 import lockstep.common.LatencyHistograms;
 import lockstep.coordinator.model.Analysis;
-import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.OverlapWindow;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.ScalingPoint;
 import lockstep.coordinator.model.Severity;
@@ -28,18 +30,6 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class RunAnalyzerTest {
-
-  private static List<String> codes(RunRecord r) {
-    return r.analysis().findings().stream().map(Finding::code).toList();
-  }
-
-  private static String message(RunRecord r, String code) {
-    return r.analysis().findings().stream()
-        .filter(f -> f.code().equals(code))
-        .findFirst()
-        .orElseThrow()
-        .message();
-  }
 
   @Test
   void repeatsGiveMeanMinMaxAndSampleStddevPerNodeAndStep() {
@@ -124,7 +114,7 @@ class RunAnalyzerTest {
             500,
             0,
             List.of(new Sample(1.0, 25, 0, 50), new Sample(2.0, 175, 0, 150)));
-    var s = step("all", "all", "all", 1, n1, n2);
+    var s = allStep(n1, n2);
     OverlapWindow w = OverlapWindows.of(s, false);
     assertThat(w.startSeconds()).isCloseTo(0.5, within(1e-6));
     assertThat(w.endSeconds()).isCloseTo(1.0, within(1e-6));
@@ -134,7 +124,7 @@ class RunAnalyzerTest {
     // whole run: node2 flattered by running alone at 150/s after node1 ended
     assertThat(w.wholeAggregate()).isCloseTo(100 + 125, within(1e-6));
 
-    RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.5));
+    RunRecord r = analysedPair(s, 0.5);
     assertThat(codes(r)).contains("overlap");
     assertThat(r.analysis().concurrentOverlapAggregate()).isCloseTo(150, within(1e-6));
   }
@@ -142,16 +132,11 @@ class RunAnalyzerTest {
   @Test
   void nodesThatNeverOverlapHaveNoWindow() {
     var s =
-        step(
-            "all",
-            "all",
-            "all",
-            1,
+        allStep(
             node("node1", 10, 0.0, 1.0, 0, 0, List.of()),
             node("node2", 10, 1.5, 2.5, 0, 0, List.of()));
     assertThat(OverlapWindows.of(s, false).exists()).isFalse();
-    assertThat(codes(analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.99))))
-        .contains("no-overlap");
+    assertThat(codes(analysedPair(s, 0.99))).contains("no-overlap");
   }
 
   @Test
@@ -171,43 +156,33 @@ class RunAnalyzerTest {
   void rampGivesAScalingCurveOverNodeCounts() {
     RunRecord r =
         analysed(
-            new RunRecord(
-                RunRecord.SCHEMA,
-                "r",
-                "t",
-                "2026",
-                "0.1",
-                "lock-files",
-                Map.of(),
-                "locks/s",
-                "lock",
-                List.of("solo", "ramp"),
-                List.of(agent("node1"), agent("node2"), agent("node3")),
-                List.of(
-                    step("solo-node1", "solo-node1", "solo", 1, node("node1", 100, 1.0)),
-                    step("solo-node2", "solo-node2", "solo", 1, node("node2", 100, 1.0)),
-                    step("solo-node3", "solo-node3", "solo", 1, node("node3", 100, 1.0)),
-                    step(
-                        "ramp-2",
-                        "ramp-2",
-                        "ramp",
-                        1,
-                        node("node1", 80, 1.0),
-                        node("node2", 80, 1.0)),
-                    step(
-                        "ramp-3",
-                        "ramp-3",
-                        "ramp",
-                        1,
-                        node("node1", 60, 1.0),
-                        node("node2", 60, 1.0),
-                        node("node3", 60, 1.0))),
-                null,
-                RunStatus.OK,
-                List.of(),
-                1,
-                List.of(2, 3),
-                0.05));
+            TestRuns.building(
+                    List.of(agent("node1"), agent("node2"), agent("node3")),
+                    List.of(
+                        step("solo-node1", "solo-node1", "solo", 1, node("node1", 100, 1.0)),
+                        step("solo-node2", "solo-node2", "solo", 1, node("node2", 100, 1.0)),
+                        step("solo-node3", "solo-node3", "solo", 1, node("node3", 100, 1.0)),
+                        step(
+                            "ramp-2",
+                            "ramp-2",
+                            "ramp",
+                            1,
+                            node("node1", 80, 1.0),
+                            node("node2", 80, 1.0)),
+                        step(
+                            "ramp-3",
+                            "ramp-3",
+                            "ramp",
+                            1,
+                            node("node1", 60, 1.0),
+                            node("node2", 60, 1.0),
+                            node("node3", 60, 1.0))))
+                .named("r", "t")
+                .createdAt("2026")
+                .workload("lock-files", Map.of(), "locks/s", "lock")
+                .plan("solo", "ramp")
+                .ramp(2, 3)
+                .build());
     List<ScalingPoint> curve = r.analysis().scaling();
     assertThat(curve).extracting(ScalingPoint::nodes).containsExactly(1, 2, 3);
     assertThat(curve.get(1).aggregate()).isCloseTo(160, within(1e-6));
@@ -295,30 +270,20 @@ class RunAnalyzerTest {
   @Test
   void startSkewAboveTheConfiguredShareOfTheStepIsFlagged() {
     var s =
-        step(
-            "all",
-            "all",
-            "all",
-            1,
+        allStep(
             node("node1", 100, 0.0, 1.0, 0, 0, List.of()),
             node("node2", 100, 0.06, 1.06, 60, 0, List.of()));
-    assertThat(codes(analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05))))
-        .contains("start-skew");
-    assertThat(codes(analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.10))))
-        .doesNotContain("start-skew");
+    assertThat(codes(analysedPair(s, 0.05))).contains("start-skew");
+    assertThat(codes(analysedPair(s, 0.10))).doesNotContain("start-skew");
   }
 
   @Test
   void coherenceErrorsMakeTheRunInvalidAndComeFirst() {
     var s =
-        step(
-            "all",
-            "all",
-            "all",
-            1,
+        allStep(
             node("node1", 100, 0.0, 1.0, 0, 0, List.of()),
             node("node2", 100, 0.0, 1.0, 0, 3, List.of()));
-    RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05));
+    RunRecord r = analysedPair(s, 0.05);
     assertThat(r.analysis().valid()).isFalse();
     assertThat(r.analysis().findings().get(0).severity()).isEqualTo(Severity.INVALID);
     assertThat(r.analysis().verdict().get(0)).contains("node node2 saw 3 coherence error");
@@ -329,11 +294,7 @@ class RunAnalyzerTest {
   void aPingPongNodeThatJoinedAfterTheWarmUpMakesCoherenceInconclusiveNotInvalid() {
     // node1 woke 1,088 ms after the instant, past the 500 ms warm-up: node2 ran the ring alone
     var s =
-        step(
-            "all",
-            "all",
-            "all",
-            1,
+        allStep(
             node("node1", 100, 1.1, 4.5, 1088, 0, List.of()),
             node("node2", 900, 0.5, 4.5, 0.4, 457, List.of()));
     Map<String, Object> params = Map.of("type", "ping-pong", "lock", "fcntl", "warmup", "500ms");
@@ -346,11 +307,7 @@ class RunAnalyzerTest {
     assertThat(r.analysis().valid()).isTrue();
 
     var onTime =
-        step(
-            "all",
-            "all",
-            "all",
-            1,
+        allStep(
             node("node1", 100, 0.5, 4.5, 3, 0, List.of()),
             node("node2", 100, 0.5, 4.5, 0.4, 457, List.of()));
     RunRecord invalid =

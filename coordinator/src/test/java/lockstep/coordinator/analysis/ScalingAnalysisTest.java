@@ -3,9 +3,11 @@ package lockstep.coordinator.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.model.Aggregate;
+import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
@@ -55,53 +57,39 @@ class ScalingAnalysisTest {
     return new StepRecord(
         id,
         kind,
-        java.util.Arrays.stream(nodes).map(NodeResult::node).toList(),
+        Arrays.stream(nodes).map(NodeResult::node).toList(),
         1,
         RunStatus.OK,
         List.of(nodes),
         new Aggregate(seconds, 1, 1, sum, sum, skewMs, NONE, ""),
         List.of(),
         id,
-        1);
+        1,
+        List.of());
+  }
+
+  private static Analysis analyse(StepRecord... steps) {
+    return RunAnalyzer.analyse(run(List.of(steps)));
   }
 
   private static RunRecord run(List<StepRecord> steps) {
-    return new RunRecord(
-        RunRecord.SCHEMA,
-        "r",
-        "seed2",
-        "now",
-        "dev",
-        "write",
-        Map.of(),
-        "MB/s",
-        "write",
-        List.of("solo", "all"),
-        List.of(TestRuns.bareAgent("orca", "a:1"), TestRuns.bareAgent("porpoise", "b:1")),
-        steps,
-        null,
-        RunStatus.OK,
-        List.of(),
-        1,
-        List.of(),
-        RunRecord.DEFAULT_SKEW_WARN_FRACTION);
+    return TestRuns.building(
+            List.of(TestRuns.bareAgent("orca", "a:1"), TestRuns.bareAgent("porpoise", "b:1")),
+            steps)
+        .named("r", "seed2")
+        .createdAt("now")
+        .version("dev")
+        .workload("write", Map.of(), "MB/s", "write")
+        .build();
   }
 
   @Test
   void seed2HalvesEachNode() {
     var a =
-        RunAnalyzer.analyse(
-            run(
-                List.of(
-                    step("solo-orca", "solo", 0.1, 11, node("orca", 180, 0.1)),
-                    step("solo-porpoise", "solo", 0.1, 12, node("porpoise", 162, 0.1)),
-                    step(
-                        "all",
-                        "all",
-                        0.2,
-                        24,
-                        node("orca", 85.6, 0.1),
-                        node("porpoise", 80.9, 0.2)))));
+        analyse(
+            step("solo-orca", "solo", 0.1, 11, node("orca", 180, 0.1)),
+            step("solo-porpoise", "solo", 0.1, 12, node("porpoise", 162, 0.1)),
+            step("all", "all", 0.2, 24, node("orca", 85.6, 0.1), node("porpoise", 80.9, 0.2)));
 
     assertThat(a.nodes().get(0).efficiency()).isCloseTo(85.6 / 180, within(1e-9));
     assertThat(a.nodes().get(1).efficiency()).isCloseTo(80.9 / 162, within(1e-9));
@@ -115,17 +103,7 @@ class ScalingAnalysisTest {
 
   @Test
   void warnsWhenStartSkewIsALargeShareOfTheStep() {
-    var a =
-        RunAnalyzer.analyse(
-            run(
-                List.of(
-                    step(
-                        "all",
-                        "all",
-                        300,
-                        2.0,
-                        node("orca", 100, 0),
-                        node("porpoise", 100, 300)))));
+    var a = analyse(step("all", "all", 300, 2.0, node("orca", 100, 0), node("porpoise", 100, 300)));
     assertThat(a.verdict())
         .anyMatch(v -> v.startsWith("Start skew in step all was 300.0 ± 0.0 ms, 15%"));
     assertThat(a.nodes().get(0).efficiency()).isNull();
@@ -134,12 +112,10 @@ class ScalingAnalysisTest {
   @Test
   void noLossMeansScalesWell() {
     var a =
-        RunAnalyzer.analyse(
-            run(
-                List.of(
-                    step("solo-orca", "solo", 0, 1, node("orca", 100, 0)),
-                    step("solo-porpoise", "solo", 0, 1, node("porpoise", 100, 0)),
-                    step("all", "all", 0.1, 1, node("orca", 97, 0), node("porpoise", 99, 0.1)))));
+        analyse(
+            step("solo-orca", "solo", 0, 1, node("orca", 100, 0)),
+            step("solo-porpoise", "solo", 0, 1, node("porpoise", 100, 0)),
+            step("all", "all", 0.1, 1, node("orca", 97, 0), node("porpoise", 99, 0.1)));
     assertThat(a.verdict().get(0)).contains("scale well");
     assertThat(a.verdict()).noneMatch(v -> v.contains("did not grow"));
   }

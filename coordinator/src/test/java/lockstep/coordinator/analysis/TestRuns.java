@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Aggregate;
+import lockstep.coordinator.model.Analysis;
+import lockstep.coordinator.model.ExpectationOutcome;
+import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
@@ -141,7 +144,32 @@ public final class TestRuns {
         agg,
         List.of(),
         group,
-        repeat);
+        repeat,
+        List.of());
+  }
+
+  /** The plan's one "all" step: these nodes together, first repeat. */
+  public static StepRecord allStep(NodeResult... nodes) {
+    return step("all", "all", "all", 1, nodes);
+  }
+
+  /** Agents node1 and node2 running {@code all} together, analysed with this start-skew share. */
+  public static RunRecord analysedPair(StepRecord all, double skewFraction) {
+    return analysed(run(List.of(agent("node1"), agent("node2")), List.of(all), 1, skewFraction));
+  }
+
+  /** The codes of the run's findings, in order. */
+  public static List<String> codes(RunRecord r) {
+    return r.analysis().findings().stream().map(Finding::code).toList();
+  }
+
+  /** The message of the run's first finding with this code. */
+  public static String message(RunRecord r, String code) {
+    return r.analysis().findings().stream()
+        .filter(f -> f.code().equals(code))
+        .findFirst()
+        .orElseThrow()
+        .message();
   }
 
   public static AgentRecord agent(String node) {
@@ -204,25 +232,153 @@ public final class TestRuns {
       double skewFraction,
       String type,
       Map<String, Object> params) {
-    return new RunRecord(
-        RunRecord.SCHEMA,
-        "r1",
-        "test",
-        "2026-01-01T00:00:00Z",
-        "0.1",
-        type,
-        params,
-        "locks/s",
-        "lock",
-        List.of("solo", "all"),
-        agents,
-        steps,
-        null,
-        RunStatus.OK,
-        List.of(),
-        repeat,
-        List.of(),
-        skewFraction);
+    return building(agents, steps)
+        .workload(type, params, "locks/s", "lock")
+        .repeat(repeat)
+        .skewWarnFraction(skewFraction)
+        .build();
+  }
+
+  /** A lock-files run of these agents and steps, plan solo and all, for a test to change. */
+  public static RunBuilder building(List<AgentRecord> agents, List<StepRecord> steps) {
+    return new RunBuilder(agents, steps);
+  }
+
+  /** {@code r} as it is, for a test to change. */
+  public static RunBuilder copy(RunRecord r) {
+    return new RunBuilder(r);
+  }
+
+  /**
+   * A run record by hand: the fields a test sets, the others as a plain successful run has them.
+   */
+  public static final class RunBuilder {
+    private String runId = "r1";
+    private String name = "test";
+    private String createdAt = "2026-01-01T00:00:00Z";
+    private String coordinatorVersion = "0.1";
+    private String type = "lock-files";
+    private Map<String, Object> workload = Map.of("type", "lock-files", "lock", "fcntl");
+    private String unit = "locks/s";
+    private String opName = "lock";
+    private List<String> plan = List.of("solo", "all");
+    private final List<AgentRecord> agents;
+    private final List<StepRecord> steps;
+    private Analysis analysis;
+    private RunStatus status = RunStatus.OK;
+    private List<String> errors = List.of();
+    private int repeat = 1;
+    private List<Integer> ramp = List.of();
+    private double skewWarnFraction = RunRecord.DEFAULT_SKEW_WARN_FRACTION;
+    private List<ExpectationOutcome> expectations = List.of();
+
+    private RunBuilder(List<AgentRecord> agents, List<StepRecord> steps) {
+      this.agents = agents;
+      this.steps = steps;
+    }
+
+    private RunBuilder(RunRecord r) {
+      this(r.agents(), r.steps());
+      runId = r.runId();
+      name = r.name();
+      createdAt = r.createdAt();
+      coordinatorVersion = r.coordinatorVersion();
+      workload(r.workloadType(), r.workload(), r.unit(), r.opName());
+      plan = r.plan();
+      analysis = r.analysis();
+      status = r.status();
+      errors = r.errors();
+      repeat = r.repeat();
+      ramp = r.ramp();
+      skewWarnFraction = r.skewWarnFraction();
+      expectations = r.expectations();
+    }
+
+    public RunBuilder named(String newRunId, String newName) {
+      runId = newRunId;
+      name = newName;
+      return this;
+    }
+
+    public RunBuilder createdAt(String instant) {
+      createdAt = instant;
+      return this;
+    }
+
+    public RunBuilder version(String coordinator) {
+      coordinatorVersion = coordinator;
+      return this;
+    }
+
+    public RunBuilder workload(
+        String newType, Map<String, Object> params, String newUnit, String newOpName) {
+      type = newType;
+      workload = params;
+      unit = newUnit;
+      opName = newOpName;
+      return this;
+    }
+
+    public RunBuilder plan(String... steps) {
+      plan = List.of(steps);
+      return this;
+    }
+
+    public RunBuilder analysis(Analysis newAnalysis) {
+      analysis = newAnalysis;
+      return this;
+    }
+
+    /** A run that ended {@code newStatus} with these errors. */
+    public RunBuilder ended(RunStatus newStatus, String... newErrors) {
+      status = newStatus;
+      errors = List.of(newErrors);
+      return this;
+    }
+
+    public RunBuilder repeat(int times) {
+      repeat = times;
+      return this;
+    }
+
+    public RunBuilder ramp(Integer... nodeCounts) {
+      ramp = List.of(nodeCounts);
+      return this;
+    }
+
+    public RunBuilder skewWarnFraction(double fraction) {
+      skewWarnFraction = fraction;
+      return this;
+    }
+
+    /** Judged by no expectation. */
+    public RunBuilder unjudged() {
+      expectations = List.of();
+      return this;
+    }
+
+    public RunRecord build() {
+      return new RunRecord(
+          RunRecord.SCHEMA,
+          runId,
+          name,
+          createdAt,
+          coordinatorVersion,
+          type,
+          workload,
+          unit,
+          opName,
+          plan,
+          agents,
+          steps,
+          analysis,
+          status,
+          errors,
+          repeat,
+          ramp,
+          skewWarnFraction,
+          expectations);
+    }
   }
 
   public static RunRecord analysed(RunRecord r) {

@@ -40,11 +40,7 @@ class TextReportTest {
     NodeResult n = b.build();
     var run =
         TestRuns.analysed(
-            TestRuns.run(
-                List.of(TestRuns.agent("node1")),
-                List.of(TestRuns.step("all", "all", "all", 1, n)),
-                1,
-                0.05));
+            TestRuns.run(List.of(TestRuns.agent("node1")), List.of(TestRuns.allStep(n)), 1, 0.05));
     String text = print(run);
     assertThat(text)
         .contains(

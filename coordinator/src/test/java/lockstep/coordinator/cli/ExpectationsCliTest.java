@@ -195,26 +195,10 @@ class ExpectationsCliTest {
                 + " (only ping-pong with io: read-write does)"
                 + System.lineSeparator());
     RunRecord failed =
-        new RunRecord(
-            run.schema(),
-            "r-failed",
-            run.name(),
-            run.createdAt(),
-            run.coordinatorVersion(),
-            run.workloadType(),
-            run.workload(),
-            run.unit(),
-            run.opName(),
-            run.plan(),
-            run.agents(),
-            run.steps(),
-            run.analysis(),
-            RunStatus.FAILED,
-            List.of("node1: prepare: EACCES"),
-            1,
-            List.of(),
-            RunRecord.DEFAULT_SKEW_WARN_FRACTION,
-            List.of());
+        TestRuns.copy(run)
+            .named("r-failed", run.name())
+            .ended(RunStatus.FAILED, "node1: prepare: EACCES")
+            .build();
     Cli c = Cli.run("report", saved(failed).toString(), "--expect", "skew<=1s");
     assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_RUN_FAILED);
     assertThat(c.err())

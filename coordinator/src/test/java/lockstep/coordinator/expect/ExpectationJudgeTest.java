@@ -234,7 +234,8 @@ class ExpectationJudgeTest {
                   histogram(all)),
               s.errors(),
               s.group(),
-              s.repeat()));
+              s.repeat(),
+              List.of()));
     }
     return TestRuns.analysed(TestRuns.run(RUN.agents(), steps, 1, 0.05));
   }
@@ -288,7 +289,8 @@ class ExpectationJudgeTest {
                           ""),
                       s.errors(),
                       s.group(),
-                      s.repeat());
+                      s.repeat(),
+                      List.of());
                 })
             .toList();
     ExpectationOutcome p99 =
@@ -315,7 +317,8 @@ class ExpectationJudgeTest {
                             s.aggregate(),
                             List.of("node2: failed"),
                             s.group(),
-                            s.repeat())
+                            s.repeat(),
+                            List.of())
                         : s)
             .toList();
     RunRecord noTogether = TestRuns.analysed(TestRuns.run(RUN.agents(), steps, 1, 0.05));
@@ -359,32 +362,13 @@ class ExpectationJudgeTest {
             List.of(),
             null);
     RunRecord r =
-        TestRuns.run(
-            List.of(TestRuns.agent("node1")),
-            List.of(TestRuns.step("all", "all", "all", 1, checked)),
-            1,
-            0.05);
+        TestRuns.run(List.of(TestRuns.agent("node1")), List.of(TestRuns.allStep(checked)), 1, 0.05);
     return TestRuns.analysed(
-        new RunRecord(
-            r.schema(),
-            r.runId(),
-            r.name(),
-            r.createdAt(),
-            r.coordinatorVersion(),
-            "ping-pong",
-            r.workload(),
-            "locks/s",
-            "lock",
-            List.of("all"),
-            r.agents(),
-            r.steps(),
-            null,
-            RunStatus.OK,
-            List.of(),
-            1,
-            List.of(),
-            RunRecord.DEFAULT_SKEW_WARN_FRACTION,
-            List.of()));
+        TestRuns.copy(r)
+            .workload("ping-pong", r.workload(), "locks/s", "lock")
+            .plan("all")
+            .analysis(null)
+            .build());
   }
 
   @Test
@@ -407,26 +391,10 @@ class ExpectationJudgeTest {
   @Test
   void aFailedRunJudgesNothing() {
     RunRecord failed =
-        new RunRecord(
-                RUN.schema(),
-                RUN.runId(),
-                RUN.name(),
-                RUN.createdAt(),
-                RUN.coordinatorVersion(),
-                RUN.workloadType(),
-                RUN.workload(),
-                RUN.unit(),
-                RUN.opName(),
-                RUN.plan(),
-                RUN.agents(),
-                RUN.steps(),
-                null,
-                RunStatus.FAILED,
-                List.of("node2: prepare: EACCES /r/x", "node1: aborted"),
-                1,
-                List.of(),
-                RunRecord.DEFAULT_SKEW_WARN_FRACTION,
-                List.of())
+        TestRuns.copy(RUN)
+            .analysis(null)
+            .ended(RunStatus.FAILED, "node2: prepare: EACCES /r/x", "node1: aborted")
+            .build()
             .withAnalysis(RUN.analysis());
     ExpectationOutcome o = judge(failed, "efficiency", ">= 0.1");
     assertThat(o.status()).isEqualTo(ExpectationStatus.ERROR);

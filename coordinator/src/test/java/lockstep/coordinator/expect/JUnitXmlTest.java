@@ -119,26 +119,11 @@ class JUnitXmlTest {
   void aRunThatFailedOutrightMakesEachExpectationAnError() throws Exception {
     RunRecord failed =
         judged(
-            new RunRecord(
-                    RUN.schema(),
-                    "r2",
-                    "fails",
-                    RUN.createdAt(),
-                    RUN.coordinatorVersion(),
-                    RUN.workloadType(),
-                    RUN.workload(),
-                    RUN.unit(),
-                    RUN.opName(),
-                    RUN.plan(),
-                    RUN.agents(),
-                    RUN.steps(),
-                    null,
-                    RunStatus.FAILED,
-                    List.of("node2: prepare: open lock-files.node2/test-0-40: EEXIST"),
-                    1,
-                    List.of(),
-                    RunRecord.DEFAULT_SKEW_WARN_FRACTION,
-                    List.of())
+            TestRuns.copy(RUN)
+                .named("r2", "fails")
+                .analysis(null)
+                .ended(RunStatus.FAILED, "node2: prepare: open lock-files.node2/test-0-40: EEXIST")
+                .build()
                 .withAnalysis(RUN.analysis()),
             "efficiency",
             ">= 0.8",

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class LabClockIT extends LabTest {
   private static final String SCENARIO =
-      "name: lab-clock\nplan: [solo, all]\nworkload: {type: hot-lock, file: clock.dat,"
+      "name: lab-clock\nplan: [all]\nworkload: {type: hot-lock, file: clock.dat,"
           + " processes: 1, lock: flock, duration: 2s}\n";
   // Start skew allowed on the software-emulated guests, whose one vCPU each shares the host's two
   // cores with the other guest and the coordinator: most steps start within 0.3-4 ms, some

@@ -95,7 +95,7 @@ final class LabCluster {
                 dir.resolve("results").toString()));
     args.addAll(List.of(runOptions));
     Cli r = lab(args.toArray(String[]::new));
-    assertThat(r.exitCode()).as("lab run on %s: %s", stack, r.err()).isZero();
+    assertThat(r.exitCode()).as("lab run on %s: %s%s", stack, r.err(), tail(r.out(), 40)).isZero();
     try (Stream<Path> s = Files.walk(dir.resolve("results"))) {
       List<Path> runs =
           s.filter(p -> p.getFileName().toString().equals(ResultsStore.RUN_FILE)).toList();
@@ -104,6 +104,12 @@ final class LabCluster {
       files.put(run, runs.get(0));
       return run;
     }
+  }
+
+  /** The last {@code lines} lines of a command's output: what says why it failed. */
+  static String tail(String output, int lines) {
+    List<String> all = output.lines().toList();
+    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
   }
 
   /** A command as root on node1 or node2 (peers: ping_pong, dd, lockbench, lock_files). */

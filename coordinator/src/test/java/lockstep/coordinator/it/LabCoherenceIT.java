@@ -46,7 +46,10 @@ class LabCoherenceIT extends LabTest {
   @Test
   void onGfs2TheSameRingHolds() throws Exception {
     LabCluster.set("plock_rate_limit=0");
-    RunRecord run = lab.run("gfs2", SCENARIO, work);
+    // A 30 s lease: its heartbeats wait 10 s for an answer. The ring's glocks bounce between the
+    // guests at every lock (10-25 locks/s each), and one CI run lost node2's agent to a KeepAlive
+    // unanswered for the default 5 s while node1's ring stood still.
+    RunRecord run = lab.run("gfs2", SCENARIO, work, "--lease", "30s");
     assertThat(run.status()).isEqualTo(RunStatus.OK);
     for (NodeResult n : run.steps().get(0).results()) {
       assertThat(n.coherenceChecks()).as("checks on %s", n.node()).isPositive();

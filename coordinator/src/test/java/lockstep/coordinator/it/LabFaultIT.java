@@ -3,8 +3,6 @@ package lockstep.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.util.ArrayList;
-import java.util.List;
 import lockstep.coordinator.model.FaultAction;
 import lockstep.coordinator.model.FaultEffect;
 import lockstep.coordinator.model.FaultRecord;
@@ -34,18 +32,31 @@ class LabFaultIT extends LabTest {
       "workload: {type: hot-lock, file: fault.dat, processes: 1, lock: %s, duration: %ds}\n";
 
   @Test
-  void aKilledGfs2NodeStallsTheSurvivorAsLongAsPingPongSeesIt() throws Exception {
+  void aKilledGfs2NodeStallsTheSurvivorUntilALockWaitingOnItIsGranted() throws Exception {
     LabCluster.set("plock_rate_limit=0");
-    // ping_pong on the survivor through the same kill, each once-a-second line time-stamped. Not
-    // niced: at nice 10 it came back 0.8 s after Lockstep's worker (0.90 of its time), at nice 0
-    // 0.37 s (0.95), on the guest's one CPU shared with the work that resumes with the lockspace
+    // The peer: a plain fcntl(F_SETLKW) on node1 (python3's fcntl.lockf, the worker's call),
+    // waiting as the worker does at the kill on a lock node2 holds (byte 0 of the peer's file,
+    // taken first by a holder on node2); it prints the wall clock when dlm's recovery drops node2's
+    // locks and the lock is granted. Tried before and dropped: ctdb's ping_pong on a file of
+    // node1's own ran on through the kill in two runs of three (node1 owns such a file's locks,
+    // plock_ownership=1); beside a lock node2 held on another byte it ran on too (only a lock that
+    // waits on node2's stalls); blocked on node2's byte 0 its first line came 1.6 s after the
+    // worker's locks came back, its first pairs slow after the recovery, so its lines cannot say
+    // when the grant came.
+    lab.must(
+        "node2",
+        "rm -f /root/peer-held; nohup python3 -c 'import fcntl, os, time; fd = os.open(\""
+            + PEER_FILE
+            + "\", os.O_RDWR | os.O_CREAT, 0o644); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 0);"
+            + " open(\"/root/peer-held\", \"w\").close(); time.sleep(900)'"
+            + " > /dev/null 2>&1 < /dev/null & for i in $(seq 100); do [ -e /root/peer-held ] &&"
+            + " exit 0; sleep 0.2; done; echo node2 did not take the lock >&2; exit 1");
     lab.must(
         "node1",
-        "nohup sh -c 'timeout -s INT 100 ping_pong /mnt/gfs2/fault-peer.dat 3 | stdbuf"
-            + " -oL tr \"\\r"
-            + "\" \"\\n"
-            + "\" | while read -r l; do echo \"$(date +%s.%N) $l\"; done' > /root/fault-peer.log"
-            + " 2>&1 < /dev/null &");
+        "nohup python3 -c 'import fcntl, os, time; fd = os.open(\""
+            + PEER_FILE
+            + "\", os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 0); print(\"granted %.6f\" %"
+            + " time.time(), flush=True)' > /root/fault-peer.log 2>&1 < /dev/null &");
     RunRecord run =
         lab.run(
             "gfs2",
@@ -60,20 +71,19 @@ class LabFaultIT extends LabTest {
         .startsWith("node1's locks stalled ")
         .contains("after node2 was killed")
         .contains("token timeout 3000 ms plus consensus 3600 ms");
-    // both tools' locks on node1, from the kill (on node1's clock: the coordinator's plus the
-    // measured offset) until they came back
+    // both locks on node1, from the kill (on node1's clock: the coordinator's plus the measured
+    // offset) until they came back
     StepRecord s = run.steps().get(0);
     double killOnNode1 =
         s.faults().get(0).begunUnixNanos() / 1e9 + s.results().get(0).clockOffsetMillis() / 1e3;
-    double peer =
-        pingPongResumed(lab.must("node1", "cat /root/fault-peer.log"), killOnNode1) - killOnNode1;
+    double peer = granted(lab.must("node1", "cat /root/fault-peer.log"), killOnNode1) - killOnNode1;
     double ours = e.stallToSeconds() - e.faultAtSeconds();
     System.out.printf(
-        "GFS2 kill: node1's locks came back %.1f s after the kill (Lockstep; its stall %.1f s),"
-            + " %.1f s (ping_pong); back to 90%% %s s later; recovery: %s%n",
+        "GFS2 kill: node1's locks came back %.2f s after the kill (Lockstep; its stall %.2f s),"
+            + " %.2f s (a waiter on node2's lock); back to 90%% %s s later; recovery: %s%n",
         ours, e.stallSeconds(), peer, e.backTo90Seconds(), s.faults().get(0).recovery());
     assertThat(ours / peer)
-        .as("Lockstep's time to come back over ping_pong's")
+        .as("Lockstep's time to come back over the waiter's")
         .isCloseTo(1.0, within(0.10));
     wholeAgain("gfs2");
   }
@@ -151,6 +161,7 @@ class LabFaultIT extends LabTest {
   }
 
   private static final String OCFS2_FILE = "/mnt/ocfs2/lockstep/fault.dat";
+  private static final String PEER_FILE = "/mnt/gfs2/fault-peer.dat";
 
   /**
    * The node that masters {@link #OCFS2_FILE}'s flock lock resource, as o2dlm's debugfs on {@code
@@ -214,32 +225,20 @@ class LabFaultIT extends LabTest {
   }
 
   /**
-   * When ping_pong's locks came back after {@code kill} (its node's clock), from its time-stamped
-   * once-a-second lines: the first line after the kill that follows a gap of more than 2 s, less
-   * the time its figure says it spent locking (its count over its rate in the lines before).
+   * When the waiter's lock was granted (its node's clock), from its line {@code granted SECONDS}; a
+   * grant before the {@code kill} means it never waited on node2's lock.
    */
-  static double pingPongResumed(String log, double kill) {
-    List<double[]> rows = new ArrayList<>();
-    for (String l : log.lines().toList()) {
-      String[] w = l.trim().split("\\s+");
-      if (w.length >= 3 && w[2].startsWith("locks/sec")) {
-        rows.add(new double[] {Double.parseDouble(w[0]), Double.parseDouble(w[1])});
-      }
-    }
-    assertThat(rows).as("ping_pong's lines: %s", log).hasSizeGreaterThan(10);
-    for (int i = 6; i < rows.size(); i++) {
-      double gap = rows.get(i)[0] - rows.get(i - 1)[0];
-      if (rows.get(i)[0] > kill && gap > 2) {
-        double rate =
-            rows.subList(i - 6, i - 1).stream()
-                .mapToDouble(r -> r[1])
-                .sorted()
-                .skip(2)
-                .findFirst()
-                .orElseThrow();
-        return rows.get(i)[0] - rows.get(i)[1] / Math.max(1, rate);
-      }
-    }
-    throw new AssertionError("ping_pong's locks never stalled after the kill: " + log);
+  static double granted(String log, double kill) {
+    double at =
+        log.lines()
+            .map(String::trim)
+            .filter(l -> l.startsWith("granted "))
+            .mapToDouble(l -> Double.parseDouble(l.substring("granted ".length())))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("the waiter on node1 was never granted: " + log));
+    assertThat(at)
+        .as("the waiter's grant, at %.3f, after the kill at %.3f", at, kill)
+        .isGreaterThan(kill);
+    return at;
   }
 }

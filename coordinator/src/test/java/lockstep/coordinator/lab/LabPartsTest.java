@@ -3,6 +3,8 @@ package lockstep.coordinator.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -251,6 +253,9 @@ class LabPartsTest {
         .contains("-e lockstep_tls_dir=/lab/certs")
         .contains("-e lockstep_service=lockstep-agent-ocfs2")
         .contains("-e lockstep_agent_jar=/repo/agent.jar")
+        .contains(
+            "-e {\"lockstep_java_opts\": \"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\","
+                + " \"lockstep_root_mount_point\": \"/mnt/ocfs2\"}")
         .contains("--private-key /key");
     Map<String, String> env =
         AgentDeploy.ansibleEnv(Path.of("/key"), paths.knownHosts(), paths.dir());
@@ -268,6 +273,26 @@ class LabPartsTest {
     assertThat(it).startsWith("lockstep-lab-").isNotEqualTo(Netns.nameFor(Path.of("/other")));
     assertThat(Netns.exec("ns", List.of("ssh", "x")))
         .containsExactly("ip", "netns", "exec", "ns", "ssh", "x");
+  }
+
+  @Test
+  void aSettingThatRemountsIsLeftAloneWhenItIsAlreadySo() throws Exception {
+    // any guest command would fail here (no such namespace): only a change reaches the guests
+    LabLog log = new LabLog(new PrintStream(OutputStream.nullOutputStream()), tmp.resolve("l"));
+    Files.writeString(tmp.resolve("s"), "exit 1\n");
+    Guests none =
+        new Guests(
+            "lockstep-no-such-ns",
+            tmp.resolve("k"),
+            tmp.resolve("h"),
+            tmp.resolve("s"),
+            new Commands(log));
+    StackUp stacks = new StackUp(new LabPaths(tmp), none, log);
+    LabState s = state().withSetting("localalloc", "8").withSetting("plock_ownership", "1");
+    assertThat(stacks.set(LabSetting.parse("localalloc=8"), s)).isEqualTo(s);
+    assertThat(stacks.set(LabSetting.parse("plock_ownership=1"), s)).isEqualTo(s);
+    assertThatThrownBy(() -> stacks.set(LabSetting.parse("localalloc=0"), s))
+        .isInstanceOf(LabException.class);
   }
 
   private static LabState state() {

@@ -92,29 +92,22 @@ class RoundTripTest {
             new Aggregate(1.001, 400, 4_000_000, 3.99, 4.0, 0.5, lat, "H"),
             List.of("node2: failed"),
             "all",
-            1);
+            1,
+            List.of());
     RunRecord r =
-        new RunRecord(
-            RunRecord.SCHEMA,
-            "20260101-000000-t-abcd",
-            "t",
-            "2026-01-01T00:00:00Z",
-            "0.1",
-            "write",
-            Map.of("type", "write", "size", "4MiB"),
-            "MB/s",
-            "write",
-            List.of("all"),
-            List.of(
-                TestRuns.agent("node1", "6.1", Map.of("ocfs2:localalloc", "16"), "ext4"),
-                TestRuns.agent("node2, \"quoted\"", "6.1", Map.of(), "ext4")),
-            List.of(s),
-            null,
-            RunStatus.FAILED,
-            List.of("node2: failed"),
-            2,
-            List.of(1, 2),
-            0.07);
+        TestRuns.building(
+                List.of(
+                    TestRuns.agent("node1", "6.1", Map.of("ocfs2:localalloc", "16"), "ext4"),
+                    TestRuns.agent("node2, \"quoted\"", "6.1", Map.of(), "ext4")),
+                List.of(s))
+            .named("20260101-000000-t-abcd", "t")
+            .workload("write", Map.of("type", "write", "size", "4MiB"), "MB/s", "write")
+            .plan("all")
+            .ended(RunStatus.FAILED, "node2: failed")
+            .repeat(2)
+            .ramp(1, 2)
+            .skewWarnFraction(0.07)
+            .build();
     return RunAnalyzer.analysed(r)
         .withExpectations(
             List.of(
@@ -217,25 +210,16 @@ class RoundTripTest {
   void historyListsNewestFirstAndMarksUnreadableRuns() throws IOException {
     RunRecord older = sample();
     RunRecord newer =
-        new RunRecord(
-            older.schema(),
-            "20260102-000000-t-ffff",
-            older.name(),
-            "2026-01-02T00:00:00Z",
-            older.coordinatorVersion(),
-            older.workloadType(),
-            older.workload(),
-            older.unit(),
-            older.opName(),
-            older.plan(),
-            older.agents(),
-            older.steps(),
-            null,
-            RunStatus.OK,
-            List.of(),
-            1,
-            List.of(),
-            0.05);
+        TestRuns.copy(older)
+            .named("20260102-000000-t-ffff", older.name())
+            .createdAt("2026-01-02T00:00:00Z")
+            .analysis(null)
+            .ended(RunStatus.OK)
+            .repeat(1)
+            .ramp()
+            .skewWarnFraction(0.05)
+            .unjudged()
+            .build();
     new ResultsStore(dir).save(older);
     new ResultsStore(dir).save(RunAnalyzer.analysed(newer));
     Files.createDirectories(dir.resolve("broken"));

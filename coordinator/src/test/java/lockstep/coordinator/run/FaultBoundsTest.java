@@ -25,6 +25,15 @@ class FaultBoundsTest {
   }
 
   @Test
+  void aLongLeaseWaitsLongerForAnAnswer() {
+    assertThat(FaultBounds.forLease(Duration.ofSeconds(30)).heartbeatDeadlineMillis())
+        .isEqualTo(10_000);
+    FaultBounds longest = FaultBounds.forLease(Duration.ofMinutes(10));
+    assertThat(longest.heartbeatMillis()).isEqualTo(1_000);
+    assertThat(longest.heartbeatDeadlineMillis()).isEqualTo(200_000);
+  }
+
+  @Test
   void manyAgentsSpreadTheirHeartbeatsWithoutOutgrowingTheLease() {
     FaultBounds b = FaultBounds.defaults();
     assertThat(b.forAgents(4)).isEqualTo(b);

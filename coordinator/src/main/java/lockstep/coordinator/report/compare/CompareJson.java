@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -56,7 +57,7 @@ public final class CompareJson {
       m.put("ciLow", finite(s.low()));
       m.put("ciHigh", finite(s.high()));
       m.put("p", finite(s.p()));
-      m.put("call", s.verdict().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+      m.put("call", s.verdict().name().toLowerCase(Locale.ROOT).replace('_', '-'));
       m.put("repeatsToSettle", s.repeatsToSettle() > 0 ? s.repeatsToSettle() : null);
       m.put("words", s.words());
       sig.add(m);

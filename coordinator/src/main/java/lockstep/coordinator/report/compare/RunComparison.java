@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
@@ -113,25 +114,16 @@ public record RunComparison(
    */
   static List<String> settingDifferences(RunRecord a, RunRecord b) {
     List<String> out = new ArrayList<>();
-    for (AgentRecord x : a.agents()) {
-      AgentRecord y =
-          b.agents().stream().filter(o -> o.node().equals(x.node())).findFirst().orElse(null);
-      if (y == null) {
-        continue;
-      }
-      Set<String> keys = new TreeSet<>(x.clusterSettings().keySet());
-      keys.addAll(y.clusterSettings().keySet());
-      for (String k : keys) {
-        String va = x.clusterSettings().getOrDefault(k, "(not set)");
-        String vb = y.clusterSettings().getOrDefault(k, "(not set)");
-        if (!va.equals(vb)) {
-          out.add(x.node() + ": " + k + " " + va + " -> " + vb);
-        }
-      }
-      diff(out, x.node(), "kernel", x.kernel(), y.kernel());
-      diff(out, x.node(), "file system", x.fsType(), y.fsType());
-      diff(out, x.node(), "mount options", x.mountOptions(), y.mountOptions());
-    }
+    forEachNodeInBoth(
+        a,
+        b,
+        (x, y) -> {
+          forEachSettingChange(
+              x, y, (k, va, vb) -> out.add(x.node() + ": " + k + " " + va + " -> " + vb));
+          diff(out, x.node(), "kernel", x.kernel(), y.kernel());
+          diff(out, x.node(), "file system", x.fsType(), y.fsType());
+          diff(out, x.node(), "mount options", x.mountOptions(), y.mountOptions());
+        });
     return out;
   }
 
@@ -141,24 +133,17 @@ public record RunComparison(
    */
   public List<String> settingChanges() {
     Map<String, List<String>> nodesByChange = new LinkedHashMap<>();
-    for (AgentRecord x : a.agents()) {
-      AgentRecord y =
-          b.agents().stream().filter(o -> o.node().equals(x.node())).findFirst().orElse(null);
-      if (y == null) {
-        continue;
-      }
-      Set<String> keys = new TreeSet<>(x.clusterSettings().keySet());
-      keys.addAll(y.clusterSettings().keySet());
-      for (String k : keys) {
-        String va = x.clusterSettings().getOrDefault(k, "(not set)");
-        String vb = y.clusterSettings().getOrDefault(k, "(not set)");
-        if (!va.equals(vb)) {
-          nodesByChange
-              .computeIfAbsent(k + " " + va + " -> " + vb, c -> new ArrayList<>())
-              .add(x.node());
-        }
-      }
-    }
+    forEachNodeInBoth(
+        a,
+        b,
+        (x, y) ->
+            forEachSettingChange(
+                x,
+                y,
+                (k, va, vb) ->
+                    nodesByChange
+                        .computeIfAbsent(k + " " + va + " -> " + vb, c -> new ArrayList<>())
+                        .add(x.node())));
     List<String> out = new ArrayList<>();
     nodesByChange.forEach(
         (change, nodes) ->
@@ -168,6 +153,34 @@ public record RunComparison(
                         ? " on every node"
                         : " on " + String.join(", ", nodes))));
     return out;
+  }
+
+  /** Each node of run {@code a} with its record in run {@code b}; nodes only in one are skipped. */
+  private static void forEachNodeInBoth(
+      RunRecord a, RunRecord b, BiConsumer<AgentRecord, AgentRecord> action) {
+    for (AgentRecord x : a.agents()) {
+      b.agents().stream()
+          .filter(o -> o.node().equals(x.node()))
+          .findFirst()
+          .ifPresent(y -> action.accept(x, y));
+    }
+  }
+
+  private interface SettingChange {
+    void accept(String key, String before, String after);
+  }
+
+  /** Each cluster setting whose value differs between two records of one node. */
+  private static void forEachSettingChange(AgentRecord x, AgentRecord y, SettingChange change) {
+    Set<String> keys = new TreeSet<>(x.clusterSettings().keySet());
+    keys.addAll(y.clusterSettings().keySet());
+    for (String k : keys) {
+      String va = x.clusterSettings().getOrDefault(k, "(not set)");
+      String vb = y.clusterSettings().getOrDefault(k, "(not set)");
+      if (!va.equals(vb)) {
+        change.accept(k, va, vb);
+      }
+    }
   }
 
   private static void diff(List<String> out, String node, String what, String a, String b) {
