@@ -1,0 +1,60 @@
+package lockstep.agent.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import lockstep.agent.fs.ScratchDir;
+import lockstep.agent.v1.LockKind;
+import lockstep.agent.v1.PingPongIo;
+import lockstep.agent.v1.PingPongWorkload;
+import lockstep.common.WallClock;
+import lockstep.worker.v1.WorkerOutcome;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PingPongLoopTest {
+  @TempDir Path root;
+
+  private PingPongLoop loop() throws IOException {
+    Path file = root.resolve("pp.dat");
+    Files.write(file, new byte[] {7, 7, 7, 7});
+    PingPongWorkload spec =
+        PingPongWorkload.newBuilder()
+            .setFile("pp.dat")
+            .setProcesses(1)
+            .setLock(LockKind.LOCK_KIND_FCNTL)
+            .setIo(PingPongIo.PING_PONG_IO_READ_WRITE)
+            .setDurationMillis(200)
+            .setWarmupMillis(50)
+            .build();
+    return new PingPongLoop(file, spec, 3, 1, root, true);
+  }
+
+  @Test
+  void theWarmUpRunsTheRingOnScratchOfItsOwnAndLeavesTheMeasuredFileAndCountAlone()
+      throws IOException {
+    PingPongLoop loop = loop();
+    List<Path> before = scratchDirs();
+    loop.warmUp();
+    assertThat(loop.warmUpIterations()).isBetween(1L, PingPongLoop.WARM_UP_ITERATIONS);
+    assertThat(loop.ops()).isZero();
+    assertThat(Files.readAllBytes(root.resolve("pp.dat"))).containsExactly(7, 7, 7, 7);
+    assertThat(scratchDirs()).isEqualTo(before);
+    WorkerOutcome run = loop.run(WallClock.nowNanos() + 10_000_000L);
+    assertThat(run.hasError()).isFalse();
+    assertThat(run.getOps()).isPositive();
+    assertThat(Files.readAllBytes(root.resolve("pp.dat"))).isNotEqualTo(new byte[] {7, 7, 7, 7});
+  }
+
+  private static List<Path> scratchDirs() throws IOException {
+    try (Stream<Path> s = Files.list(ScratchDir.TMPFS)) {
+      return s.filter(p -> p.getFileName().toString().startsWith("lockstep-warmup-ping-pong"))
+          .sorted()
+          .toList();
+    }
+  }
+}
