@@ -16,7 +16,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "abort",
-    mixinStandardHelpOptions = true,
     description =
         "Abort RUN on every agent that still holds it and remove its files (only its owner may).")
 final class AbortCommand implements Callable<Integer> {

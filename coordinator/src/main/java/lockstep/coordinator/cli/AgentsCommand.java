@@ -16,7 +16,6 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "agents",
-    mixinStandardHelpOptions = true,
     description = "Show each agent: node, version, file system, clock offset.",
     subcommands = {AgentsLaunchCommand.class, AgentsStopCommand.class})
 final class AgentsCommand implements Callable<Integer> {

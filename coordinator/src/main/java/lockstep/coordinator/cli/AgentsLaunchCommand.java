@@ -25,7 +25,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "launch",
-    mixinStandardHelpOptions = true,
     description =
         "Copy the agent to nodes with scp, start it there (detached) and wait until it answers.")
 final class AgentsLaunchCommand implements Callable<Integer> {

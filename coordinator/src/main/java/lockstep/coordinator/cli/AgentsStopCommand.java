@@ -12,7 +12,6 @@ import picocli.CommandLine.Mixin;
  */
 @Command(
     name = "stop",
-    mixinStandardHelpOptions = true,
     description =
         "End the agents that 'agents launch' started on these nodes (SIGTERM, then SIGKILL after 20"
             + " s).")

@@ -26,7 +26,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "certs",
-    mixinStandardHelpOptions = true,
     description = {
       "Make a CA, an agent certificate per inventory node and a coordinator certificate (PEM) for"
           + " mTLS;",

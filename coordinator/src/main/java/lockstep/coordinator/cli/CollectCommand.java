@@ -24,7 +24,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "collect",
-    mixinStandardHelpOptions = true,
     description =
         "List the runs the agents hold, or fetch RUN's results that a coordinator that died could"
             + " not save.")

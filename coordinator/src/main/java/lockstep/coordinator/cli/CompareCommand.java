@@ -20,7 +20,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "compare",
-    mixinStandardHelpOptions = true,
     description =
         "Compare two runs (e.g. plock_rate_limit 100 vs 10000): per node and aggregate, B / A.")
 final class CompareCommand implements Callable<Integer> {

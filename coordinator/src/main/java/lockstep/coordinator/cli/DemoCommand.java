@@ -13,7 +13,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "demo",
-    mixinStandardHelpOptions = true,
     description =
         "Start local agent processes on loopback and run both seed experiments, scaled down.")
 final class DemoCommand implements Callable<Integer> {

@@ -10,7 +10,6 @@ import picocli.CommandLine.Command;
 /** {@code lockstep history [--out DIR]}: the saved runs, newest first. */
 @Command(
     name = "history",
-    mixinStandardHelpOptions = true,
     description =
         "List the runs under the results directory, newest first: workload, nodes, headline figure,"
             + " verdict.")

@@ -22,7 +22,6 @@ import picocli.CommandLine.Command;
 /** {@code lockstep}: the coordinator's command line. Errors end as one line and an exit code. */
 @Command(
     name = "lockstep",
-    mixinStandardHelpOptions = true,
     versionProvider = LockstepCli.VersionProvider.class,
     description =
         "Starts lock and I/O workloads on every cluster node at one instant and reports the scaling"
@@ -73,6 +72,7 @@ public final class LockstepCli implements Runnable {
 
   public static CommandLine commandLine() {
     CommandLine cmd = new CommandLine(new LockstepCli());
+    addStandardHelpOptions(cmd);
     cmd.setExecutionExceptionHandler(LockstepCli::handle);
     cmd.setParameterExceptionHandler(
         (ex, args) -> {
@@ -86,6 +86,12 @@ public final class LockstepCli implements Runnable {
           return EXIT_USAGE;
         });
     return cmd;
+  }
+
+  /** --help and --version on every command, set here once instead of on each {@code @Command}. */
+  private static void addStandardHelpOptions(CommandLine cmd) {
+    cmd.getCommandSpec().mixinStandardHelpOptions(true);
+    cmd.getSubcommands().values().forEach(LockstepCli::addStandardHelpOptions);
   }
 
   private static int handle(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {

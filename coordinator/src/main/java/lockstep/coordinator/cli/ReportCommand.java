@@ -26,7 +26,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "report",
-    mixinStandardHelpOptions = true,
     description =
         "Rebuild a run's report from its run.json: text (terminal), html (report.html), json, or"
             + " csv (steps.csv, series.csv).")

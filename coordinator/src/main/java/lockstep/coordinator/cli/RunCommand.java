@@ -25,10 +25,7 @@ import picocli.CommandLine.Parameters;
  * {@code lockstep run SCENARIO.yaml [--agents H:P,...|dns:///NAME:PORT | --inventory FILE] [--out
  * DIR] [--expect FIGURE=COMPARISON ...] [--junit FILE]}.
  */
-@Command(
-    name = "run",
-    mixinStandardHelpOptions = true,
-    description = "Run a scenario's plan on the agents and report.")
+@Command(name = "run", description = "Run a scenario's plan on the agents and report.")
 final class RunCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "SCENARIO", description = "Scenario YAML file.")
   Path scenarioFile;
