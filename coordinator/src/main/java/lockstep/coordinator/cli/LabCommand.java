@@ -19,7 +19,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "lab",
-    mixinStandardHelpOptions = true,
     description = "A two-node GFS2/OCFS2 cluster of QEMU guests on this machine, agents deployed.",
     subcommands = {
       LabCommand.Up.class,
@@ -77,8 +76,17 @@ final class LabCommand implements Runnable {
     }
   }
 
+  /** {@code --stack}: the stack whose agents a subcommand uses; needed only when both are up. */
+  static final class StackChoice {
+    @Option(names = "--stack", paramLabel = "gfs2|ocfs2", description = "Needed when both are up.")
+    String stack;
+
+    Stack on(Lab lab) {
+      return lab.stackFor(stack == null ? null : Stack.parse(stack));
+    }
+  }
+
   /** A subcommand on the lab that {@link Where} names; {@link #on} gives its exit status. */
-  @Command(mixinStandardHelpOptions = true)
   abstract static class OnLab implements Callable<Integer> {
     @CommandLine.Mixin Where where = new Where();
 
@@ -92,7 +100,6 @@ final class LabCommand implements Runnable {
 
   @Command(
       name = "image",
-      mixinStandardHelpOptions = true,
       description = "Build the guest image (mmdebstrap) unless the cache has it for this recipe.")
   static final class Image extends OnLab {
     @Override
@@ -104,7 +111,6 @@ final class LabCommand implements Runnable {
 
   @Command(
       name = "up",
-      mixinStandardHelpOptions = true,
       description = {
         "Boot the two guests (unless up), bring up each STACK on both, deploy its agents (Ansible,"
             + " systemd, mTLS) and print its inventory.",
@@ -185,7 +191,6 @@ final class LabCommand implements Runnable {
 
   @Command(
       name = "deploy",
-      mixinStandardHelpOptions = true,
       description =
           "Deploy the agents of the stacks that are up again (all of them, or those named), with"
               + " the agent jar as it is now: the Ansible playbook copies it and restarts them.")
@@ -202,7 +207,6 @@ final class LabCommand implements Runnable {
 
   @Command(
       name = "down",
-      mixinStandardHelpOptions = true,
       description =
           "Stop both guests and the storage daemon, remove the namespace and the lab's disks"
               + " (nothing to do: exit 0).")
@@ -216,7 +220,6 @@ final class LabCommand implements Runnable {
 
   @Command(
       name = "status",
-      mixinStandardHelpOptions = true,
       description = "What is up, its settings, and each guest's cluster settings.")
   static final class Status extends OnLab {
     @Override
@@ -228,7 +231,6 @@ final class LabCommand implements Runnable {
 
   @Command(
       name = "set",
-      mixinStandardHelpOptions = true,
       description = {
         "Change settings on every node: plock_rate_limit=N (live), plock_ownership=0|1"
             + " (dlm_controld restarted, GFS2 remounted), disk-mbps=N (the storage daemon's"
@@ -251,13 +253,11 @@ final class LabCommand implements Runnable {
 
   @Command(
       name = "run",
-      mixinStandardHelpOptions = true,
       description =
           "lockstep run SCENARIO with the lab's inventory, inside the lab's network namespace"
               + " (other options go to lockstep run).")
   static final class Run extends OnLab {
-    @Option(names = "--stack", paramLabel = "gfs2|ocfs2", description = "Needed when both are up.")
-    String stack;
+    @CommandLine.Mixin StackChoice stack = new StackChoice();
 
     @Parameters(index = "0", paramLabel = "SCENARIO")
     String scenario;
@@ -267,7 +267,7 @@ final class LabCommand implements Runnable {
 
     @Override
     int on(Lab lab) {
-      Stack s = lab.stackFor(stack == null ? null : Stack.parse(stack));
+      Stack s = stack.on(lab);
       List<String> args = new ArrayList<>(List.of("run", scenario));
       args.addAll(options);
       return lab.coordinator(s, args);
@@ -276,22 +276,18 @@ final class LabCommand implements Runnable {
 
   @Command(
       name = "agents",
-      mixinStandardHelpOptions = true,
       description = "lockstep agents with the lab's inventory, inside the lab's namespace.")
   static final class Agents extends OnLab {
-    @Option(names = "--stack", paramLabel = "gfs2|ocfs2", description = "Needed when both are up.")
-    String stack;
+    @CommandLine.Mixin StackChoice stack = new StackChoice();
 
     @Override
     int on(Lab lab) {
-      return lab.coordinator(
-          lab.stackFor(stack == null ? null : Stack.parse(stack)), List.of("agents"));
+      return lab.coordinator(stack.on(lab), List.of("agents"));
     }
   }
 
   @Command(
       name = "ssh",
-      mixinStandardHelpOptions = true,
       description =
           "A root shell (or COMMAND) on a guest: node1 or node2; all runs COMMAND on both at once"
               + " (each line prefixed with its node).")
@@ -310,7 +306,6 @@ final class LabCommand implements Runnable {
 
   @Command(
       name = "recover",
-      mixinStandardHelpOptions = true,
       description =
           "Make NODE a whole cluster member again after a fault (what a run with faults does after"
               + " each step): its QEMU killed if it still runs, started again, rejoined, remounted,"
