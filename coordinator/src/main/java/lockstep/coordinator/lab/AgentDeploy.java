@@ -14,7 +14,7 @@ import java.util.Map;
  * lab's namespace, which installs the project's systemd unit (as lockstep-agent-STACK) with mTLS;
  * then {@code lockstep agents --inventory} must see both agents answer.
  */
-final class AgentDeploy {
+record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log) {
   private static final Duration ANSIBLE_TIMEOUT = Duration.ofMinutes(15);
 
   /**
@@ -24,18 +24,6 @@ final class AgentDeploy {
    * without, and each deploy, setting change and node recovery waits for that start.
    */
   static final String AGENT_JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
-
-  private final LabPaths paths;
-  private final LabFiles files;
-  private final Commands commands;
-  private final LabLog log;
-
-  AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log) {
-    this.paths = paths;
-    this.files = files;
-    this.commands = commands;
-    this.log = log;
-  }
 
   void deploy(Stack s, LabState state) {
     Path inv = paths.inventory(s);

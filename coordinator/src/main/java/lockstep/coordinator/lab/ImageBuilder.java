@@ -19,23 +19,11 @@ import java.util.stream.Stream;
  * Builds the guest image with mmdebstrap (minbase, Debian's packages only) into the cache, once per
  * recipe key: {@code CACHE/image-KEY/}. Builds are serialised by a lock file in the cache.
  */
-final class ImageBuilder {
+record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
   private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(30);
 
   /** Sparse: only the tree's ~1 GiB is allocated; the rest is room for packages and logs. */
   static final String ROOT_SIZE = "4G";
-
-  private final Path cache;
-  private final LabFiles files;
-  private final Commands commands;
-  private final LabLog log;
-
-  ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
-    this.cache = cache;
-    this.files = files;
-    this.commands = commands;
-    this.log = log;
-  }
 
   /**
    * The hooks given to mmdebstrap, with {@code {rootfs}} (deploy/lab/image/rootfs) and {@code

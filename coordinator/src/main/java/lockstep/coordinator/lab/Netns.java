@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The lab's network namespace: only {@code lo}, holding every QEMU process of the lab. */
-final class Netns {
+record Netns(String name, Commands commands) {
   static final String DEFAULT_NAME = "lockstep-lab";
 
   /**
@@ -20,18 +20,6 @@ final class Netns {
     return DEFAULT_NAME
         + "-"
         + Integer.toHexString(dir.toAbsolutePath().normalize().toString().hashCode() & 0xfffffff);
-  }
-
-  private final String name;
-  private final Commands commands;
-
-  Netns(String name, Commands commands) {
-    this.name = name;
-    this.commands = commands;
-  }
-
-  String name() {
-    return name;
   }
 
   /** {@code cmd} run inside the namespace. */

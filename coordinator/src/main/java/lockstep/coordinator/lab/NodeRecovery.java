@@ -14,20 +14,8 @@ import java.util.Optional;
  * dlm_controld and GFS2, o2cb and OCFS2 (whichever stacks are up) rejoined and mounted, and its
  * agents restarted on the mounted file systems and answering.
  */
-final class NodeRecovery {
+record NodeRecovery(LabPaths paths, Commands commands, LabLog log, LabFiles files) {
   private static final Duration KILL_BOUND = Duration.ofSeconds(60);
-
-  private final LabPaths paths;
-  private final Commands commands;
-  private final LabLog log;
-  private final LabFiles files;
-
-  NodeRecovery(LabPaths paths, Commands commands, LabLog log, LabFiles files) {
-    this.paths = paths;
-    this.commands = commands;
-    this.log = log;
-    this.files = files;
-  }
 
   /** Returns the new state (the victim's new pid) and writes it; one line says what was done. */
   LabState recover(LabNode n, LabState state, Guests guests) {

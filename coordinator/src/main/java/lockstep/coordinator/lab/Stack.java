@@ -10,32 +10,29 @@ import java.util.stream.Collectors;
  */
 public enum Stack {
   /** corosync 3 + dlm_controld + GFS2 (lock_dlm) on a raw shared file. */
-  GFS2("gfs2", "/mnt/gfs2", 7070),
+  GFS2(7070),
   /** o2cb + OCFS2 on the disk the storage daemon serves through a shared throttle group. */
-  OCFS2("ocfs2", "/mnt/ocfs2", 7080);
+  OCFS2(7080);
 
-  private final String word;
-  private final String mountPoint;
   private final int guestPort;
 
-  Stack(String word, String mountPoint, int guestPort) {
-    this.word = word;
-    this.mountPoint = mountPoint;
+  Stack(int guestPort) {
     this.guestPort = guestPort;
   }
 
+  /** The stack's name as users type it and as the guest scripts, services and paths use it. */
   public String word() {
-    return word;
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /** Where the stack's file system is mounted in every guest. */
   public String mountPoint() {
-    return mountPoint;
+    return "/mnt/" + word();
   }
 
   /** The agents' root on the cluster file system. */
   public String agentRoot() {
-    return mountPoint + "/lockstep";
+    return mountPoint() + "/lockstep";
   }
 
   /** The port the stack's agent listens on inside a guest (TCP gRPC and UDP clock probes). */
@@ -45,12 +42,12 @@ public enum Stack {
 
   /** The agent's systemd unit (the project's lockstep-agent.service under another name). */
   public String service() {
-    return "lockstep-agent-" + word;
+    return "lockstep-agent-" + word();
   }
 
   public static Stack parse(String s) {
     for (Stack st : values()) {
-      if (st.word.equals(s.toLowerCase(Locale.ROOT))) {
+      if (st.word().equals(s.toLowerCase(Locale.ROOT))) {
         return st;
       }
     }
