@@ -19,17 +19,7 @@ import lockstep.coordinator.session.RunSession;
  * experiments (demo/*.yaml on the classpath) scaled down, the reports, then everything stopped and
  * the temporary roots removed.
  */
-public final class Demo {
-
-  private final PrintStream out;
-  private final int nodes;
-  private final Path resultsDir;
-
-  public Demo(PrintStream out, int nodes, Path resultsDir) {
-    this.out = out;
-    this.nodes = nodes;
-    this.resultsDir = resultsDir;
-  }
+public record Demo(PrintStream out, int nodes, Path resultsDir) {
 
   public boolean run() throws IOException {
     Path work = Files.createTempDirectory("lockstep-demo-");
