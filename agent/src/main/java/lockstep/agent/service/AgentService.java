@@ -174,8 +174,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     respond(
         response,
         () -> {
-          owners.check(request.getRunId(), "start");
-          Run run = registry.get(request.getRunId());
+          Run run = ownedRun(request.getRunId(), "start");
           if (request.getStartAtUnixNanos() <= 0) {
             throw Status.INVALID_ARGUMENT
                 .withDescription("start_at_unix_nanos must be set")
@@ -196,8 +195,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
       WatchProgressRequest request, StreamObserver<WatchProgressResponse> response) {
     Run run;
     try {
-      owners.check(request.getRunId(), "watch-progress");
-      run = registry.get(request.getRunId());
+      run = ownedRun(request.getRunId(), "watch-progress");
     } catch (StatusRuntimeException e) {
       response.onError(e);
       return;
@@ -250,6 +248,12 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
         });
   }
 
+  /** The run, once the caller is known to own it; {@code call} names the call in a refusal. */
+  private Run ownedRun(String runId, String call) {
+    owners.check(runId, call);
+    return registry.get(runId);
+  }
+
   private static void cancel(AtomicReference<ScheduledFuture<?>> task) {
     ScheduledFuture<?> f = task.get();
     if (f != null) {
@@ -262,8 +266,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     respond(
         response,
         () -> {
-          owners.check(request.getRunId(), "get-result");
-          Run run = registry.get(request.getRunId());
+          Run run = ownedRun(request.getRunId(), "get-result");
           return GetResultResponse.newBuilder()
               .setState(run.state())
               .setResult(run.result())
@@ -276,8 +279,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     respond(
         response,
         () -> {
-          owners.check(request.getRunId(), "abort");
-          Run run = registry.get(request.getRunId());
+          Run run = ownedRun(request.getRunId(), "abort");
           if (!request.getRemoveFiles()) {
             return AbortResponse.newBuilder().setState(run.abort(request.getReason())).build();
           }
