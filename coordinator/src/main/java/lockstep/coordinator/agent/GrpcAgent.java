@@ -283,18 +283,22 @@ public final class GrpcAgent implements Agent {
 
   @Override
   public CleanupResponse cleanup(String runId) {
-    return call(
-        "cleanup",
-        () -> stub(CLEANUP).cleanup(CleanupRequest.newBuilder().setRunId(runId).build()));
+    return cleanup(runId, false);
   }
 
   @Override
   public CleanupResponse removeRunDir(String runId) {
+    return cleanup(runId, true);
+  }
+
+  /** Removing only the run directory is quick; a whole run's files may take a while. */
+  private CleanupResponse cleanup(String runId, boolean runDirOnly) {
     return call(
         "cleanup",
         () ->
-            stub(SHORT)
-                .cleanup(CleanupRequest.newBuilder().setRunId(runId).setRunDirOnly(true).build()));
+            stub(runDirOnly ? SHORT : CLEANUP)
+                .cleanup(
+                    CleanupRequest.newBuilder().setRunId(runId).setRunDirOnly(runDirOnly).build()));
   }
 
   @Override
