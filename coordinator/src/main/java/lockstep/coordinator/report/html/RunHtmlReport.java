@@ -309,13 +309,12 @@ public final class RunHtmlReport {
             .append("</tr>");
       }
       if (s.results().isEmpty()) {
-        b.append("<tr class=\"bad\"><td class=\"l\">")
-            .append(esc(s.id()))
-            .append("</td><td class=\"l\">")
-            .append(esc(String.join(", ", s.nodes())))
-            .append("</td><td colspan=\"7\"></td><td class=\"l\">")
-            .append(esc(s.status() + ": " + String.join("; ", s.errors())))
-            .append("</td></tr>");
+        b.append("<tr class=\"bad\">")
+            .append(labelTd(s.id()))
+            .append(labelTd(String.join(", ", s.nodes())))
+            .append("<td colspan=\"7\"></td>")
+            .append(labelTd(s.status() + ": " + String.join("; ", s.errors())))
+            .append("</tr>");
       }
     }
     return b.append(
