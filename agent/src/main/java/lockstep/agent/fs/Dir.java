@@ -15,23 +15,8 @@ import jnr.constants.platform.Errno;
  * with O_EXCL, checked with fstat to be a regular file with one link; removed only when it is still
  * the file the run created.
  */
-public final class Dir implements AutoCloseable {
-  private final Posix posix = Posix.get();
-  private final int fd;
-  private final Path path;
-
-  Dir(int fd, Path path) {
-    this.fd = fd;
-    this.path = path;
-  }
-
-  public int fd() {
-    return fd;
-  }
-
-  public Path path() {
-    return path;
-  }
+public record Dir(int fd, Path path) implements AutoCloseable {
+  private static final Posix posix = Posix.get();
 
   public String pathOf(String name) {
     return path.resolve(name).toString();
@@ -108,7 +93,6 @@ public final class Dir implements AutoCloseable {
    * else closes it and throws.
    */
   static int checked(int f, String p, FileId expected) {
-    Posix posix = Posix.get();
     try {
       FileId id = posix.fstat(f, p);
       String wrong =

@@ -18,19 +18,11 @@ import java.util.stream.Stream;
  * process that made it, so that the directories of a process killed before it closed them (they
  * hold memory until the next boot) are found and removed by {@link #removeOrphans}.
  */
-public final class ScratchDir implements AutoCloseable {
+public record ScratchDir(Path path, Dir dir) implements AutoCloseable {
   public static final Path TMPFS = Path.of("/dev/shm");
 
   /** NAME-PID-RANDOM, as {@link #onTmpfs} names them (the random part is an unsigned long). */
   private static final Pattern NAMED = Pattern.compile("lockstep-.+-(\\d+)-\\d+");
-
-  private final Path path;
-  private final Dir dir;
-
-  private ScratchDir(Path path, Dir dir) {
-    this.path = path;
-    this.dir = dir;
-  }
 
   /**
    * A fresh directory (mode 0700) named {@code name-PID-RANDOM} on tmpfs; null when there is none.
@@ -77,14 +69,6 @@ public final class ScratchDir implements AutoCloseable {
       // no tmpfs, or one this process may not list: nothing of ours to remove there
     }
     return removed;
-  }
-
-  public Path path() {
-    return path;
-  }
-
-  public Dir dir() {
-    return dir;
   }
 
   @Override

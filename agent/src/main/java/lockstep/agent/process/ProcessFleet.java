@@ -12,6 +12,7 @@ import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.ProcessResult;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
+import lockstep.agent.worker.RunSpan;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import lockstep.worker.v1.WorkerOutcome;
@@ -123,9 +124,7 @@ public final class ProcessFleet {
       }
     }
     Histogram latency = LatencyHistograms.create();
-    long first = Long.MAX_VALUE;
-    long started = Long.MAX_VALUE;
-    long end = Long.MIN_VALUE;
+    RunSpan span = new RunSpan();
     long ops = 0;
     long retries = 0;
     long coherenceErrors = 0;
@@ -153,23 +152,14 @@ public final class ProcessFleet {
       retries += o.getLockRetries();
       coherenceErrors += o.getCoherenceErrors();
       checks += o.getCoherenceChecks();
-      if (o.getStartedUnixNanos() > 0) {
-        started = Math.min(started, o.getStartedUnixNanos());
-      }
-      if (o.getFirstOpUnixNanos() > 0) {
-        first = Math.min(first, o.getFirstOpUnixNanos());
-        end = Math.max(end, o.getEndUnixNanos());
-      }
+      span.add(o.getStartedUnixNanos(), o.getFirstOpUnixNanos(), o.getEndUnixNanos());
       if (!o.getLatencyHistogram().isEmpty()) {
         latency.add(LatencyHistograms.decode(o.getLatencyHistogram()));
       }
     }
-    if (first != Long.MAX_VALUE) {
-      result.setFirstOpUnixNanos(first).setEndUnixNanos(end);
-    }
-    if (started != Long.MAX_VALUE) {
-      result.setStartedUnixNanos(started);
-    }
+    span.firstOp()
+        .ifPresent(first -> result.setFirstOpUnixNanos(first).setEndUnixNanos(span.end()));
+    span.started().ifPresent(result::setStartedUnixNanos);
     result
         .setOps(ops)
         .setLockRetries(retries)

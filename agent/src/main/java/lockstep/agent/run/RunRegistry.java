@@ -295,32 +295,31 @@ public final class RunRegistry implements AutoCloseable {
     return o.isEmpty() ? "" : ", owner " + o;
   }
 
+  /** "run ID (WHAT WHEN, owner O)": the run a refused Prepare names. */
+  private String busyText(String runId, String what, long whenMillis) {
+    return String.format(
+        "run %s (%s %s%s)", runId, what, Instant.ofEpochMilli(whenMillis), owner(runId));
+  }
+
   private void refuseIfBusy(String runId) {
     String busyWith = null;
     if (preparing != null) {
       busyWith =
-          "run "
-              + preparing.runId()
-              + " (being prepared for "
-              + preparing.peer()
-              + " since "
-              + Instant.ofEpochMilli(preparing.sinceMillis())
-              + owner(preparing.runId())
-              + ")";
+          busyText(
+              preparing.runId(),
+              "being prepared for " + preparing.peer() + " since",
+              preparing.sinceMillis());
     } else {
       for (Run r : runs.values()) {
         if (!r.cleanupStarted()) {
           busyWith =
-              "run "
-                  + r.runId()
-                  + " ("
-                  + r.state().name().replace("RUN_STATE_", "")
-                  + ", prepared by "
-                  + r.preparedBy()
-                  + " at "
-                  + Instant.ofEpochMilli(r.preparedAtMillis())
-                  + owner(r.runId())
-                  + ")";
+              busyText(
+                  r.runId(),
+                  r.state().name().replace("RUN_STATE_", "")
+                      + ", prepared by "
+                      + r.preparedBy()
+                      + " at",
+                  r.preparedAtMillis());
           break;
         }
       }

@@ -109,9 +109,7 @@ public final class HotLockLoop implements WorkerLoop {
       stopped = true;
     }
     long retries = 0;
-    long first = Long.MAX_VALUE;
-    long started = Long.MAX_VALUE;
-    long last = 0;
+    RunSpan span = new RunSpan();
     for (ThreadOutcome r : results) {
       if (r == null) {
         // stopped before the instant, or interrupted: a thread that threw has failed runAll
@@ -119,23 +117,13 @@ public final class HotLockLoop implements WorkerLoop {
       }
       latency.add(r.latency());
       retries += r.retries();
-      if (r.started() > 0) {
-        started = Math.min(started, r.started());
-      }
-      if (r.first() > 0) {
-        first = Math.min(first, r.first());
-        last = Math.max(last, r.last());
-      }
+      span.add(r.started(), r.first(), r.last());
       if (r.error() != null && !out.hasError()) {
         out.setError(WorkloadErrors.of(r.error(), root, "after " + ops.get() + " acquisitions"));
       }
     }
-    if (first != Long.MAX_VALUE) {
-      out.setFirstOpUnixNanos(first).setEndUnixNanos(last);
-    }
-    if (started != Long.MAX_VALUE) {
-      out.setStartedUnixNanos(started);
-    }
+    span.firstOp().ifPresent(first -> out.setFirstOpUnixNanos(first).setEndUnixNanos(span.end()));
+    span.started().ifPresent(out::setStartedUnixNanos);
     return out.setOps(ops.get())
         .setLockRetries(retries)
         .setLatencyHistogram(LatencyHistograms.encode(latency))

@@ -3,7 +3,6 @@ package lockstep.agent.worker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Locks;
@@ -29,7 +28,7 @@ import org.HdrHistogram.Histogram;
  * closes right after (which drops a lock still held). One op is one file: open + lock [+ unlock] [+
  * close], timed as one.
  */
-public final class LockFilesLoop implements WorkerLoop {
+public final class LockFilesLoop extends CountingLoop {
   public static final int WARM_UP_FILES = 400;
   public static final String WARM_UP_PREFIX = ".warmup-";
   // Descriptors the warm-up keeps open (with hold or close-end) before closing them: well inside
@@ -52,11 +51,7 @@ public final class LockFilesLoop implements WorkerLoop {
   private final Posix posix = Posix.get();
   private final Locks locks = Locks.get();
   private final List<Integer> fds = new ArrayList<>();
-  private volatile long ops;
-  private volatile boolean stopped;
   private final boolean instrumented;
-  // One instance for the whole run: the lock loop asks it on every try-lock attempt.
-  private final BooleanSupplier isStopped = () -> stopped;
 
   /**
    * Opens {@code dir} beneath {@code root} without following links; throws PosixException if it
@@ -85,16 +80,6 @@ public final class LockFilesLoop implements WorkerLoop {
 
   public static String fileName(String prefix, int index) {
     return prefix + index;
-  }
-
-  @Override
-  public long ops() {
-    return ops;
-  }
-
-  @Override
-  public void stop() {
-    stopped = true;
   }
 
   /**

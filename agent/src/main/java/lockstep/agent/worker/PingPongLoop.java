@@ -1,7 +1,6 @@
 package lockstep.agent.worker;
 
 import java.nio.file.Path;
-import java.util.function.BooleanSupplier;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Locks;
@@ -32,7 +31,7 @@ import org.HdrHistogram.Histogram;
  * increment whose previous visit lies inside the window is a coherence error (ping_pong prints
  * "data increment = N" and leaves the check to the reader).
  */
-public final class PingPongLoop implements WorkerLoop {
+public final class PingPongLoop extends CountingLoop {
   // Enough iterations for the JIT to compile the loop, C2's included (its tiers compile a loop
   // after ~100,000 back edges, C1 with a tenth of its thresholds after ~6,000), and a bound for a
   // slow node.
@@ -48,12 +47,8 @@ public final class PingPongLoop implements WorkerLoop {
   private final Locks locks = Locks.get();
   private final int fd;
   private final AlignedBuffer buf;
-  private volatile long ops;
   private long warmUpIterations;
-  private volatile boolean stopped;
   private final boolean instrumented;
-  // One instance for the whole run: the lock loop asks it on every try-lock attempt.
-  private final BooleanSupplier isStopped = () -> stopped;
 
   /**
    * Opens and sizes the shared file; throws PosixException if it cannot. {@code instrumented}: lock
@@ -81,16 +76,6 @@ public final class PingPongLoop implements WorkerLoop {
       posix.ftruncate(fd, slots + 1L, file.toString()); // grow only: never cut a file short
     }
     this.buf = posix.allocateAligned(64, 64);
-  }
-
-  @Override
-  public long ops() {
-    return ops;
-  }
-
-  @Override
-  public void stop() {
-    stopped = true;
   }
 
   /**

@@ -2,6 +2,7 @@ package lockstep.coordinator.expect;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The figures an expectation can judge, each one the report already shows: its key in {@code
@@ -9,16 +10,16 @@ import java.util.List;
  * is judged on its own.
  */
 public enum Figure {
-  EFFICIENCY("efficiency", Quantity.RATIO, true, true, false),
-  NODE_EFFICIENCY("node-efficiency", Quantity.RATIO, true, true, true),
-  MIN_NODE_EFFICIENCY("min-node-efficiency", Quantity.RATIO, true, true, false),
-  THROUGHPUT("throughput", Quantity.THROUGHPUT, false, true, false),
-  NODE_THROUGHPUT("node-throughput", Quantity.THROUGHPUT, false, true, true),
-  SOLO_THROUGHPUT("solo-throughput", Quantity.THROUGHPUT, true, false, true),
-  SKEW("skew", Quantity.DURATION, false, false, false),
-  P99("p99", Quantity.DURATION, false, true, false),
-  NODE_P99("node-p99", Quantity.DURATION, false, true, true),
-  COHERENCE_ERRORS("coherence-errors", Quantity.COUNT, false, false, false);
+  EFFICIENCY(Quantity.RATIO, true, true, false),
+  NODE_EFFICIENCY(Quantity.RATIO, true, true, true),
+  MIN_NODE_EFFICIENCY(Quantity.RATIO, true, true, false),
+  THROUGHPUT(Quantity.THROUGHPUT, false, true, false),
+  NODE_THROUGHPUT(Quantity.THROUGHPUT, false, true, true),
+  SOLO_THROUGHPUT(Quantity.THROUGHPUT, true, false, true),
+  SKEW(Quantity.DURATION, false, false, false),
+  P99(Quantity.DURATION, false, true, false),
+  NODE_P99(Quantity.DURATION, false, true, true),
+  COHERENCE_ERRORS(Quantity.COUNT, false, false, false);
 
   /** What a figure counts, which decides the units its bound may have. */
   public enum Quantity {
@@ -49,24 +50,24 @@ public enum Figure {
     }
   }
 
-  private final String key;
   private final Quantity quantity;
   private final boolean needsSolo;
   private final boolean needsTogether;
   private final boolean eachNode;
 
-  Figure(
-      String key, Quantity quantity, boolean needsSolo, boolean needsTogether, boolean eachNode) {
-    this.key = key;
+  Figure(Quantity quantity, boolean needsSolo, boolean needsTogether, boolean eachNode) {
     this.quantity = quantity;
     this.needsSolo = needsSolo;
     this.needsTogether = needsTogether;
     this.eachNode = eachNode;
   }
 
-  /** As written in {@code expect:} and {@code --expect}: "efficiency", "node-p99". */
+  /**
+   * As written in {@code expect:} and {@code --expect}: the constant's name in lower case, with
+   * dashes ("efficiency", "node-p99").
+   */
   public String key() {
-    return key;
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   public Quantity quantity() {
@@ -90,7 +91,7 @@ public enum Figure {
 
   /** The figure whose key this is, or null. */
   public static Figure of(String key) {
-    return Arrays.stream(values()).filter(f -> f.key.equals(key)).findFirst().orElse(null);
+    return Arrays.stream(values()).filter(f -> f.key().equals(key)).findFirst().orElse(null);
   }
 
   public static List<String> keys() {

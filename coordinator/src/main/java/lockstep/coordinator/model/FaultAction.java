@@ -1,7 +1,5 @@
 package lockstep.coordinator.model;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 
 /**
@@ -10,38 +8,29 @@ import java.util.Arrays;
  * stall or a live migration), PARTITION its cluster network link for a while (QMP set_link: its
  * disk stays). Written as the lower-case word.
  */
+@WrittenAsWord("fault action")
 public enum FaultAction {
-  KILL(false, "was killed"),
-  FREEZE(true, "was frozen"),
-  PARTITION(true, "was cut off the cluster network");
-
-  private final boolean lasts;
-  private final String pastTense;
-
-  FaultAction(boolean lasts, String pastTense) {
-    this.lasts = lasts;
-    this.pastTense = pastTense;
-  }
+  KILL,
+  FREEZE,
+  PARTITION;
 
   /** Whether the fault has a duration ({@code for:}) after which it ends. */
   public boolean lasts() {
-    return lasts;
+    return this != KILL;
   }
 
   /** "was killed": what happened to the node, for verdict lines. */
   public String pastTense() {
-    return pastTense;
+    return switch (this) {
+      case KILL -> "was killed";
+      case FREEZE -> "was frozen";
+      case PARTITION -> "was cut off the cluster network";
+    };
   }
 
-  @JsonValue
   @Override
   public String toString() {
     return EnumWords.word(this);
-  }
-
-  @JsonCreator
-  public static FaultAction of(String word) {
-    return EnumWords.parse(FaultAction.class, "fault action", word);
   }
 
   /** The action named {@code word}, or null. */

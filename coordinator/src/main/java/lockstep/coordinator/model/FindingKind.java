@@ -1,7 +1,5 @@
 package lockstep.coordinator.model;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Map;
 
 /**
@@ -10,6 +8,7 @@ import java.util.Map;
  * whether its figures can be trusted, and how the nodes were set up. Written to run.json as the
  * lower-case word.
  */
+@WrittenAsWord("finding kind")
 public enum FindingKind {
   VALIDITY,
   FAULTS,
@@ -70,14 +69,8 @@ public enum FindingKind {
     };
   }
 
-  @JsonValue
   @Override
   public String toString() {
     return EnumWords.word(this);
-  }
-
-  @JsonCreator
-  public static FindingKind fromWord(String word) {
-    return EnumWords.parse(FindingKind.class, "finding kind", word);
   }
 }

@@ -71,7 +71,7 @@ class StatusWordsTest {
   void severitiesSortMostSevereFirstAndPrintAsBefore() {
     assertThat(Severity.values())
         .containsExactly(Severity.INVALID, Severity.WARNING, Severity.INFO);
-    assertThat(Severity.of("invalid")).isEqualTo(Severity.INVALID);
+    assertThat(EnumWords.parse(Severity.class, "invalid")).isEqualTo(Severity.INVALID);
     assertThat(RunStatus.OK).hasToString("ok");
   }
 }

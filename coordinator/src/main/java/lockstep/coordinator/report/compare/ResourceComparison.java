@@ -1,6 +1,6 @@
 package lockstep.coordinator.report.compare;
 
-import static lockstep.coordinator.report.html.HtmlPage.esc;
+import static lockstep.coordinator.report.html.HtmlPage.row;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -127,31 +127,11 @@ public record ResourceComparison(List<Line> lines, List<StepBottleneck> bottlene
         new StringBuilder(
             "<h2>Where the time went (A vs B)</h2><table><tr><th class=\"l\">step</th>"
                 + "<th class=\"l\">A: bottleneck</th><th class=\"l\">B: bottleneck</th></tr>");
-    bottlenecks.forEach(
-        s ->
-            b.append("<tr><td class=\"l\">")
-                .append(esc(s.step()))
-                .append("</td><td class=\"l\">")
-                .append(esc(s.a()))
-                .append("</td><td class=\"l\">")
-                .append(esc(s.b()))
-                .append("</td></tr>"));
+    bottlenecks.forEach(s -> b.append(row(3, s.step(), s.a(), s.b())));
     b.append(
         "</table><table class=\"resources\"><tr><th class=\"l\">step</th><th"
             + " class=\"l\">node</th><th class=\"l\">figure</th><th>A</th><th>B</th></tr>");
-    lines.forEach(
-        l ->
-            b.append("<tr><td class=\"l\">")
-                .append(esc(l.step()))
-                .append("</td><td class=\"l\">")
-                .append(esc(l.node()))
-                .append("</td><td class=\"l\">")
-                .append(esc(l.figure()))
-                .append("</td><td>")
-                .append(esc(l.a()))
-                .append("</td><td>")
-                .append(esc(l.b()))
-                .append("</td></tr>"));
+    lines.forEach(l -> b.append(row(3, l.step(), l.node(), l.figure(), l.a(), l.b())));
     return b.append("</table>").toString();
   }
 

@@ -1,9 +1,11 @@
 package lockstep.coordinator.report.html;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.DoubleStream;
 import java.util.stream.Stream;
 import lockstep.coordinator.model.FaultRecord;
 import lockstep.coordinator.model.NodeResult;
@@ -102,12 +104,7 @@ final class EChartsOptions {
                   map("color", "rgba(46, 134, 193, 0.12)")),
               map("xAxis", round(w.endSeconds()))));
     }
-    double stepEnd =
-        s.results().stream()
-            .flatMap(n -> n.series() == null ? Stream.<Sample>empty() : n.series().stream())
-            .mapToDouble(Sample::t)
-            .max()
-            .orElse(0);
+    double stepEnd = sampleTimes(s.results()).max().orElse(0);
     for (FaultRecord f : s.faults()) {
       if (!f.happened()) {
         continue;
@@ -155,5 +152,12 @@ final class EChartsOptions {
 
   static Double roundOrNull(Double v) {
     return v == null ? null : round(v);
+  }
+
+  /** The time of every sample of {@code nodes}, in seconds since the start instant. */
+  static DoubleStream sampleTimes(Collection<NodeResult> nodes) {
+    return nodes.stream()
+        .flatMap(n -> n.series() == null ? Stream.<Sample>empty() : n.series().stream())
+        .mapToDouble(Sample::t);
   }
 }

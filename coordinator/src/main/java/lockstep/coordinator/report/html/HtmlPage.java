@@ -97,6 +97,25 @@ public final class HtmlPage {
     }
   }
 
+  /** A table row of escaped cells: the first {@code labels} left-aligned, the rest figures. */
+  public static String row(int labels, Object... cells) {
+    StringBuilder b = new StringBuilder("<tr>");
+    for (int i = 0; i < cells.length; i++) {
+      b.append(i < labels ? labelTd(cells[i]) : td(cells[i]));
+    }
+    return b.append("</tr>").toString();
+  }
+
+  /** A table cell holding a figure, escaped. */
+  public static String td(Object v) {
+    return "<td>" + esc(v) + "</td>";
+  }
+
+  /** A left-aligned table cell holding a label (a step, a node, a figure's name), escaped. */
+  public static String labelTd(Object v) {
+    return "<td class=\"l\">" + esc(v) + "</td>";
+  }
+
   /** HTML-escapes text for element content and attribute values. */
   public static String esc(Object o) {
     if (o == null) {

@@ -3,6 +3,8 @@ package lockstep.coordinator.report.html;
 import static lockstep.coordinator.report.html.EChartsOptions.map;
 import static lockstep.coordinator.report.html.EChartsOptions.point;
 import static lockstep.coordinator.report.html.HtmlPage.esc;
+import static lockstep.coordinator.report.html.HtmlPage.labelTd;
+import static lockstep.coordinator.report.html.HtmlPage.td;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -218,11 +220,10 @@ public final class ResourceCharts {
   private static void row(
       StringBuilder b, String node, String span, ResourceFigures f, Double lockShare) {
     if (f == null) {
-      b.append("<tr class=\"muted\"><td class=\"l\">")
-          .append(esc(node))
-          .append("</td><td class=\"l\">")
-          .append(esc(span))
-          .append("</td><td colspan=\"8\" class=\"l\">too short to measure</td></tr>");
+      b.append("<tr class=\"muted\">")
+          .append(labelTd(node))
+          .append(labelTd(span))
+          .append("<td colspan=\"8\" class=\"l\">too short to measure</td></tr>");
       return;
     }
     var d = f.busiestDevice();
@@ -247,19 +248,14 @@ public final class ResourceCharts {
                 + (i.linkPercent() == null ? "" : ", " + pct(i.linkPercent()) + " of link");
     b.append("<tr")
         .append(span.equals("run") ? "" : " class=\"muted\"")
-        .append("><td class=\"l\">")
-        .append(esc(node))
-        .append("</td><td class=\"l\">")
-        .append(esc(span))
-        .append("</td>")
+        .append(">")
+        .append(labelTd(node))
+        .append(labelTd(span))
         .append(td(pct(f.cpuBusyPercent())))
         .append(td(pct(f.workloadCpuPercent())))
         .append(td(pct(f.iowaitPercent())))
-        .append("<td class=\"l\">")
-        .append(esc(device))
-        .append("</td><td class=\"l\">")
-        .append(esc(net))
-        .append("</td>")
+        .append(labelTd(device))
+        .append(labelTd(net))
         .append(td(String.format(Locale.ROOT, "%,.0f", f.contextSwitchesPerSecond())))
         .append(td(Bottlenecks.bytes(f.dirtyBytes())))
         .append(td(lockShare == null ? "–" : pct(lockShare * 100)))
@@ -272,10 +268,6 @@ public final class ResourceCharts {
 
   private static String num(double v) {
     return String.format(Locale.ROOT, v >= 100 ? "%,.0f" : "%.2f", v);
-  }
-
-  private static String td(String v) {
-    return "<td>" + esc(v) + "</td>";
   }
 
   static boolean any(RunRecord run) {

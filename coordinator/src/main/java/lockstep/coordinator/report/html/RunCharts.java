@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.NodeResult;
@@ -17,7 +16,6 @@ import lockstep.coordinator.model.NodeScaling;
 import lockstep.coordinator.model.NodeStepStats;
 import lockstep.coordinator.model.OverlapWindow;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.ScalingPoint;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
@@ -299,12 +297,7 @@ public final class RunCharts {
       series.add(s);
     }
     Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
-    double minT =
-        byName.values().stream()
-            .flatMap(n -> n.series() == null ? Stream.<Sample>empty() : n.series().stream())
-            .mapToDouble(Sample::t)
-            .min()
-            .orElse(0);
+    double minT = EChartsOptions.sampleTimes(byName.values()).min().orElse(0);
     o.put(
         "xAxis",
         map(

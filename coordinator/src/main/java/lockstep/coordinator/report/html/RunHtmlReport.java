@@ -1,6 +1,8 @@
 package lockstep.coordinator.report.html;
 
 import static lockstep.coordinator.report.html.HtmlPage.esc;
+import static lockstep.coordinator.report.html.HtmlPage.labelTd;
+import static lockstep.coordinator.report.html.HtmlPage.td;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -158,33 +160,13 @@ public final class RunHtmlReport {
 
   static String cards(RunRecord run, Analysis a) {
     StringBuilder b = new StringBuilder("<div class=\"cards\">");
+    card(b, inUnit(a.concurrentSumOfNodes(), run), "all nodes together (aggregate)");
+    card(b, inUnit(a.sumOfSolos(), run), "sum of solo figures");
+    card(b, times(a.aggregateEfficiency()), "aggregate efficiency (together / sum of solos)");
+    card(b, times(a.meanNodeEfficiency()), "per-node efficiency (mean)");
     card(
         b,
-        a.concurrentSumOfNodes() == null
-            ? null
-            : Verdicts.num(a.concurrentSumOfNodes()) + " " + run.unit(),
-        "all nodes together (aggregate)");
-    card(
-        b,
-        a.sumOfSolos() == null ? null : Verdicts.num(a.sumOfSolos()) + " " + run.unit(),
-        "sum of solo figures");
-    card(
-        b,
-        a.aggregateEfficiency() == null
-            ? null
-            : String.format(Locale.ROOT, "%.2fx", a.aggregateEfficiency()),
-        "aggregate efficiency (together / sum of solos)");
-    card(
-        b,
-        a.meanNodeEfficiency() == null
-            ? null
-            : String.format(Locale.ROOT, "%.2fx", a.meanNodeEfficiency()),
-        "per-node efficiency (mean)");
-    card(
-        b,
-        a.concurrentOverlapAggregate() == null
-            ? null
-            : Verdicts.num(a.concurrentOverlapAggregate()) + " " + run.unit(),
+        inUnit(a.concurrentOverlapAggregate(), run),
         "aggregate while every node ran (overlap window)");
     card(
         b,
@@ -198,6 +180,16 @@ public final class RunHtmlReport {
                 + " ms",
         "largest start skew ± clock uncertainty");
     return b.append("</div>").toString();
+  }
+
+  /** "1,234 locks/s", or null for no figure. */
+  private static String inUnit(Double v, RunRecord run) {
+    return v == null ? null : Verdicts.num(v) + " " + run.unit();
+  }
+
+  /** "0.87x", or null for no figure. */
+  private static String times(Double v) {
+    return v == null ? null : String.format(Locale.ROOT, "%.2fx", v);
   }
 
   private static void card(StringBuilder b, String value, String label) {
@@ -224,15 +216,10 @@ public final class RunHtmlReport {
       for (NodeStepStats n : s.perNode()) {
         b.append("<tr")
             .append(rowClass)
-            .append("><td class=\"l\">")
-            .append(esc(s.group()))
-            .append("</td><td class=\"l\">")
-            .append(esc(n.node()))
-            .append("</td><td>")
-            .append(s.okRepeats())
-            .append("/")
-            .append(s.repeats())
-            .append("</td>")
+            .append(">")
+            .append(labelTd(s.group()))
+            .append(labelTd(n.node()))
+            .append(td(s.okRepeats() + "/" + s.repeats()))
             .append(stats(n.throughput()))
             .append(
                 td(
@@ -256,15 +243,12 @@ public final class RunHtmlReport {
       if (s.perNode().size() > 1 && s.aggregate() != null) {
         b.append("<tr")
             .append(rowClass)
-            .append("><td class=\"l\">")
-            .append(esc(s.group()))
-            .append("</td><td class=\"l\"><b>all ")
+            .append(">")
+            .append(labelTd(s.group()))
+            .append("<td class=\"l\"><b>all ")
             .append(s.perNode().size())
-            .append(" nodes</b></td><td>")
-            .append(s.okRepeats())
-            .append("/")
-            .append(s.repeats())
-            .append("</td>")
+            .append(" nodes</b></td>")
+            .append(td(s.okRepeats() + "/" + s.repeats()))
             .append(stats(s.aggregate()))
             .append(
                 td(s.overlapAggregate() == null ? "–" : Verdicts.num(s.overlapAggregate().mean())))
@@ -295,10 +279,6 @@ public final class RunHtmlReport {
         + td(Verdicts.num(s.max()));
   }
 
-  private static String td(String v) {
-    return "<td>" + esc(v) + "</td>";
-  }
-
   static String recordTable(RunRecord run) {
     StringBuilder b =
         new StringBuilder(
@@ -315,11 +295,9 @@ public final class RunHtmlReport {
       for (NodeResult n : s.results()) {
         b.append("<tr")
             .append(bad ? " class=\"bad\"" : "")
-            .append("><td class=\"l\">")
-            .append(esc(s.id()))
-            .append("</td><td class=\"l\">")
-            .append(esc(n.node()))
-            .append("</td>")
+            .append(">")
+            .append(labelTd(s.id()))
+            .append(labelTd(n.node()))
             .append(td(Verdicts.num(n.throughput())))
             .append(td(Long.toString(n.ops())))
             .append(td(String.format(Locale.ROOT, "%.3f", n.seconds())))
@@ -327,18 +305,16 @@ public final class RunHtmlReport {
             .append(td(String.format(Locale.ROOT, "%+.3f", n.clockOffsetMillis())))
             .append(td(LatencyText.p50(n.latency())))
             .append(td(LatencyText.p99(n.latency())))
-            .append("<td class=\"l\">")
-            .append(esc(n.status() + (n.error() == null ? "" : ": " + n.error().message())))
-            .append("</td></tr>");
+            .append(labelTd(n.status() + (n.error() == null ? "" : ": " + n.error().message())))
+            .append("</tr>");
       }
       if (s.results().isEmpty()) {
-        b.append("<tr class=\"bad\"><td class=\"l\">")
-            .append(esc(s.id()))
-            .append("</td><td class=\"l\">")
-            .append(esc(String.join(", ", s.nodes())))
-            .append("</td><td colspan=\"7\"></td><td class=\"l\">")
-            .append(esc(s.status() + ": " + String.join("; ", s.errors())))
-            .append("</td></tr>");
+        b.append("<tr class=\"bad\">")
+            .append(labelTd(s.id()))
+            .append(labelTd(String.join(", ", s.nodes())))
+            .append("<td colspan=\"7\"></td>")
+            .append(labelTd(s.status() + ": " + String.join("; ", s.errors())))
+            .append("</tr>");
       }
     }
     return b.append(

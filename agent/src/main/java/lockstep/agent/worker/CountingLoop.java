@@ -1,0 +1,27 @@
+package lockstep.agent.worker;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * A worker loop run by one thread that counts its operations in a volatile field, read by the
+ * progress ticker, and ends when {@link #stop} sets its flag.
+ */
+abstract class CountingLoop implements WorkerLoop {
+  /** Written by the loop's thread only. */
+  protected volatile long ops;
+
+  protected volatile boolean stopped;
+
+  // One instance for the whole run: the lock loop asks it on every try-lock attempt.
+  protected final BooleanSupplier isStopped = () -> stopped;
+
+  @Override
+  public long ops() {
+    return ops;
+  }
+
+  @Override
+  public void stop() {
+    stopped = true;
+  }
+}
