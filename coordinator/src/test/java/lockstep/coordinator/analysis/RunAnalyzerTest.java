@@ -131,10 +131,7 @@ class RunAnalyzerTest {
 
   @Test
   void nodesThatNeverOverlapHaveNoWindow() {
-    var s =
-        allStep(
-            node("node1", 10, 0.0, 1.0, 0, 0, List.of()),
-            node("node2", 10, 1.5, 2.5, 0, 0, List.of()));
+    var s = allStep(node("node1", 10, 0.0, 1.0, 0, 0), node("node2", 10, 1.5, 2.5, 0, 0));
     assertThat(OverlapWindows.of(s, false).exists()).isFalse();
     assertThat(codes(analysedPair(s, 0.99))).contains("no-overlap");
   }
@@ -269,20 +266,14 @@ class RunAnalyzerTest {
 
   @Test
   void startSkewAboveTheConfiguredShareOfTheStepIsFlagged() {
-    var s =
-        allStep(
-            node("node1", 100, 0.0, 1.0, 0, 0, List.of()),
-            node("node2", 100, 0.06, 1.06, 60, 0, List.of()));
+    var s = allStep(node("node1", 100, 0.0, 1.0, 0, 0), node("node2", 100, 0.06, 1.06, 60, 0));
     assertThat(codes(analysedPair(s, 0.05))).contains("start-skew");
     assertThat(codes(analysedPair(s, 0.10))).doesNotContain("start-skew");
   }
 
   @Test
   void coherenceErrorsMakeTheRunInvalidAndComeFirst() {
-    var s =
-        allStep(
-            node("node1", 100, 0.0, 1.0, 0, 0, List.of()),
-            node("node2", 100, 0.0, 1.0, 0, 3, List.of()));
+    var s = allStep(node("node1", 100, 0.0, 1.0, 0, 0), node("node2", 100, 0.0, 1.0, 0, 3));
     RunRecord r = analysedPair(s, 0.05);
     assertThat(r.analysis().valid()).isFalse();
     assertThat(r.analysis().findings().get(0).severity()).isEqualTo(Severity.INVALID);
@@ -293,10 +284,7 @@ class RunAnalyzerTest {
   @Test
   void aPingPongNodeThatJoinedAfterTheWarmUpMakesCoherenceInconclusiveNotInvalid() {
     // node1 woke 1,088 ms after the instant, past the 500 ms warm-up: node2 ran the ring alone
-    var s =
-        allStep(
-            node("node1", 100, 1.1, 4.5, 1088, 0, List.of()),
-            node("node2", 900, 0.5, 4.5, 0.4, 457, List.of()));
+    var s = allStep(node("node1", 100, 1.1, 4.5, 1088, 0), node("node2", 900, 0.5, 4.5, 0.4, 457));
     Map<String, Object> params = Map.of("type", "ping-pong", "lock", "fcntl", "warmup", "500ms");
     RunRecord r =
         analysed(
@@ -307,9 +295,7 @@ class RunAnalyzerTest {
     assertThat(r.analysis().valid()).isTrue();
 
     var onTime =
-        allStep(
-            node("node1", 100, 0.5, 4.5, 3, 0, List.of()),
-            node("node2", 100, 0.5, 4.5, 0.4, 457, List.of()));
+        allStep(node("node1", 100, 0.5, 4.5, 3, 0), node("node2", 100, 0.5, 4.5, 0.4, 457));
     RunRecord invalid =
         analysed(
             run(

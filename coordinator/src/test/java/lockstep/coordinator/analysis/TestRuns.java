@@ -45,6 +45,12 @@ public final class TestRuns {
     return n.build();
   }
 
+  /** As {@link #node(String, long, double, double, double, long, List)}, with no series. */
+  public static NodeResult node(
+      String name, long ops, double first, double end, double skewMillis, long coherence) {
+    return node(name, ops, first, end, skewMillis, coherence, List.of());
+  }
+
   public static NodeResult node(String name, long ops, double seconds) {
     return building(name, ops, seconds).build();
   }

@@ -38,6 +38,12 @@ class ExpectationJudgeTest {
     return judge(RUN, figure, expression);
   }
 
+  private static void assertOutcome(
+      ExpectationOutcome outcome, ExpectationStatus status, String message) {
+    assertThat(outcome.status()).isEqualTo(status);
+    assertThat(outcome.message()).isEqualTo(message);
+  }
+
   @Test
   void aggregateEfficiencyBothWays() {
     ExpectationOutcome broken = judge("efficiency", ">= 0.8");
@@ -49,10 +55,10 @@ class ExpectationJudgeTest {
     assertThat(broken.bound()).isEqualTo(0.8);
     assertThat(broken.name()).isEqualTo("efficiency >= 0.80");
     assertThat(broken.expression()).isEqualTo(">= 0.8");
-    ExpectationOutcome held = judge("efficiency", ">= 50%");
-    assertThat(held.status()).isEqualTo(ExpectationStatus.HELD);
-    assertThat(held.message())
-        .isEqualTo("expect efficiency >= 50%: measured 50.0% (lowest node2 40.0%)");
+    assertOutcome(
+        judge("efficiency", ">= 50%"),
+        ExpectationStatus.HELD,
+        "expect efficiency >= 50%: measured 50.0% (lowest node2 40.0%)");
     assertThat(judge("efficiency", "> 0.5").status()).isEqualTo(ExpectationStatus.BROKEN);
   }
 
@@ -66,11 +72,10 @@ class ExpectationJudgeTest {
         .isEqualTo(
             "expect node-efficiency >= 0.50: measured 0.40 on node2 (1 of 2 nodes break it: node2"
                 + " 0.40)");
-    ExpectationOutcome held = judge("node-efficiency", ">= 0.4");
-    assertThat(held.status()).isEqualTo(ExpectationStatus.HELD);
-    assertThat(held.message())
-        .isEqualTo(
-            "expect node-efficiency >= 0.40: measured 0.40 on node2 (the lowest of 2 nodes)");
+    assertOutcome(
+        judge("node-efficiency", ">= 0.4"),
+        ExpectationStatus.HELD,
+        "expect node-efficiency >= 0.40: measured 0.40 on node2 (the lowest of 2 nodes)");
     ExpectationOutcome upper = judge("node-efficiency", "<= 0.5");
     assertThat(upper.node()).isEqualTo("node1");
     assertThat(upper.message())
@@ -118,19 +123,17 @@ class ExpectationJudgeTest {
             "expect throughput >= 1500 locks/s: measured 1000 locks/s (step all, 2 nodes, sum of"
                 + " nodes)");
     assertThat(judge("throughput", ">= 1000").status()).isEqualTo(ExpectationStatus.HELD);
-    ExpectationOutcome node = judge("node-throughput", ">= 500");
-    assertThat(node.status()).isEqualTo(ExpectationStatus.BROKEN);
-    assertThat(node.message())
-        .isEqualTo(
-            "expect node-throughput >= 500 locks/s: measured 400 locks/s on node2 (1 of 2 nodes"
-                + " break it: node2 400 locks/s)");
+    assertOutcome(
+        judge("node-throughput", ">= 500"),
+        ExpectationStatus.BROKEN,
+        "expect node-throughput >= 500 locks/s: measured 400 locks/s on node2 (1 of 2 nodes"
+            + " break it: node2 400 locks/s)");
     assertThat(judge("node-throughput", "<= 600").status()).isEqualTo(ExpectationStatus.HELD);
-    ExpectationOutcome solo = judge("solo-throughput", ">= 900");
-    assertThat(solo.status()).isEqualTo(ExpectationStatus.HELD);
-    assertThat(solo.message())
-        .isEqualTo(
-            "expect solo-throughput >= 900 locks/s: measured 1000 locks/s on node1 (the lowest of"
-                + " 2 nodes)");
+    assertOutcome(
+        judge("solo-throughput", ">= 900"),
+        ExpectationStatus.HELD,
+        "expect solo-throughput >= 900 locks/s: measured 1000 locks/s on node1 (the lowest of"
+            + " 2 nodes)");
     assertThat(judge("solo-throughput", ">= 1001").status()).isEqualTo(ExpectationStatus.BROKEN);
   }
 
@@ -143,8 +146,8 @@ class ExpectationJudgeTest {
             "all",
             "all",
             2,
-            TestRuns.node("node1", 500, 0.001, 1.001, -7.25, 0, List.of()),
-            TestRuns.node("node2", 500, 0.001, 1.001, 2, 0, List.of())));
+            TestRuns.node("node1", 500, 0.001, 1.001, -7.25, 0),
+            TestRuns.node("node2", 500, 0.001, 1.001, 2, 0)));
     RunRecord run = TestRuns.analysed(TestRuns.run(RUN.agents(), steps, 2, 0.05));
     ExpectationOutcome broken = judge(run, "skew", "<= 5ms");
     assertThat(broken.status()).isEqualTo(ExpectationStatus.BROKEN);
@@ -378,10 +381,10 @@ class ExpectationJudgeTest {
     assertThat(clean.unit()).isEqualTo("errors");
     assertThat(clean.message())
         .isEqualTo("expect coherence-errors == 0: measured 0 (in 12,000 checks)");
-    ExpectationOutcome dirty = judge(pingPong(3, 12_000), "coherence-errors", "== 0");
-    assertThat(dirty.status()).isEqualTo(ExpectationStatus.BROKEN);
-    assertThat(dirty.message())
-        .isEqualTo("expect coherence-errors == 0: measured 3 (in 12,000 checks: node1 3 in all)");
+    assertOutcome(
+        judge(pingPong(3, 12_000), "coherence-errors", "== 0"),
+        ExpectationStatus.BROKEN,
+        "expect coherence-errors == 0: measured 3 (in 12,000 checks: node1 3 in all)");
     assertThat(judge(pingPong(0, 0), "coherence-errors", "== 0").message())
         .isEqualTo(
             "expect coherence-errors == 0: not measured: no coherence check was made (ping-pong"

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.stream.Stream;
 import lockstep.coordinator.results.StepIds;
 import lockstep.coordinator.run.PlanSchedule;
 import lockstep.coordinator.run.StepNode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class PlanParsingTest {
   private static final String WORKLOAD = "workload: {type: lock-files, processes: 1, files: 1}\n";
@@ -71,20 +75,24 @@ class PlanParsingTest {
     assertThat(StepIds.parse("solo-node2")).isEqualTo(new StepIds.StepId("solo-node2", "solo", 1));
   }
 
+  static Stream<Arguments> badPlanFields() {
+    return Stream.of(
+        Arguments.of("plan: [solo, ramp]\nramp: [0]\n", "ramp: '0' is not a node count"),
+        Arguments.of("plan: [solo, ramp]\nramp: [2, 2]\n", "ramp: 2 is listed twice"),
+        Arguments.of("plan: [solo]\nramp: [2]\n", "the plan has no 'ramp' step"),
+        Arguments.of("plan: [solo, ramp]\nramp: 2\n", "ramp: must be a non-empty list"),
+        Arguments.of("repeat: 0\n", "repeat: 0 is outside the allowed range 1 .. 100"),
+        Arguments.of("plan: [solo, rmap]\n", "unknown step 'rmap' (known: solo, all, ramp)"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("badPlanFields")
+  void badPlanFieldsNameTheField(String top, String message) {
+    assertThatThrownBy(() -> parse(top)).hasMessageContaining(message);
+  }
+
   @Test
-  void badPlanFieldsNameTheField() {
-    assertThatThrownBy(() -> parse("plan: [solo, ramp]\nramp: [0]\n"))
-        .hasMessageContaining("ramp: '0' is not a node count");
-    assertThatThrownBy(() -> parse("plan: [solo, ramp]\nramp: [2, 2]\n"))
-        .hasMessageContaining("ramp: 2 is listed twice");
-    assertThatThrownBy(() -> parse("plan: [solo]\nramp: [2]\n"))
-        .hasMessageContaining("the plan has no 'ramp' step");
-    assertThatThrownBy(() -> parse("plan: [solo, ramp]\nramp: 2\n"))
-        .hasMessageContaining("ramp: must be a non-empty list");
-    assertThatThrownBy(() -> parse("repeat: 0\n"))
-        .hasMessageContaining("repeat: 0 is outside the allowed range 1 .. 100");
-    assertThatThrownBy(() -> parse("plan: [solo, rmap]\n"))
-        .hasMessageContaining("unknown step 'rmap' (known: solo, all, ramp)");
+  void aRampOfMoreNodesThanAgentsNamesTheField() {
     Scenario tooBig = parse("plan: [ramp]\nramp: [1, 4]\n");
     assertThatThrownBy(() -> PlanSchedule.of(tooBig, nodes(3)))
         .isInstanceOf(ScenarioException.class)
