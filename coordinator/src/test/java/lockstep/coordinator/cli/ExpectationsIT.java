@@ -1,15 +1,13 @@
 package lockstep.coordinator.cli;
 
+import static lockstep.coordinator.expect.XmlElements.elements;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import lockstep.coordinator.it.Cli;
 import lockstep.coordinator.local.LocalAgents;
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 
 /**
  * Expectations end to end against two real agent processes on loopback: a lock-files run with one
@@ -44,15 +41,6 @@ class ExpectationsIT {
     }
   }
 
-  private static List<Element> elements(Document doc, String name) {
-    NodeList nodes = doc.getElementsByTagName(name);
-    List<Element> out = new ArrayList<>();
-    for (int i = 0; i < nodes.getLength(); i++) {
-      out.add((Element) nodes.item(i));
-    }
-    return out;
-  }
-
   private static Document xml(Path file) throws Exception {
     return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
   }
@@ -71,16 +59,14 @@ class ExpectationsIT {
     Path junit = tmp.resolve("lockstep-junit.xml");
     Cli run =
         Cli.run(
-            "run",
-            scenario.toString(),
-            "--agents",
-            String.join(",", agents.addresses()),
-            "--out",
-            results.toString(),
-            "--expect",
-            "efficiency=>= 100",
-            "--junit",
-            junit.toString());
+            Cli.runArgs(
+                scenario,
+                agents.addresses(),
+                results,
+                "--expect",
+                "efficiency=>= 100",
+                "--junit",
+                junit.toString()));
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(LockstepCli.EXIT_EXPECTATION_BROKEN);
     String broken =
@@ -95,10 +81,7 @@ class ExpectationsIT {
             "  held    expect skew <= 10 s: measured \\d+\\.\\d+ s \\(node[12] in step ")
         .containsPattern("  BROKEN  " + broken);
 
-    Path runJson;
-    try (Stream<Path> files = Files.walk(results)) {
-      runJson = files.filter(p -> p.endsWith("run.json")).findFirst().orElseThrow();
-    }
+    Path runJson = Cli.runJson(results);
     JsonNode record = new ObjectMapper().readTree(runJson.toFile());
     assertThat(record.get("status").asText()).isEqualTo("ok");
     JsonNode expectations = record.get("expectations");

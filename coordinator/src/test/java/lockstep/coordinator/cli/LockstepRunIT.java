@@ -55,14 +55,7 @@ class LockstepRunIT {
     Cli cli = Cli.run(Cli.runArgs(scenario, agents.addresses(), results));
     JsonNode json = null;
     if (Files.isDirectory(results)) {
-      try (Stream<Path> files = Files.walk(results)) {
-        Path runJson =
-            files
-                .filter(p -> p.getFileName().toString().equals("run.json"))
-                .findFirst()
-                .orElseThrow();
-        json = new ObjectMapper().readTree(runJson.toFile());
-      }
+      json = new ObjectMapper().readTree(Cli.runJson(results).toFile());
     }
     return new Outcome(cli.exitCode(), cli.out(), cli.err(), json);
   }
@@ -190,17 +183,7 @@ class LockstepRunIT {
           .contains(agents.roots().get(1).relativize(blocker).toString())
           .contains("EEXIST");
       assertThat(c.err()).doesNotContain("Exception").doesNotContain("\tat ");
-      JsonNode run;
-      try (Stream<Path> files = Files.walk(results)) {
-        run =
-            new ObjectMapper()
-                .readTree(
-                    files
-                        .filter(p -> p.getFileName().toString().equals("run.json"))
-                        .findFirst()
-                        .orElseThrow()
-                        .toFile());
-      }
+      JsonNode run = new ObjectMapper().readTree(Cli.runJson(results).toFile());
       assertThat(run.get("steps"))
           .extracting(s -> s.get("id").asText())
           .containsExactly("solo-node1", "solo-node2");

@@ -1,13 +1,16 @@
 package lockstep.coordinator.it;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import lockstep.coordinator.cli.LockstepCli;
 
 /**
@@ -28,6 +31,16 @@ public record Cli(int exitCode, String out, String err) {
                 out.toString()));
     args.addAll(List.of(more));
     return args.toArray(String[]::new);
+  }
+
+  /** The run.json that a run saved somewhere under {@code results}: the first one found. */
+  public static Path runJson(Path results) throws IOException {
+    try (Stream<Path> files = Files.walk(results)) {
+      return files
+          .filter(p -> p.getFileName().toString().equals("run.json"))
+          .findFirst()
+          .orElseThrow();
+    }
   }
 
   public static synchronized Cli run(String... args) {

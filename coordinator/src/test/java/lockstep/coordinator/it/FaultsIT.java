@@ -35,8 +35,7 @@ class FaultsIT {
   @AfterEach
   void stop() throws Exception {
     for (Coordinator c : coordinators) {
-      c.process().destroyForcibly();
-      System.out.println("coordinator stdout:\n" + c.out() + "coordinator stderr:\n" + c.err());
+      c.killAndPrint();
       Path log = c.stdout().resolveSibling("logs").resolve("lockstep.log");
       if (Files.exists(log)) {
         System.out.println("coordinator log:\n" + Files.readString(log));
@@ -95,6 +94,14 @@ class FaultsIT {
     await().pollDelay(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(5)).until(() -> true);
   }
 
+  /** Waits until the agent of this node has no worker process left. */
+  private void awaitWorkersGone(int node, Duration atMost) {
+    await()
+        .atMost(atMost)
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> Signals.children(agentPid(node)).isEmpty());
+  }
+
   private long agentPid(int node) {
     return agents.pids().get(node - 1);
   }
@@ -107,11 +114,7 @@ class FaultsIT {
   }
 
   private JsonNode runJson() throws IOException {
-    try (Stream<Path> s = Files.walk(tmp.resolve("results"))) {
-      Path p =
-          s.filter(f -> f.getFileName().toString().equals("run.json")).findFirst().orElseThrow();
-      return new ObjectMapper().readTree(p.toFile());
-    }
+    return new ObjectMapper().readTree(Cli.runJson(tmp.resolve("results")).toFile());
   }
 
   private static double secondsSince(long nanos) {
@@ -137,10 +140,7 @@ class FaultsIT {
 
     long killed = System.nanoTime();
     Signals.send(agentPid(2), "KILL");
-    await()
-        .atMost(Duration.ofSeconds(5))
-        .pollInterval(Duration.ofMillis(20))
-        .until(() -> Signals.children(agentPid(1)).isEmpty());
+    awaitWorkersGone(1, Duration.ofSeconds(5));
     double othersAborted = secondsSince(killed);
     int code = exitWithin(c, Duration.ofSeconds(10));
     double exited = secondsSince(killed);
@@ -224,10 +224,7 @@ class FaultsIT {
     long frozen = System.nanoTime();
     Signals.send(agentPid(2), "STOP");
     stopped.add(agentPid(2));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .pollInterval(Duration.ofMillis(20))
-        .until(() -> Signals.children(agentPid(1)).isEmpty());
+    awaitWorkersGone(1, Duration.ofSeconds(10));
     double noticed = secondsSince(frozen);
     int code = exitWithin(c, Duration.ofSeconds(20));
     double exited = secondsSince(frozen);

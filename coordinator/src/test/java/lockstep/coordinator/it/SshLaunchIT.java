@@ -167,14 +167,7 @@ class SshLaunchIT {
             plan: [solo, all]
             workload: {type: write, file: "f.{node}", block-size: 64KiB, size: 4MiB}
             """);
-    Cli run =
-        Cli.run(
-            "run",
-            scenario.toString(),
-            "--agents",
-            String.join(",", addresses),
-            "--out",
-            work.resolve("out").toString());
+    Cli run = Cli.run(Cli.runArgs(scenario, addresses, work.resolve("out")));
     assertThat(run.exitCode()).as(run.err()).isZero();
     try (var files = Files.walk(work.resolve("out"))) {
       RunRecord r =
