@@ -25,6 +25,7 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.ScalingPoint;
 import lockstep.coordinator.model.Severity;
+import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -206,51 +207,29 @@ class RunAnalyzerTest {
     assertThat(codes(r)).contains("scales-well").doesNotContain("halved", "aggregate-flat");
   }
 
+  /** These steps analysed as run by node1 and node2 on GFS2, both with these settings. */
+  private static RunRecord onGfs2(Map<String, String> settings, List<StepRecord> steps) {
+    return analysed(
+        run(
+            List.of(
+                agent("node1", "6.1", settings, "gfs2"), agent("node2", "6.1", settings, "gfs2")),
+            steps,
+            1,
+            0.05));
+  }
+
   @Test
   void flatLockRateAloneAndTogetherLooksLikeARateLimit() {
     RunRecord local = soloThenAll(new double[] {100, 101}, new double[] {99, 100});
     // a local file system (the test agents' ext4) has no lock manager and no rate limit
     assertThat(codes(local)).doesNotContain("rate-limit");
-    RunRecord r =
-        analysed(
-            run(
-                List.of(
-                    agent("node1", "6.1", Map.of(), "gfs2"),
-                    agent("node2", "6.1", Map.of(), "gfs2")),
-                local.steps(),
-                1,
-                0.05));
+    RunRecord r = onGfs2(Map.of(), local.steps());
     assertThat(codes(r)).contains("rate-limit");
     RunRecord limited =
-        analysed(
-            run(
-                List.of(
-                    agent(
-                        "node1",
-                        "6.1",
-                        Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"),
-                        "gfs2"),
-                    agent(
-                        "node2",
-                        "6.1",
-                        Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"),
-                        "gfs2")),
-                r.steps(),
-                1,
-                0.05));
+        onGfs2(Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"), r.steps());
     assertThat(limited.analysis().verdict()).anyMatch(v -> v.contains("plock_rate_limit is 100"));
     RunRecord uneven = soloThenAll(new double[] {2000, 1500}, new double[] {1800, 1800});
-    assertThat(
-            codes(
-                analysed(
-                    run(
-                        List.of(
-                            agent("node1", "6.1", Map.of(), "gfs2"),
-                            agent("node2", "6.1", Map.of(), "gfs2")),
-                        uneven.steps(),
-                        1,
-                        0.05))))
-        .doesNotContain("rate-limit");
+    assertThat(codes(onGfs2(Map.of(), uneven.steps()))).doesNotContain("rate-limit");
   }
 
   @Test

@@ -40,6 +40,12 @@ class ExpectationsCliTest {
     return Cli.run(args);
   }
 
+  /** Exit 2 and this one line on stderr. */
+  private static void assertUsageError(Cli c, String line) {
+    assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
+    assertThat(c.err()).isEqualTo(line + System.lineSeparator());
+  }
+
   @Test
   void aBadCommandLineExpectationIsOneLineAndExit2BeforeAnyAgentIsCalled() throws Exception {
     Cli c =
@@ -49,11 +55,8 @@ class ExpectationsCliTest {
             "skew<=5ms",
             "--expect",
             "efficiency=>= 0.8x");
-    assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
-    assertThat(c.err())
-        .isEqualTo(
-            "lockstep: --expect efficiency: '>= 0.8x': a ratio takes no unit or %, not 'x'"
-                + System.lineSeparator());
+    assertUsageError(
+        c, "lockstep: --expect efficiency: '>= 0.8x': a ratio takes no unit or %, not 'x'");
   }
 
   @Test
@@ -63,14 +66,12 @@ class ExpectationsCliTest {
             "name: x\nplan: [all]\nexpect: {efficiency: \">= 0.8\"}\n"
                 + "workload: {type: write, size: 1MiB}\n");
     Cli c = Cli.run("run", s.toString(), "--agents", "127.0.0.1:1");
-    assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
-    assertThat(c.err())
-        .isEqualTo(
-            "lockstep: scenario "
-                + s
-                + ": expect.efficiency: needs each node alone and the nodes together, and plan"
-                + " [all] runs no node alone (no solo step); use plan: [solo, all]"
-                + System.lineSeparator());
+    assertUsageError(
+        c,
+        "lockstep: scenario "
+            + s
+            + ": expect.efficiency: needs each node alone and the nodes together, and plan"
+            + " [all] runs no node alone (no solo step); use plan: [solo, all]");
     Path all =
         Files.writeString(
             tmp.resolve("all.yaml"),
@@ -80,12 +81,10 @@ class ExpectationsCliTest {
                 + "workload: {type: write, size: 1MiB}\n");
     Cli cli =
         Cli.run("run", all.toString(), "--agents", "127.0.0.1:1", "--expect", "solo-throughput>=1");
-    assertThat(cli.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
-    assertThat(cli.err())
-        .isEqualTo(
-            "lockstep: --expect solo-throughput: needs each node alone, and plan [all] runs no"
-                + " node alone (no solo step); use plan: [solo, all]"
-                + System.lineSeparator());
+    assertUsageError(
+        cli,
+        "lockstep: --expect solo-throughput: needs each node alone, and plan [all] runs no"
+            + " node alone (no solo step); use plan: [solo, all]");
   }
 
   @Test
@@ -93,13 +92,7 @@ class ExpectationsCliTest {
     Path missing = tmp.resolve("no/such/dir/junit.xml");
     Cli c =
         runWith("name: x\nworkload: {type: write, size: 1MiB}\n", "--junit", missing.toString());
-    assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
-    assertThat(c.err())
-        .isEqualTo(
-            "lockstep: --junit "
-                + missing
-                + ": its directory does not exist"
-                + System.lineSeparator());
+    assertUsageError(c, "lockstep: --junit " + missing + ": its directory does not exist");
   }
 
   @Test

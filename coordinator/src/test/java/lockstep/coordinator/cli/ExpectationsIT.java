@@ -10,11 +10,7 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import lockstep.coordinator.it.Cli;
-import lockstep.coordinator.local.LocalAgents;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
@@ -24,23 +20,7 @@ import org.w3c.dom.Element;
  * that breaks (an efficiency of 100x); exit 3, the broken line with its measured figure, both
  * outcomes in run.json and the JUnit file, then the saved run judged again by {@code report}.
  */
-class ExpectationsIT {
-  @TempDir static Path tmp;
-
-  private static LocalAgents agents;
-
-  @BeforeAll
-  static void startAgents() throws Exception {
-    agents = LocalAgents.start(2, tmp.resolve("agents"));
-  }
-
-  @AfterAll
-  static void stopAgents() {
-    if (agents != null) {
-      agents.close();
-    }
-  }
-
+class ExpectationsIT extends TwoLocalAgents {
   private static Document xml(Path file) throws Exception {
     return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
   }

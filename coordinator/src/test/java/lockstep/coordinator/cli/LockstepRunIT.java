@@ -17,33 +17,13 @@ import java.util.stream.Stream;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.it.Cli;
 import lockstep.coordinator.it.Coordinator;
-import lockstep.coordinator.local.LocalAgents;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * End to end through the CLI against two real agent processes on loopback: both workloads, both
  * phases, every node, measured skew, files cleaned; and a node failing mid-run.
  */
-class LockstepRunIT {
-  @TempDir static Path tmp;
-
-  private static LocalAgents agents;
-
-  @BeforeAll
-  static void startAgents() throws Exception {
-    agents = LocalAgents.start(2, tmp.resolve("agents"));
-  }
-
-  @AfterAll
-  static void stopAgents() {
-    if (agents != null) {
-      agents.close();
-    }
-  }
-
+class LockstepRunIT extends TwoLocalAgents {
   record Outcome(int code, String out, String err, JsonNode run) {}
 
   private Outcome run(String name, String workload) throws Exception {

@@ -197,6 +197,40 @@ class ExpectationJudgeTest {
         n.resources());
   }
 
+  /** The step with this status, these results, aggregate and errors, and no faults. */
+  private static StepRecord changed(
+      StepRecord s,
+      RunStatus status,
+      List<NodeResult> results,
+      Aggregate aggregate,
+      List<String> errors) {
+    return new StepRecord(
+        s.id(),
+        s.kind(),
+        s.nodes(),
+        s.intendedStartUnixNanos(),
+        status,
+        results,
+        aggregate,
+        errors,
+        s.group(),
+        s.repeat(),
+        List.of());
+  }
+
+  /** The aggregate with these percentiles and this merged histogram. */
+  private static Aggregate aggregateWith(Aggregate a, Latency latency, String histogram) {
+    return new Aggregate(
+        a.seconds(),
+        a.ops(),
+        a.bytes(),
+        a.throughput(),
+        a.sumOfNodes(),
+        a.maxAbsSkewMillis(),
+        latency,
+        histogram);
+  }
+
   /** RUN with latencies: node1 100 ops at 1 ms, node2 98 at 1 ms and 2 at 30 ms, together. */
   private static RunRecord withLatency() {
     long[] fast = new long[100];
@@ -219,26 +253,7 @@ class ExpectationJudgeTest {
               withHistogram(s.results().get(1), histogram(node2)));
       Aggregate a = s.aggregate();
       steps.add(
-          new StepRecord(
-              s.id(),
-              s.kind(),
-              s.nodes(),
-              s.intendedStartUnixNanos(),
-              s.status(),
-              nodes,
-              new Aggregate(
-                  a.seconds(),
-                  a.ops(),
-                  a.bytes(),
-                  a.throughput(),
-                  a.sumOfNodes(),
-                  a.maxAbsSkewMillis(),
-                  a.latency(),
-                  histogram(all)),
-              s.errors(),
-              s.group(),
-              s.repeat(),
-              List.of()));
+          changed(s, s.status(), nodes, aggregateWith(a, a.latency(), histogram(all)), s.errors()));
     }
     return TestRuns.analysed(TestRuns.run(RUN.agents(), steps, 1, 0.05));
   }
@@ -272,29 +287,13 @@ class ExpectationJudgeTest {
     List<StepRecord> unrecorded =
         RUN.steps().stream()
             .map(
-                s -> {
-                  Aggregate a = s.aggregate();
-                  return new StepRecord(
-                      s.id(),
-                      s.kind(),
-                      s.nodes(),
-                      s.intendedStartUnixNanos(),
-                      s.status(),
-                      s.results(),
-                      new Aggregate(
-                          a.seconds(),
-                          a.ops(),
-                          a.bytes(),
-                          a.throughput(),
-                          a.sumOfNodes(),
-                          a.maxAbsSkewMillis(),
-                          new Latency(0, 0, 0, 0, 0, 0, 0),
-                          ""),
-                      s.errors(),
-                      s.group(),
-                      s.repeat(),
-                      List.of());
-                })
+                s ->
+                    changed(
+                        s,
+                        s.status(),
+                        s.results(),
+                        aggregateWith(s.aggregate(), new Latency(0, 0, 0, 0, 0, 0, 0), ""),
+                        s.errors()))
             .toList();
     ExpectationOutcome p99 =
         judge(TestRuns.analysed(TestRuns.run(RUN.agents(), unrecorded, 1, 0.05)), "p99", "<= 1s");
@@ -310,18 +309,12 @@ class ExpectationJudgeTest {
             .map(
                 s ->
                     s.group().equals("all")
-                        ? new StepRecord(
-                            s.id(),
-                            s.kind(),
-                            s.nodes(),
-                            s.intendedStartUnixNanos(),
+                        ? changed(
+                            s,
                             RunStatus.FAILED,
                             s.results(),
                             s.aggregate(),
-                            List.of("node2: failed"),
-                            s.group(),
-                            s.repeat(),
-                            List.of())
+                            List.of("node2: failed"))
                         : s)
             .toList();
     RunRecord noTogether = TestRuns.analysed(TestRuns.run(RUN.agents(), steps, 1, 0.05));

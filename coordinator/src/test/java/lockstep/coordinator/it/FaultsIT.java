@@ -80,6 +80,16 @@ class FaultsIT {
    * Waits until the step is armed on every node and its start instant has passed: the workload
    * runs.
    */
+  /** A minute-long hot-lock run on both agents (timeout 10 m), armed and running. */
+  private Coordinator runningHotLock(String name) throws IOException {
+    Coordinator c =
+        coordinator(
+            scenario(
+                name, "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
+    awaitRunning(c);
+    return c;
+  }
+
   private static void awaitRunning(Coordinator c) throws IOException {
     try {
       await()
@@ -131,11 +141,7 @@ class FaultsIT {
   @Test
   void anAgentKilledMidRunAbortsTheOthersAndFailsTheRunNamingItsFiles() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "killed", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("killed");
     assertThat(Signals.children(agentPid(1))).hasSize(2);
 
     long killed = System.nanoTime();
@@ -169,12 +175,7 @@ class FaultsIT {
   @Test
   void anAgentKilledMidRunAndRestartedOnItsRootRemovesTheFilesItsRunLeftAtStart() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "restarted",
-                "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("restarted");
     assertThat(filesUnder(2))
         .extracting(p -> agents.roots().get(1).relativize(p).toString())
         .contains(".lockstep-runs.node2")
@@ -215,11 +216,7 @@ class FaultsIT {
   @Test
   void aFrozenAgentIsNoticedTheOthersAbortedAndItCleansUpWhenResumed() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "frozen", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("frozen");
 
     long frozen = System.nanoTime();
     Signals.send(agentPid(2), "STOP");
@@ -250,11 +247,7 @@ class FaultsIT {
   @Test
   void aKilledCoordinatorsRunsEndOnEveryAgentWithinTheLease() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "orphan", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("orphan");
     long killed = System.nanoTime();
     c.signal("KILL");
     await()
@@ -278,12 +271,7 @@ class FaultsIT {
   @Test
   void aKilledCoordinatorsRunIsCollectedByANewProcessFromEveryNode() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "crashed",
-                "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("crashed");
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("Run (\\S+):").matcher(c.out());
     assertThat(m.find()).as(c.out()).isTrue();
     String runId = m.group(1);
@@ -350,12 +338,7 @@ class FaultsIT {
   void ctrlCOrSigtermAbortsAndCleansEveryAgentSavesAnInterruptedRunAndExits130(String signal)
       throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "interrupted",
-                "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("interrupted");
     long sent = System.nanoTime();
     c.signal(signal);
     int code = exitWithin(c, Duration.ofSeconds(5));
