@@ -55,6 +55,17 @@ public final class TestRuns {
     return building(name, ops, seconds).build();
   }
 
+  /**
+   * As {@link #node(String, long, double)}, a ping-pong node that found {@code errors} in checks.
+   */
+  public static NodeResult checkedNode(
+      String name, long ops, double seconds, long errors, long checks) {
+    NodeBuilder n = building(name, ops, seconds);
+    n.coherenceErrors = errors;
+    n.coherenceChecks = checks;
+    return n.build();
+  }
+
   /** A lock node as {@link #node(String, long, double)} makes it, for a test to change. */
   static NodeBuilder building(String name, long ops, double seconds) {
     return building(name, ops, 0.001, 0.001 + seconds);

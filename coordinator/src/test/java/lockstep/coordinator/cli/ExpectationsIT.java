@@ -103,14 +103,7 @@ class ExpectationsIT extends TwoLocalAgents {
 
     // judged again after the fact: the recorded skew expectation and a looser efficiency
     Path again = tmp.resolve("again.xml");
-    Cli report =
-        Cli.run(
-            "report",
-            runJson.toString(),
-            "--expect",
-            "efficiency>=0.01",
-            "--junit",
-            again.toString());
+    Cli report = Cli.report(runJson, "--expect", "efficiency>=0.01", "--junit", again.toString());
     assertThat(report.exitCode()).as(report.err()).isZero();
     assertThat(report.out()).contains("Expectations: all 2 held");
     Document judged = xml(again);
@@ -118,7 +111,7 @@ class ExpectationsIT extends TwoLocalAgents {
         .extracting(c -> c.getAttribute("name"))
         .containsExactly("skew <= 10 s", "efficiency >= 0.01");
     assertThat(elements(judged, "failure")).isEmpty();
-    Cli strict = Cli.run("report", runJson.toString(), "--expect", "skew<=1us");
+    Cli strict = Cli.report(runJson, "--expect", "skew<=1us");
     assertThat(strict.exitCode()).isEqualTo(3);
     assertThat(strict.err())
         .matches(Pattern.compile("lockstep: expect skew <= 1 us: measured \\d+.*", Pattern.DOTALL));

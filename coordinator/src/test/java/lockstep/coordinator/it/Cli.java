@@ -43,6 +43,13 @@ public record Cli(int exitCode, String out, String err) {
     }
   }
 
+  /** {@code lockstep report RUN_JSON OPTIONS...}: a saved run reported (and judged) again. */
+  public static Cli report(Path runJson, String... options) {
+    List<String> args = new ArrayList<>(List.of("report", runJson.toString()));
+    args.addAll(List.of(options));
+    return run(args.toArray(String[]::new));
+  }
+
   public static synchronized Cli run(String... args) {
     PrintStream saved = System.out;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();

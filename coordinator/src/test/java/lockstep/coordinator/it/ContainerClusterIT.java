@@ -67,13 +67,8 @@ class ContainerClusterIT {
   }
 
   @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (shared != null) {
-      shared.close();
-    }
+  static void stopCluster() throws Exception {
+    Closing.closeEach(cluster, shared);
   }
 
   @Test

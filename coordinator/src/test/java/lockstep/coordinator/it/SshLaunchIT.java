@@ -3,7 +3,6 @@ package lockstep.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -107,15 +106,8 @@ class SshLaunchIT {
   }
 
   @AfterAll
-  static void stopNodes() throws IOException {
-    for (SshdNode n : new SshdNode[] {nodeA, nodeB}) {
-      if (n != null) {
-        n.close();
-      }
-    }
-    if (shared != null) {
-      shared.close();
-    }
+  static void stopNodes() throws Exception {
+    Closing.closeEach(nodeA, nodeB, shared);
   }
 
   @AfterEach
