@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * scenario, judged on a run record, written as JUnit XML) -> model at the bottom. No package loops.
  */
 class ArchitectureTest {
-  /** What runs a run, records, analyses, shows or starts it: the model sees none of it. */
+  /** What runs a run, records, analyses, shows or starts it: model and scenario see none of it. */
   private static final String[] ABOVE_THE_MODEL = {
     "..coordinator.run..",
     "..coordinator.results..",
