@@ -1,5 +1,6 @@
 package lockstep.agent.bench;
 
+import java.util.function.IntSupplier;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
@@ -63,39 +64,15 @@ public final class LockCallBench {
       report(
           "Pointer @SaveError",
           seconds,
-          () ->
-              ring(
-                  seconds,
-                  (slot, lock) -> {
-                    mem.putShort(0, lock ? (short) 1 : (short) 2);
-                    mem.putLong(8, slot);
-                    mem.putLong(16, 1);
-                    check(saved.fcntl(fd, 7, mem));
-                  }));
+          () -> rawRing(seconds, mem, () -> saved.fcntl(fd, 7, mem)));
       report(
           "long @SaveError",
           seconds,
-          () ->
-              ring(
-                  seconds,
-                  (slot, lock) -> {
-                    mem.putShort(0, lock ? (short) 1 : (short) 2);
-                    mem.putLong(8, slot);
-                    mem.putLong(16, 1);
-                    check(addressSaved.fcntl(fd, 7, addr));
-                  }));
+          () -> rawRing(seconds, mem, () -> addressSaved.fcntl(fd, 7, addr)));
       report(
           "long @IgnoreError",
           seconds,
-          () ->
-              ring(
-                  seconds,
-                  (slot, lock) -> {
-                    mem.putShort(0, lock ? (short) 1 : (short) 2);
-                    mem.putLong(8, slot);
-                    mem.putLong(16, 1);
-                    check(address.fcntl(fd, 7, addr));
-                  }));
+          () -> rawRing(seconds, mem, () -> address.fcntl(fd, 7, addr)));
     }
   }
 
@@ -129,6 +106,21 @@ public final class LockCallBench {
     }
     c.call(i, false);
     return ops;
+  }
+
+  /**
+   * A ring of raw fcntl calls on the struct flock at {@code flock}: l_type (F_WRLCK 1, F_UNLCK 2)
+   * at offset 0, l_start at 8, l_len at 16, set before each call.
+   */
+  private static long rawRing(double seconds, Pointer flock, IntSupplier fcntl) {
+    return ring(
+        seconds,
+        (slot, lock) -> {
+          flock.putShort(0, lock ? (short) 1 : (short) 2);
+          flock.putLong(8, slot);
+          flock.putLong(16, 1);
+          check(fcntl.getAsInt());
+        });
   }
 
   private static void check(int rc) {

@@ -3,10 +3,10 @@ package lockstep.agent.env;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import lockstep.agent.fs.MountInfo;
+import lockstep.testsupport.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,9 +14,7 @@ class NodeEnvironmentTest {
   @TempDir Path base;
 
   private void write(String rel, String text) throws IOException {
-    Path p = base.resolve(rel);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+    TestFiles.write(base, rel, text);
   }
 
   @Test

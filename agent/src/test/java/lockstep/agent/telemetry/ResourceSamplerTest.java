@@ -11,6 +11,7 @@ import lockstep.agent.v1.DiskCounters;
 import lockstep.agent.v1.ResourceSample;
 import lockstep.agent.v1.ResourceTelemetry;
 import lockstep.common.WallClock;
+import lockstep.testsupport.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,9 +19,7 @@ class ResourceSamplerTest {
   @TempDir Path base;
 
   private void write(String relative, String text) throws IOException {
-    Path p = base.resolve(relative);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+    TestFiles.write(base, relative, text);
   }
 
   private void tree() throws IOException {

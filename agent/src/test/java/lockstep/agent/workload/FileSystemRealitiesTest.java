@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import static lockstep.agent.workload.WorkloadResults.prepareAndRun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,7 +15,6 @@ import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WriteWorkload;
-import lockstep.common.WallClock;
 import lockstep.testsupport.Required;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,8 +72,7 @@ class FileSystemRealitiesTest {
                   .setBlockSizeBytes(64 << 10)
                   .build(),
               new RootedPaths(mnt, "n1"));
-      w.prepare();
-      WorkloadResult r = w.run(WallClock.nowNanos()).build();
+      WorkloadResult r = prepareAndRun(w, 0);
       assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);
       assertThat(r.getError().getErrnoName()).isEqualTo("ENOSPC");
       assertThat(r.getError().getOperation()).isEqualTo("pwrite");

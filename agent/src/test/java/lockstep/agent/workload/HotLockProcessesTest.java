@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import static lockstep.agent.workload.WorkloadResults.prepareAndRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -63,8 +64,7 @@ class HotLockProcessesTest {
                 .build(),
             new RootedPaths(root, "n1"));
     try {
-      w.prepare();
-      WorkloadResult r = w.run(WallClock.nowNanos() + 100_000_000).build();
+      WorkloadResult r = prepareAndRun(w, 100_000_000);
       assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
       assertThat(r.getOps()).isPositive();
       assertThat(r.getLockRetries()).as("two processes, each holding 2 ms").isPositive();

@@ -1,5 +1,7 @@
 package lockstep.agent.workload;
 
+import static lockstep.agent.workload.WorkloadResults.assertFailedOn;
+import static lockstep.agent.workload.WorkloadResults.prepareAndRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -162,9 +164,7 @@ class LockFilesProcessesTest {
       // made after prepare's check: the worker's O_EXCL open meets it
       Files.createDirectories(root.resolve("locks.n1/test-0-7"));
       WorkloadResult r = w.run(WallClock.nowNanos()).build();
-      assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);
-      assertThat(r.getError().getErrnoName()).isEqualTo("EEXIST");
-      assertThat(r.getError().getPath()).isEqualTo("locks.n1/test-0-7");
+      assertFailedOn(r, "EEXIST", "locks.n1/test-0-7");
       assertThat(r.getOps()).isEqualTo(7 + 25);
     } finally {
       w.cleanup();
@@ -188,8 +188,7 @@ class LockFilesProcessesTest {
                 .build(),
             new RootedPaths(root, "n1"));
     try {
-      w.prepare();
-      WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
+      WorkloadResult r = prepareAndRun(w, 50_000_000);
       assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
       assertThat(r.getOps()).isEqualTo(50);
       assertThat(r.getLockRetries()).isZero();
@@ -210,8 +209,7 @@ class LockFilesProcessesTest {
                 .build(),
             new RootedPaths(root, "n1"));
     try {
-      w.prepare();
-      WorkloadResult r = w.run(WallClock.nowNanos()).build();
+      WorkloadResult r = prepareAndRun(w, 0);
       assertThat(r.getOps()).isEqualTo(50);
       Path f = root.resolve("locks.n1/test-0-3");
       assertThat(lockableHere(f, LockCall.FLOCK)).isTrue();

@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import static lockstep.agent.workload.WorkloadResults.assertFailedOn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -79,9 +80,7 @@ class MetadataOpsWorkloadTest {
     w.prepare();
     Files.createFile(root.resolve("md.n1/n1-t0-f3"));
     WorkloadResult r = w.run(WallClock.nowNanos()).build();
-    assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);
-    assertThat(r.getError().getErrnoName()).isEqualTo("EEXIST");
-    assertThat(r.getError().getPath()).isEqualTo("md.n1/n1-t0-f3");
+    assertFailedOn(r, "EEXIST", "md.n1/n1-t0-f3");
     w.cleanup();
   }
 }

@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import static lockstep.agent.workload.WorkloadResults.prepareAndRun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -82,8 +83,7 @@ class PingPongProcessesTest {
             new RootedPaths(root, "n1"),
             1);
     try {
-      w.prepare();
-      WorkloadResult r = w.run(WallClock.nowNanos() + 50_000_000).build();
+      WorkloadResult r = prepareAndRun(w, 50_000_000);
       assertThat(r.getOps()).isPositive();
       assertThat(r.getCoherenceChecks()).isZero();
     } finally {

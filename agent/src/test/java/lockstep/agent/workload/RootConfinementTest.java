@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import static lockstep.agent.workload.WorkloadResults.assertFailedOn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +19,6 @@ import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.MetadataOp;
 import lockstep.agent.v1.MetadataWorkload;
 import lockstep.agent.v1.ReadWorkload;
-import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WriteWorkload;
 import lockstep.common.WallClock;
@@ -180,9 +180,7 @@ class RootConfinementTest {
         Files.createSymbolicLink(root.resolve("locks/test-0-" + i), outside.resolve("lock-" + i));
       }
       WorkloadResult r = w.run(WallClock.nowNanos()).build();
-      assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);
-      assertThat(r.getError().getErrnoName()).isEqualTo("EEXIST");
-      assertThat(r.getError().getPath()).isEqualTo("locks/test-0-0");
+      assertFailedOn(r, "EEXIST", "locks/test-0-0");
     } finally {
       w.cleanup();
     }

@@ -1,5 +1,6 @@
 package lockstep.agent.workload;
 
+import static lockstep.agent.workload.WorkloadResults.prepareAndRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -51,8 +52,7 @@ class WriteFileWorkloadTest {
   void lastBlockMayBeShort() {
     WriteFileWorkload w =
         new WriteFileWorkload(spec().setSizeBytes(10_000).build(), new RootedPaths(root, "n1"));
-    w.prepare();
-    WorkloadResult r = w.run(WallClock.nowNanos()).build();
+    WorkloadResult r = prepareAndRun(w, 0);
     assertThat(r.getBytes()).isEqualTo(10_000);
     assertThat(r.getOps()).isEqualTo(3);
     w.cleanup();

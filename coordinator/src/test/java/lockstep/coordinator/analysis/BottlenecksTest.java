@@ -129,30 +129,18 @@ class BottlenecksTest {
 
   @Test
   void cpuBoundSaysHowMuchWasTheWorkloadsOwnProcesses() {
-    var own =
-        Bottlenecks.judge(
-            "all",
-            List.of(load(figures(99, 70.3, "vda", 5, "lo", 0, null, 0), 0.9)),
-            Map.of(),
-            LockWait.SHARED);
-    assertThat(own.code()).isEqualTo("cpu-bound");
-    assertThat(own.message())
-        .contains(
-            "CPU-bound on porpoise: 99% busy, 71% of it in the workload's own processes",
-            "may be Lockstep's limit");
+    assertFinding(
+        judgeAlone(figures(99, 70.3, "vda", 5, "lo", 0, null, 0), 0.9, LockWait.SHARED),
+        "cpu-bound",
+        "CPU-bound on porpoise: 99% busy, 71% of it in the workload's own processes",
+        "may be Lockstep's limit");
     // an I/O workload on a CPU taken by others (lock workers in that case are 'waiting', below)
-    var other =
-        Bottlenecks.judge(
-            "all", List.of(load(figures(90, 20, "", 0, "lo", 40, null, 0), null)), Map.of(), null);
-    assertThat(other.code()).isEqualTo("cpu-bound");
-    assertThat(other.message())
-        .contains("22% of it in the workload's own processes", "mostly outside");
-    var below =
-        Bottlenecks.judge(
-            "all",
-            List.of(load(figures(84.9, 20, "", 0, "lo", 40, null, 0), 0.2)),
-            Map.of(),
-            LockWait.SHARED);
+    assertFinding(
+        judgeAlone(figures(90, 20, "", 0, "lo", 40, null, 0), null, null),
+        "cpu-bound",
+        "22% of it in the workload's own processes",
+        "mostly outside");
+    var below = judgeAlone(figures(84.9, 20, "", 0, "lo", 40, null, 0), 0.2, LockWait.SHARED);
     assertThat(below.code()).isEqualTo("no-bottleneck");
   }
 
@@ -166,94 +154,45 @@ class BottlenecksTest {
                 load(figures(7, 3, "vda", 2, "lo", 0.5, null, 0), 0.96)),
             Map.of(),
             LockWait.SHARED);
-    assertThat(w.code()).isEqualTo("waiting");
-    assertThat(w.message())
-        .contains(
-            "waiting: CPU 8%, device 3% busy, 94% of the workers' time inside lock calls",
-            "the nodes wait on something shared (a cluster lock manager or a rate limit)");
+    assertFinding(
+        w,
+        "waiting",
+        "waiting: CPU 8%, device 3% busy, 94% of the workers' time inside lock calls",
+        "the nodes wait on something shared (a cluster lock manager or a rate limit)");
     // still waiting with the CPU busy but not saturated (a local file-system daemon's work),
     // and the line says whose the CPU time is
-    var busy =
-        Bottlenecks.judge(
-            "all",
-            List.of(load(figures(83, 3, "vda", 3, "lo", 0, null, 0), 0.99)),
-            Map.of(),
-            LockWait.SHARED);
-    assertThat(busy.code()).isEqualTo("waiting");
-    assertThat(busy.message())
-        .contains(
-            "waiting: CPU 83% (",
-            "% of it in the workload's own processes; the rest is the file system's daemons");
+    assertFinding(
+        judgeAlone(figures(83, 3, "vda", 3, "lo", 0, null, 0), 0.99, LockWait.SHARED),
+        "waiting",
+        "waiting: CPU 83% (",
+        "% of it in the workload's own processes; the rest is the file system's daemons");
     // even with the CPU saturated, when it goes mostly to others (a local file-system daemon)
-    assertThat(
-            Bottlenecks.judge(
-                    "all",
-                    List.of(load(figures(90, 3, "vda", 3, "lo", 0, null, 0), 0.94)),
-                    Map.of(),
-                    LockWait.SHARED)
-                .code())
+    assertThat(judgeAlone(figures(90, 3, "vda", 3, "lo", 0, null, 0), 0.94, LockWait.SHARED).code())
         .isEqualTo("waiting");
     // not waiting: CPU saturated by the workload itself (CPU-bound), the lock share too small,
     // or not a lock workload
     assertThat(
-            Bottlenecks.judge(
-                    "all",
-                    List.of(load(figures(90, 80, "vda", 3, "lo", 0, null, 0), 0.94)),
-                    Map.of(),
-                    LockWait.SHARED)
-                .code())
+            judgeAlone(figures(90, 80, "vda", 3, "lo", 0, null, 0), 0.94, LockWait.SHARED).code())
         .isEqualTo("cpu-bound");
-    assertThat(
-            Bottlenecks.judge(
-                    "all",
-                    List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.49)),
-                    Map.of(),
-                    LockWait.SHARED)
-                .code())
+    assertThat(judgeAlone(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.49, LockWait.SHARED).code())
         .isEqualTo("no-bottleneck");
-    assertThat(
-            Bottlenecks.judge(
-                    "all",
-                    List.of(load(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.94)),
-                    Map.of(),
-                    null)
-                .code())
+    assertThat(judgeAlone(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.94, null).code())
         .isEqualTo("no-bottleneck");
-    var fuse =
-        Bottlenecks.judge(
-            "all",
-            List.of(load(figures(20, 3, "", 0, "lo", 3, null, 0), 0.9)),
-            Map.of(),
-            LockWait.SHARED);
+    var fuse = judgeAlone(figures(20, 3, "", 0, "lo", 3, null, 0), 0.9, LockWait.SHARED);
     assertThat(fuse.message())
         .contains("waiting: CPU 20%, no local block device, 90% of the workers' time");
   }
 
   @Test
   void networkBoundNeedsALinkSpeed() {
-    var n =
-        Bottlenecks.judge(
-            "all",
-            List.of(load(figures(30, 10, "", 0, "eth0", 118, 1000L, 0), null)),
-            Map.of(),
-            null);
-    assertThat(n.code()).isEqualTo("network-bound");
-    assertThat(n.message())
-        .contains("network-bound: 118 MB/s on eth0 of node porpoise, 94% of its 1 Gb/s link");
+    assertFinding(
+        judgeAlone(figures(30, 10, "", 0, "eth0", 118, 1000L, 0), null, null),
+        "network-bound",
+        "network-bound: 118 MB/s on eth0 of node porpoise, 94% of its 1 Gb/s link");
     // loopback has no link speed: never network-bound, however many bytes
-    var lo =
-        Bottlenecks.judge(
-            "all",
-            List.of(load(figures(30, 10, "", 0, "lo", 5000, null, 0), null)),
-            Map.of(),
-            null);
+    var lo = judgeAlone(figures(30, 10, "", 0, "lo", 5000, null, 0), null, null);
     assertThat(lo.code()).isEqualTo("no-bottleneck");
-    var slow =
-        Bottlenecks.judge(
-            "all",
-            List.of(load(figures(30, 10, "", 0, "eth0", 90, 1000L, 0), null)),
-            Map.of(),
-            null);
+    var slow = judgeAlone(figures(30, 10, "", 0, "eth0", 90, 1000L, 0), null, null);
     assertThat(slow.code()).isEqualTo("no-bottleneck");
   }
 
@@ -300,6 +239,17 @@ class BottlenecksTest {
             TestRuns.allStep(node("orca", figures(8, 3, "vda", 3, "lo", 0.5, null, 0), 0.94)));
     assertThat(RunAnalyzer.analyse(r).verdict())
         .anyMatch(v -> v.startsWith("Step all: waiting: CPU 8%"));
+  }
+
+  /** The finding has this code and its message contains every one of {@code parts}. */
+  private static void assertFinding(Finding f, String code, String... parts) {
+    assertThat(f.code()).isEqualTo(code);
+    assertThat(f.message()).contains(parts);
+  }
+
+  /** Step "all" of one node, porpoise, with these figures; no solo step to compare with. */
+  private static Finding judgeAlone(ResourceFigures f, Double lockShare, LockWait lockWait) {
+    return Bottlenecks.judge("all", List.of(load(f, lockShare)), Map.of(), lockWait);
   }
 
   private static NodeLoad load(ResourceFigures f, Double lockShare) {

@@ -92,7 +92,6 @@ class FaultEffectsTest {
   void theVerdictLeadsWithTheStallInPlainWordsAndItsBounds() {
     RunRecord run =
         killedAt5s(
-            40,
             series(40, 1000, 5.0, 28.4, 2000),
             Map.of("corosync:totem.token", "3000", "corosync:totem.consensus", "3600"),
             "gfs2");
@@ -113,7 +112,6 @@ class FaultEffectsTest {
     // node dead (60 s), then pauses while the locks are recovered
     RunRecord run =
         killedAt5s(
-            80,
             series(80, 1000, 65.0, 67.2, 1000),
             Map.of("o2cb:heartbeat_dead_threshold", "31"),
             "ocfs2");
@@ -124,9 +122,13 @@ class FaultEffectsTest {
                 + " declares a node dead when its disk heartbeat has been missing for 60 s .*");
   }
 
-  /** An analysed hot-lock run of one step in which node2 was killed at 5 s; node1 survived. */
+  /**
+   * An analysed hot-lock run of one step in which node2 was killed at 5 s; node1 survived with this
+   * series, to its last sample.
+   */
   private static RunRecord killedAt5s(
-      double seconds, List<Sample> survivor, Map<String, String> settings, String fs) {
+      List<Sample> survivor, Map<String, String> settings, String fs) {
+    double seconds = survivor.get(survivor.size() - 1).t();
     TestRuns.NodeBuilder n1 = TestRuns.building("node1", 50_000, 0.0, seconds);
     n1.series = survivor;
     StepRecord all =

@@ -102,18 +102,22 @@ class NoiseVerdictsTest {
     return node(name, ops, 0.0, series.get(series.size() - 1).t(), 0, 0, series);
   }
 
+  /** The analysed run of one step, node1 alone, with this result. */
+  private static RunRecord aloneOnNode1(NodeResult node1) {
+    return analysed(
+        run(
+            List.of(agent("node1")),
+            List.of(step("solo-node1", "solo-node1", "solo", 1, node1)),
+            1,
+            0.05));
+  }
+
   @Test
   void aRampInTheTimeSeriesIsUnsteady() {
     NodeResult ramp = withSeries("node1", series(2.0, 20, 2000, 10000));
     assertThat(NoiseVerdicts.firstQuarterOverRest(ramp, 0).getAsDouble())
         .isCloseTo(0.2, within(0.02));
-    RunRecord r =
-        analysed(
-            run(
-                List.of(agent("node1")),
-                List.of(step("solo-node1", "solo-node1", "solo", 1, ramp)),
-                1,
-                0.05));
+    RunRecord r = aloneOnNode1(ramp);
     assertThat(codes(r)).contains("unsteady");
     assertThat(message(r, "unsteady"))
         .contains("step solo-node1", "node1 20%", "not yet trustworthy", "repeat: 5");
@@ -121,15 +125,7 @@ class NoiseVerdictsTest {
     NodeResult flat = withSeries("node1", series(2.0, 20, 10000, 10000));
     assertThat(NoiseVerdicts.firstQuarterOverRest(flat, 0).getAsDouble())
         .isCloseTo(1.0, within(0.02));
-    assertThat(
-            codes(
-                analysed(
-                    run(
-                        List.of(agent("node1")),
-                        List.of(step("solo-node1", "solo-node1", "solo", 1, flat)),
-                        1,
-                        0.05))))
-        .doesNotContain("unsteady");
+    assertThat(codes(aloneOnNode1(flat))).doesNotContain("unsteady");
   }
 
   @Test
@@ -145,15 +141,7 @@ class NoiseVerdictsTest {
         .isCloseTo(1.0, within(0.02));
     // counted from the start skew (the warm-up ring's first lock) it would look like a ramp
     assertThat(NoiseVerdicts.firstQuarterOverRest(warm, 0).getAsDouble()).isLessThan(0.1);
-    assertThat(
-            codes(
-                analysed(
-                    run(
-                        List.of(agent("node1")),
-                        List.of(step("solo-node1", "solo-node1", "solo", 1, warm)),
-                        1,
-                        0.05))))
-        .doesNotContain("unsteady");
+    assertThat(codes(aloneOnNode1(warm))).doesNotContain("unsteady");
   }
 
   @Test
@@ -169,7 +157,7 @@ class NoiseVerdictsTest {
     uncertain.skewMillis = 0.5;
     uncertain.clockUncertaintyMillis = 80;
     NodeResult a = uncertain.build();
-    NodeResult b = node("node2", 100, 0.0, 1.0, 0.2, 0, List.of());
+    NodeResult b = node("node2", 100, 0.0, 1.0, 0.2, 0);
     StepRecord s = allStep(a, b);
     assertThat(RunAnalyzer.maxClockUncertaintyMillis(s)).isEqualTo(80);
     assertThat(RunAnalyzer.skewTooLarge(s, 0.05)).isTrue();

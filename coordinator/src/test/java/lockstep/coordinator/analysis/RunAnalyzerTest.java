@@ -25,6 +25,7 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.ScalingPoint;
 import lockstep.coordinator.model.Severity;
+import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -131,10 +132,7 @@ class RunAnalyzerTest {
 
   @Test
   void nodesThatNeverOverlapHaveNoWindow() {
-    var s =
-        allStep(
-            node("node1", 10, 0.0, 1.0, 0, 0, List.of()),
-            node("node2", 10, 1.5, 2.5, 0, 0, List.of()));
+    var s = allStep(node("node1", 10, 0.0, 1.0, 0, 0), node("node2", 10, 1.5, 2.5, 0, 0));
     assertThat(OverlapWindows.of(s, false).exists()).isFalse();
     assertThat(codes(analysedPair(s, 0.99))).contains("no-overlap");
   }
@@ -209,51 +207,29 @@ class RunAnalyzerTest {
     assertThat(codes(r)).contains("scales-well").doesNotContain("halved", "aggregate-flat");
   }
 
+  /** These steps analysed as run by node1 and node2 on GFS2, both with these settings. */
+  private static RunRecord onGfs2(Map<String, String> settings, List<StepRecord> steps) {
+    return analysed(
+        run(
+            List.of(
+                agent("node1", "6.1", settings, "gfs2"), agent("node2", "6.1", settings, "gfs2")),
+            steps,
+            1,
+            0.05));
+  }
+
   @Test
   void flatLockRateAloneAndTogetherLooksLikeARateLimit() {
     RunRecord local = soloThenAll(new double[] {100, 101}, new double[] {99, 100});
     // a local file system (the test agents' ext4) has no lock manager and no rate limit
     assertThat(codes(local)).doesNotContain("rate-limit");
-    RunRecord r =
-        analysed(
-            run(
-                List.of(
-                    agent("node1", "6.1", Map.of(), "gfs2"),
-                    agent("node2", "6.1", Map.of(), "gfs2")),
-                local.steps(),
-                1,
-                0.05));
+    RunRecord r = onGfs2(Map.of(), local.steps());
     assertThat(codes(r)).contains("rate-limit");
     RunRecord limited =
-        analysed(
-            run(
-                List.of(
-                    agent(
-                        "node1",
-                        "6.1",
-                        Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"),
-                        "gfs2"),
-                    agent(
-                        "node2",
-                        "6.1",
-                        Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"),
-                        "gfs2")),
-                r.steps(),
-                1,
-                0.05));
+        onGfs2(Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"), r.steps());
     assertThat(limited.analysis().verdict()).anyMatch(v -> v.contains("plock_rate_limit is 100"));
     RunRecord uneven = soloThenAll(new double[] {2000, 1500}, new double[] {1800, 1800});
-    assertThat(
-            codes(
-                analysed(
-                    run(
-                        List.of(
-                            agent("node1", "6.1", Map.of(), "gfs2"),
-                            agent("node2", "6.1", Map.of(), "gfs2")),
-                        uneven.steps(),
-                        1,
-                        0.05))))
-        .doesNotContain("rate-limit");
+    assertThat(codes(onGfs2(Map.of(), uneven.steps()))).doesNotContain("rate-limit");
   }
 
   @Test
@@ -269,20 +245,14 @@ class RunAnalyzerTest {
 
   @Test
   void startSkewAboveTheConfiguredShareOfTheStepIsFlagged() {
-    var s =
-        allStep(
-            node("node1", 100, 0.0, 1.0, 0, 0, List.of()),
-            node("node2", 100, 0.06, 1.06, 60, 0, List.of()));
+    var s = allStep(node("node1", 100, 0.0, 1.0, 0, 0), node("node2", 100, 0.06, 1.06, 60, 0));
     assertThat(codes(analysedPair(s, 0.05))).contains("start-skew");
     assertThat(codes(analysedPair(s, 0.10))).doesNotContain("start-skew");
   }
 
   @Test
   void coherenceErrorsMakeTheRunInvalidAndComeFirst() {
-    var s =
-        allStep(
-            node("node1", 100, 0.0, 1.0, 0, 0, List.of()),
-            node("node2", 100, 0.0, 1.0, 0, 3, List.of()));
+    var s = allStep(node("node1", 100, 0.0, 1.0, 0, 0), node("node2", 100, 0.0, 1.0, 0, 3));
     RunRecord r = analysedPair(s, 0.05);
     assertThat(r.analysis().valid()).isFalse();
     assertThat(r.analysis().findings().get(0).severity()).isEqualTo(Severity.INVALID);
@@ -293,10 +263,7 @@ class RunAnalyzerTest {
   @Test
   void aPingPongNodeThatJoinedAfterTheWarmUpMakesCoherenceInconclusiveNotInvalid() {
     // node1 woke 1,088 ms after the instant, past the 500 ms warm-up: node2 ran the ring alone
-    var s =
-        allStep(
-            node("node1", 100, 1.1, 4.5, 1088, 0, List.of()),
-            node("node2", 900, 0.5, 4.5, 0.4, 457, List.of()));
+    var s = allStep(node("node1", 100, 1.1, 4.5, 1088, 0), node("node2", 900, 0.5, 4.5, 0.4, 457));
     Map<String, Object> params = Map.of("type", "ping-pong", "lock", "fcntl", "warmup", "500ms");
     RunRecord r =
         analysed(
@@ -307,9 +274,7 @@ class RunAnalyzerTest {
     assertThat(r.analysis().valid()).isTrue();
 
     var onTime =
-        allStep(
-            node("node1", 100, 0.5, 4.5, 3, 0, List.of()),
-            node("node2", 100, 0.5, 4.5, 0.4, 457, List.of()));
+        allStep(node("node1", 100, 0.5, 4.5, 3, 0), node("node2", 100, 0.5, 4.5, 0.4, 457));
     RunRecord invalid =
         analysed(
             run(

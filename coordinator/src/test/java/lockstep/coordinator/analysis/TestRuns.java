@@ -45,8 +45,25 @@ public final class TestRuns {
     return n.build();
   }
 
+  /** As {@link #node(String, long, double, double, double, long, List)}, with no series. */
+  public static NodeResult node(
+      String name, long ops, double first, double end, double skewMillis, long coherence) {
+    return node(name, ops, first, end, skewMillis, coherence, List.of());
+  }
+
   public static NodeResult node(String name, long ops, double seconds) {
     return building(name, ops, seconds).build();
+  }
+
+  /**
+   * As {@link #node(String, long, double)}, a ping-pong node that found {@code errors} in checks.
+   */
+  public static NodeResult checkedNode(
+      String name, long ops, double seconds, long errors, long checks) {
+    NodeBuilder n = building(name, ops, seconds);
+    n.coherenceErrors = errors;
+    n.coherenceChecks = checks;
+    return n.build();
   }
 
   /** A lock node as {@link #node(String, long, double)} makes it, for a test to change. */

@@ -40,6 +40,12 @@ class ExpectationsCliTest {
     return Cli.run(args);
   }
 
+  /** Exit 2 and this one line on stderr. */
+  private static void assertUsageError(Cli c, String line) {
+    assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
+    assertThat(c.err()).isEqualTo(line + System.lineSeparator());
+  }
+
   @Test
   void aBadCommandLineExpectationIsOneLineAndExit2BeforeAnyAgentIsCalled() throws Exception {
     Cli c =
@@ -49,11 +55,8 @@ class ExpectationsCliTest {
             "skew<=5ms",
             "--expect",
             "efficiency=>= 0.8x");
-    assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
-    assertThat(c.err())
-        .isEqualTo(
-            "lockstep: --expect efficiency: '>= 0.8x': a ratio takes no unit or %, not 'x'"
-                + System.lineSeparator());
+    assertUsageError(
+        c, "lockstep: --expect efficiency: '>= 0.8x': a ratio takes no unit or %, not 'x'");
   }
 
   @Test
@@ -63,14 +66,12 @@ class ExpectationsCliTest {
             "name: x\nplan: [all]\nexpect: {efficiency: \">= 0.8\"}\n"
                 + "workload: {type: write, size: 1MiB}\n");
     Cli c = Cli.run("run", s.toString(), "--agents", "127.0.0.1:1");
-    assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
-    assertThat(c.err())
-        .isEqualTo(
-            "lockstep: scenario "
-                + s
-                + ": expect.efficiency: needs each node alone and the nodes together, and plan"
-                + " [all] runs no node alone (no solo step); use plan: [solo, all]"
-                + System.lineSeparator());
+    assertUsageError(
+        c,
+        "lockstep: scenario "
+            + s
+            + ": expect.efficiency: needs each node alone and the nodes together, and plan"
+            + " [all] runs no node alone (no solo step); use plan: [solo, all]");
     Path all =
         Files.writeString(
             tmp.resolve("all.yaml"),
@@ -80,12 +81,10 @@ class ExpectationsCliTest {
                 + "workload: {type: write, size: 1MiB}\n");
     Cli cli =
         Cli.run("run", all.toString(), "--agents", "127.0.0.1:1", "--expect", "solo-throughput>=1");
-    assertThat(cli.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
-    assertThat(cli.err())
-        .isEqualTo(
-            "lockstep: --expect solo-throughput: needs each node alone, and plan [all] runs no"
-                + " node alone (no solo step); use plan: [solo, all]"
-                + System.lineSeparator());
+    assertUsageError(
+        cli,
+        "lockstep: --expect solo-throughput: needs each node alone, and plan [all] runs no"
+            + " node alone (no solo step); use plan: [solo, all]");
   }
 
   @Test
@@ -93,13 +92,7 @@ class ExpectationsCliTest {
     Path missing = tmp.resolve("no/such/dir/junit.xml");
     Cli c =
         runWith("name: x\nworkload: {type: write, size: 1MiB}\n", "--junit", missing.toString());
-    assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_USAGE);
-    assertThat(c.err())
-        .isEqualTo(
-            "lockstep: --junit "
-                + missing
-                + ": its directory does not exist"
-                + System.lineSeparator());
+    assertUsageError(c, "lockstep: --junit " + missing + ": its directory does not exist");
   }
 
   @Test
@@ -138,14 +131,7 @@ class ExpectationsCliTest {
             run, List.of(ExpectationParser.parse("skew", "<= 5ms", PlanFigures.of(run))));
     Path runJson = saved(judged);
     Path junit = tmp.resolve("report.xml");
-    Cli broken =
-        Cli.run(
-            "report",
-            runJson.toString(),
-            "--expect",
-            "efficiency>=0.8",
-            "--junit",
-            junit.toString());
+    Cli broken = Cli.report(runJson, "--expect", "efficiency>=0.8", "--junit", junit.toString());
     assertThat(broken.exitCode()).isEqualTo(LockstepCli.EXIT_EXPECTATION_BROKEN).isEqualTo(3);
     assertThat(broken.err())
         .isEqualTo(
@@ -162,13 +148,11 @@ class ExpectationsCliTest {
     // the saved run.json is left as it was
     assertThat(ResultsStore.load(runJson).expectations()).hasSize(1);
 
-    Cli held = Cli.run("report", runJson.toString(), "--expect", "efficiency>=0.5");
+    Cli held = Cli.report(runJson, "--expect", "efficiency>=0.5");
     assertThat(held.exitCode()).as(held.err()).isZero();
     assertThat(held.out()).contains("Expectations: all 2 held");
 
-    Cli json =
-        Cli.run(
-            "report", runJson.toString(), "--format", "json", "--expect", "node-efficiency>=0.5");
+    Cli json = Cli.report(runJson, "--format", "json", "--expect", "node-efficiency>=0.5");
     assertThat(json.exitCode()).isEqualTo(3);
     JsonNode tree = new ObjectMapper().readTree(json.out());
     assertThat(tree.get("expectations"))
@@ -177,7 +161,7 @@ class ExpectationsCliTest {
     assertThat(tree.at("/expectations/1/node").asText()).isEqualTo("node2");
     assertThat(tree.at("/expectations/1/measured").asDouble()).isEqualTo(0.4);
 
-    Cli plain = Cli.run("report", runJson.toString());
+    Cli plain = Cli.report(runJson);
     assertThat(plain.exitCode()).as("without --expect or --junit nothing is judged").isZero();
     assertThat(plain.out()).contains("Expectations: all 1 held");
   }
@@ -187,19 +171,17 @@ class ExpectationsCliTest {
       throws Exception {
     RunRecord run = TestRuns.soloThenAll(new double[] {1000}, new double[] {600});
     Path runJson = saved(run);
-    Cli ping = Cli.run("report", runJson.toString(), "--expect", "coherence-errors==0");
-    assertThat(ping.exitCode()).isEqualTo(2);
-    assertThat(ping.err())
-        .isEqualTo(
-            "lockstep: --expect coherence-errors: workload lock-files does not check coherence"
-                + " (only ping-pong with io: read-write does)"
-                + System.lineSeparator());
+    Cli ping = Cli.report(runJson, "--expect", "coherence-errors==0");
+    assertUsageError(
+        ping,
+        "lockstep: --expect coherence-errors: workload lock-files does not check coherence"
+            + " (only ping-pong with io: read-write does)");
     RunRecord failed =
         TestRuns.copy(run)
             .named("r-failed", run.name())
             .ended(RunStatus.FAILED, "node1: prepare: EACCES")
             .build();
-    Cli c = Cli.run("report", saved(failed).toString(), "--expect", "skew<=1s");
+    Cli c = Cli.report(saved(failed), "--expect", "skew<=1s");
     assertThat(c.exitCode()).isEqualTo(LockstepCli.EXIT_RUN_FAILED);
     assertThat(c.err())
         .isEqualTo("lockstep: run r-failed failed; no expectation judged" + System.lineSeparator());

@@ -1,25 +1,18 @@
 package lockstep.coordinator.cli;
 
+import static lockstep.coordinator.expect.XmlElements.elements;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import lockstep.coordinator.it.Cli;
-import lockstep.coordinator.local.LocalAgents;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 
 /**
  * Expectations end to end against two real agent processes on loopback: a lock-files run with one
@@ -27,32 +20,7 @@ import org.w3c.dom.NodeList;
  * that breaks (an efficiency of 100x); exit 3, the broken line with its measured figure, both
  * outcomes in run.json and the JUnit file, then the saved run judged again by {@code report}.
  */
-class ExpectationsIT {
-  @TempDir static Path tmp;
-
-  private static LocalAgents agents;
-
-  @BeforeAll
-  static void startAgents() throws Exception {
-    agents = LocalAgents.start(2, tmp.resolve("agents"));
-  }
-
-  @AfterAll
-  static void stopAgents() {
-    if (agents != null) {
-      agents.close();
-    }
-  }
-
-  private static List<Element> elements(Document doc, String name) {
-    NodeList nodes = doc.getElementsByTagName(name);
-    List<Element> out = new ArrayList<>();
-    for (int i = 0; i < nodes.getLength(); i++) {
-      out.add((Element) nodes.item(i));
-    }
-    return out;
-  }
-
+class ExpectationsIT extends TwoLocalAgents {
   private static Document xml(Path file) throws Exception {
     return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
   }
@@ -71,16 +39,14 @@ class ExpectationsIT {
     Path junit = tmp.resolve("lockstep-junit.xml");
     Cli run =
         Cli.run(
-            "run",
-            scenario.toString(),
-            "--agents",
-            String.join(",", agents.addresses()),
-            "--out",
-            results.toString(),
-            "--expect",
-            "efficiency=>= 100",
-            "--junit",
-            junit.toString());
+            Cli.runArgs(
+                scenario,
+                agents.addresses(),
+                results,
+                "--expect",
+                "efficiency=>= 100",
+                "--junit",
+                junit.toString()));
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(LockstepCli.EXIT_EXPECTATION_BROKEN);
     String broken =
@@ -95,10 +61,7 @@ class ExpectationsIT {
             "  held    expect skew <= 10 s: measured \\d+\\.\\d+ s \\(node[12] in step ")
         .containsPattern("  BROKEN  " + broken);
 
-    Path runJson;
-    try (Stream<Path> files = Files.walk(results)) {
-      runJson = files.filter(p -> p.endsWith("run.json")).findFirst().orElseThrow();
-    }
+    Path runJson = Cli.runJson(results);
     JsonNode record = new ObjectMapper().readTree(runJson.toFile());
     assertThat(record.get("status").asText()).isEqualTo("ok");
     JsonNode expectations = record.get("expectations");
@@ -140,14 +103,7 @@ class ExpectationsIT {
 
     // judged again after the fact: the recorded skew expectation and a looser efficiency
     Path again = tmp.resolve("again.xml");
-    Cli report =
-        Cli.run(
-            "report",
-            runJson.toString(),
-            "--expect",
-            "efficiency>=0.01",
-            "--junit",
-            again.toString());
+    Cli report = Cli.report(runJson, "--expect", "efficiency>=0.01", "--junit", again.toString());
     assertThat(report.exitCode()).as(report.err()).isZero();
     assertThat(report.out()).contains("Expectations: all 2 held");
     Document judged = xml(again);
@@ -155,7 +111,7 @@ class ExpectationsIT {
         .extracting(c -> c.getAttribute("name"))
         .containsExactly("skew <= 10 s", "efficiency >= 0.01");
     assertThat(elements(judged, "failure")).isEmpty();
-    Cli strict = Cli.run("report", runJson.toString(), "--expect", "skew<=1us");
+    Cli strict = Cli.report(runJson, "--expect", "skew<=1us");
     assertThat(strict.exitCode()).isEqualTo(3);
     assertThat(strict.err())
         .matches(Pattern.compile("lockstep: expect skew <= 1 us: measured \\d+.*", Pattern.DOTALL));

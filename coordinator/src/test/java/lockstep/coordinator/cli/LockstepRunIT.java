@@ -17,33 +17,13 @@ import java.util.stream.Stream;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.it.Cli;
 import lockstep.coordinator.it.Coordinator;
-import lockstep.coordinator.local.LocalAgents;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * End to end through the CLI against two real agent processes on loopback: both workloads, both
  * phases, every node, measured skew, files cleaned; and a node failing mid-run.
  */
-class LockstepRunIT {
-  @TempDir static Path tmp;
-
-  private static LocalAgents agents;
-
-  @BeforeAll
-  static void startAgents() throws Exception {
-    agents = LocalAgents.start(2, tmp.resolve("agents"));
-  }
-
-  @AfterAll
-  static void stopAgents() {
-    if (agents != null) {
-      agents.close();
-    }
-  }
-
+class LockstepRunIT extends TwoLocalAgents {
   record Outcome(int code, String out, String err, JsonNode run) {}
 
   private Outcome run(String name, String workload) throws Exception {
@@ -55,14 +35,7 @@ class LockstepRunIT {
     Cli cli = Cli.run(Cli.runArgs(scenario, agents.addresses(), results));
     JsonNode json = null;
     if (Files.isDirectory(results)) {
-      try (Stream<Path> files = Files.walk(results)) {
-        Path runJson =
-            files
-                .filter(p -> p.getFileName().toString().equals("run.json"))
-                .findFirst()
-                .orElseThrow();
-        json = new ObjectMapper().readTree(runJson.toFile());
-      }
+      json = new ObjectMapper().readTree(Cli.runJson(results).toFile());
     }
     return new Outcome(cli.exitCode(), cli.out(), cli.err(), json);
   }
@@ -190,17 +163,7 @@ class LockstepRunIT {
           .contains(agents.roots().get(1).relativize(blocker).toString())
           .contains("EEXIST");
       assertThat(c.err()).doesNotContain("Exception").doesNotContain("\tat ");
-      JsonNode run;
-      try (Stream<Path> files = Files.walk(results)) {
-        run =
-            new ObjectMapper()
-                .readTree(
-                    files
-                        .filter(p -> p.getFileName().toString().equals("run.json"))
-                        .findFirst()
-                        .orElseThrow()
-                        .toFile());
-      }
+      JsonNode run = new ObjectMapper().readTree(Cli.runJson(results).toFile());
       assertThat(run.get("steps"))
           .extracting(s -> s.get("id").asText())
           .containsExactly("solo-node1", "solo-node2");

@@ -38,6 +38,12 @@ class ExpectationJudgeTest {
     return judge(RUN, figure, expression);
   }
 
+  private static void assertOutcome(
+      ExpectationOutcome outcome, ExpectationStatus status, String message) {
+    assertThat(outcome.status()).isEqualTo(status);
+    assertThat(outcome.message()).isEqualTo(message);
+  }
+
   @Test
   void aggregateEfficiencyBothWays() {
     ExpectationOutcome broken = judge("efficiency", ">= 0.8");
@@ -49,10 +55,10 @@ class ExpectationJudgeTest {
     assertThat(broken.bound()).isEqualTo(0.8);
     assertThat(broken.name()).isEqualTo("efficiency >= 0.80");
     assertThat(broken.expression()).isEqualTo(">= 0.8");
-    ExpectationOutcome held = judge("efficiency", ">= 50%");
-    assertThat(held.status()).isEqualTo(ExpectationStatus.HELD);
-    assertThat(held.message())
-        .isEqualTo("expect efficiency >= 50%: measured 50.0% (lowest node2 40.0%)");
+    assertOutcome(
+        judge("efficiency", ">= 50%"),
+        ExpectationStatus.HELD,
+        "expect efficiency >= 50%: measured 50.0% (lowest node2 40.0%)");
     assertThat(judge("efficiency", "> 0.5").status()).isEqualTo(ExpectationStatus.BROKEN);
   }
 
@@ -66,11 +72,10 @@ class ExpectationJudgeTest {
         .isEqualTo(
             "expect node-efficiency >= 0.50: measured 0.40 on node2 (1 of 2 nodes break it: node2"
                 + " 0.40)");
-    ExpectationOutcome held = judge("node-efficiency", ">= 0.4");
-    assertThat(held.status()).isEqualTo(ExpectationStatus.HELD);
-    assertThat(held.message())
-        .isEqualTo(
-            "expect node-efficiency >= 0.40: measured 0.40 on node2 (the lowest of 2 nodes)");
+    assertOutcome(
+        judge("node-efficiency", ">= 0.4"),
+        ExpectationStatus.HELD,
+        "expect node-efficiency >= 0.40: measured 0.40 on node2 (the lowest of 2 nodes)");
     ExpectationOutcome upper = judge("node-efficiency", "<= 0.5");
     assertThat(upper.node()).isEqualTo("node1");
     assertThat(upper.message())
@@ -118,19 +123,17 @@ class ExpectationJudgeTest {
             "expect throughput >= 1500 locks/s: measured 1000 locks/s (step all, 2 nodes, sum of"
                 + " nodes)");
     assertThat(judge("throughput", ">= 1000").status()).isEqualTo(ExpectationStatus.HELD);
-    ExpectationOutcome node = judge("node-throughput", ">= 500");
-    assertThat(node.status()).isEqualTo(ExpectationStatus.BROKEN);
-    assertThat(node.message())
-        .isEqualTo(
-            "expect node-throughput >= 500 locks/s: measured 400 locks/s on node2 (1 of 2 nodes"
-                + " break it: node2 400 locks/s)");
+    assertOutcome(
+        judge("node-throughput", ">= 500"),
+        ExpectationStatus.BROKEN,
+        "expect node-throughput >= 500 locks/s: measured 400 locks/s on node2 (1 of 2 nodes"
+            + " break it: node2 400 locks/s)");
     assertThat(judge("node-throughput", "<= 600").status()).isEqualTo(ExpectationStatus.HELD);
-    ExpectationOutcome solo = judge("solo-throughput", ">= 900");
-    assertThat(solo.status()).isEqualTo(ExpectationStatus.HELD);
-    assertThat(solo.message())
-        .isEqualTo(
-            "expect solo-throughput >= 900 locks/s: measured 1000 locks/s on node1 (the lowest of"
-                + " 2 nodes)");
+    assertOutcome(
+        judge("solo-throughput", ">= 900"),
+        ExpectationStatus.HELD,
+        "expect solo-throughput >= 900 locks/s: measured 1000 locks/s on node1 (the lowest of"
+            + " 2 nodes)");
     assertThat(judge("solo-throughput", ">= 1001").status()).isEqualTo(ExpectationStatus.BROKEN);
   }
 
@@ -143,8 +146,8 @@ class ExpectationJudgeTest {
             "all",
             "all",
             2,
-            TestRuns.node("node1", 500, 0.001, 1.001, -7.25, 0, List.of()),
-            TestRuns.node("node2", 500, 0.001, 1.001, 2, 0, List.of())));
+            TestRuns.node("node1", 500, 0.001, 1.001, -7.25, 0),
+            TestRuns.node("node2", 500, 0.001, 1.001, 2, 0)));
     RunRecord run = TestRuns.analysed(TestRuns.run(RUN.agents(), steps, 2, 0.05));
     ExpectationOutcome broken = judge(run, "skew", "<= 5ms");
     assertThat(broken.status()).isEqualTo(ExpectationStatus.BROKEN);
@@ -194,6 +197,40 @@ class ExpectationJudgeTest {
         n.resources());
   }
 
+  /** The step with this status, these results, aggregate and errors, and no faults. */
+  private static StepRecord changed(
+      StepRecord s,
+      RunStatus status,
+      List<NodeResult> results,
+      Aggregate aggregate,
+      List<String> errors) {
+    return new StepRecord(
+        s.id(),
+        s.kind(),
+        s.nodes(),
+        s.intendedStartUnixNanos(),
+        status,
+        results,
+        aggregate,
+        errors,
+        s.group(),
+        s.repeat(),
+        List.of());
+  }
+
+  /** The aggregate with these percentiles and this merged histogram. */
+  private static Aggregate aggregateWith(Aggregate a, Latency latency, String histogram) {
+    return new Aggregate(
+        a.seconds(),
+        a.ops(),
+        a.bytes(),
+        a.throughput(),
+        a.sumOfNodes(),
+        a.maxAbsSkewMillis(),
+        latency,
+        histogram);
+  }
+
   /** RUN with latencies: node1 100 ops at 1 ms, node2 98 at 1 ms and 2 at 30 ms, together. */
   private static RunRecord withLatency() {
     long[] fast = new long[100];
@@ -216,26 +253,7 @@ class ExpectationJudgeTest {
               withHistogram(s.results().get(1), histogram(node2)));
       Aggregate a = s.aggregate();
       steps.add(
-          new StepRecord(
-              s.id(),
-              s.kind(),
-              s.nodes(),
-              s.intendedStartUnixNanos(),
-              s.status(),
-              nodes,
-              new Aggregate(
-                  a.seconds(),
-                  a.ops(),
-                  a.bytes(),
-                  a.throughput(),
-                  a.sumOfNodes(),
-                  a.maxAbsSkewMillis(),
-                  a.latency(),
-                  histogram(all)),
-              s.errors(),
-              s.group(),
-              s.repeat(),
-              List.of()));
+          changed(s, s.status(), nodes, aggregateWith(a, a.latency(), histogram(all)), s.errors()));
     }
     return TestRuns.analysed(TestRuns.run(RUN.agents(), steps, 1, 0.05));
   }
@@ -269,56 +287,34 @@ class ExpectationJudgeTest {
     List<StepRecord> unrecorded =
         RUN.steps().stream()
             .map(
-                s -> {
-                  Aggregate a = s.aggregate();
-                  return new StepRecord(
-                      s.id(),
-                      s.kind(),
-                      s.nodes(),
-                      s.intendedStartUnixNanos(),
-                      s.status(),
-                      s.results(),
-                      new Aggregate(
-                          a.seconds(),
-                          a.ops(),
-                          a.bytes(),
-                          a.throughput(),
-                          a.sumOfNodes(),
-                          a.maxAbsSkewMillis(),
-                          new Latency(0, 0, 0, 0, 0, 0, 0),
-                          ""),
-                      s.errors(),
-                      s.group(),
-                      s.repeat(),
-                      List.of());
-                })
+                s ->
+                    changed(
+                        s,
+                        s.status(),
+                        s.results(),
+                        aggregateWith(s.aggregate(), new Latency(0, 0, 0, 0, 0, 0, 0), ""),
+                        s.errors()))
             .toList();
     ExpectationOutcome p99 =
         judge(TestRuns.analysed(TestRuns.run(RUN.agents(), unrecorded, 1, 0.05)), "p99", "<= 1s");
-    assertThat(p99.status()).isEqualTo(ExpectationStatus.BROKEN);
     assertThat(p99.measured()).isNull();
-    assertThat(p99.message())
-        .isEqualTo(
-            "expect p99 <= 1 s: not measured: no latency was recorded in step all"
-                + " (instrumentation: false?)");
+    assertOutcome(
+        p99,
+        ExpectationStatus.BROKEN,
+        "expect p99 <= 1 s: not measured: no latency was recorded in step all"
+            + " (instrumentation: false?)");
     // the together step failed: no together figure at all
     List<StepRecord> steps =
         RUN.steps().stream()
             .map(
                 s ->
                     s.group().equals("all")
-                        ? new StepRecord(
-                            s.id(),
-                            s.kind(),
-                            s.nodes(),
-                            s.intendedStartUnixNanos(),
+                        ? changed(
+                            s,
                             RunStatus.FAILED,
                             s.results(),
                             s.aggregate(),
-                            List.of("node2: failed"),
-                            s.group(),
-                            s.repeat(),
-                            List.of())
+                            List.of("node2: failed"))
                         : s)
             .toList();
     RunRecord noTogether = TestRuns.analysed(TestRuns.run(RUN.agents(), steps, 1, 0.05));
@@ -336,31 +332,7 @@ class ExpectationJudgeTest {
   }
 
   private static RunRecord pingPong(long errors, long checks) {
-    NodeResult n = TestRuns.node("node1", 1000, 1.0);
-    NodeResult checked =
-        new NodeResult(
-            n.node(),
-            n.status(),
-            n.ops(),
-            n.bytes(),
-            n.seconds(),
-            n.throughput(),
-            n.startSkewMillis(),
-            n.clockOffsetMillis(),
-            n.clockUncertaintyMillis(),
-            n.firstOpUnixNanos(),
-            n.endUnixNanos(),
-            n.latency(),
-            n.histogram(),
-            n.series(),
-            null,
-            0,
-            errors,
-            checks,
-            0,
-            null,
-            List.of(),
-            null);
+    NodeResult checked = TestRuns.checkedNode("node1", 1000, 1.0, errors, checks);
     RunRecord r =
         TestRuns.run(List.of(TestRuns.agent("node1")), List.of(TestRuns.allStep(checked)), 1, 0.05);
     return TestRuns.analysed(
@@ -378,10 +350,10 @@ class ExpectationJudgeTest {
     assertThat(clean.unit()).isEqualTo("errors");
     assertThat(clean.message())
         .isEqualTo("expect coherence-errors == 0: measured 0 (in 12,000 checks)");
-    ExpectationOutcome dirty = judge(pingPong(3, 12_000), "coherence-errors", "== 0");
-    assertThat(dirty.status()).isEqualTo(ExpectationStatus.BROKEN);
-    assertThat(dirty.message())
-        .isEqualTo("expect coherence-errors == 0: measured 3 (in 12,000 checks: node1 3 in all)");
+    assertOutcome(
+        judge(pingPong(3, 12_000), "coherence-errors", "== 0"),
+        ExpectationStatus.BROKEN,
+        "expect coherence-errors == 0: measured 3 (in 12,000 checks: node1 3 in all)");
     assertThat(judge(pingPong(0, 0), "coherence-errors", "== 0").message())
         .isEqualTo(
             "expect coherence-errors == 0: not measured: no coherence check was made (ping-pong"
@@ -397,12 +369,12 @@ class ExpectationJudgeTest {
             .build()
             .withAnalysis(RUN.analysis());
     ExpectationOutcome o = judge(failed, "efficiency", ">= 0.1");
-    assertThat(o.status()).isEqualTo(ExpectationStatus.ERROR);
     assertThat(o.measured()).isNull();
-    assertThat(o.message())
-        .isEqualTo(
-            "expect efficiency >= 0.10: not judged: the run failed (node2: prepare: EACCES /r/x and"
-                + " 1 more)");
+    assertOutcome(
+        o,
+        ExpectationStatus.ERROR,
+        "expect efficiency >= 0.10: not judged: the run failed (node2: prepare: EACCES /r/x and"
+            + " 1 more)");
     assertThat(ExpectationJudge.broken(ExpectationJudge.judged(failed, List.of()))).isZero();
   }
 

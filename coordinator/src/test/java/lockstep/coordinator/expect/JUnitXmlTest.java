@@ -1,5 +1,6 @@
 package lockstep.coordinator.expect;
 
+import static lockstep.coordinator.expect.XmlElements.elements;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.StringReader;
@@ -19,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 import org.xml.sax.InputSource;
 
 /**
@@ -51,15 +51,6 @@ class JUnitXmlTest {
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
     return f.newDocumentBuilder().parse(new InputSource(new StringReader(xml)));
-  }
-
-  private static List<Element> elements(Element parent, String name) {
-    NodeList nodes = parent.getElementsByTagName(name);
-    List<Element> out = new ArrayList<>();
-    for (int i = 0; i < nodes.getLength(); i++) {
-      out.add((Element) nodes.item(i));
-    }
-    return out;
   }
 
   private static Element only(Element parent, String name) {

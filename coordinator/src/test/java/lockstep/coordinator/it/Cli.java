@@ -1,13 +1,16 @@
 package lockstep.coordinator.it;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import lockstep.coordinator.cli.LockstepCli;
 
 /**
@@ -28,6 +31,23 @@ public record Cli(int exitCode, String out, String err) {
                 out.toString()));
     args.addAll(List.of(more));
     return args.toArray(String[]::new);
+  }
+
+  /** The run.json that a run saved somewhere under {@code results}: the first one found. */
+  public static Path runJson(Path results) throws IOException {
+    try (Stream<Path> files = Files.walk(results)) {
+      return files
+          .filter(p -> p.getFileName().toString().equals("run.json"))
+          .findFirst()
+          .orElseThrow();
+    }
+  }
+
+  /** {@code lockstep report RUN_JSON OPTIONS...}: a saved run reported (and judged) again. */
+  public static Cli report(Path runJson, String... options) {
+    List<String> args = new ArrayList<>(List.of("report", runJson.toString()));
+    args.addAll(List.of(options));
+    return run(args.toArray(String[]::new));
   }
 
   public static synchronized Cli run(String... args) {

@@ -13,7 +13,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -141,15 +140,7 @@ class ComposeIT {
     assertThat(run.code()).as(run.out()).isZero();
     assertThat(run.out()).contains("Results: /results/");
 
-    Path runJson;
-    try (Stream<Path> files = Files.walk(dir.resolve("results"))) {
-      runJson =
-          files
-              .filter(f -> f.getFileName().toString().equals("run.json"))
-              .findFirst()
-              .orElseThrow();
-    }
-    JsonNode r = JSON.readTree(runJson.toFile());
+    JsonNode r = JSON.readTree(Cli.runJson(dir.resolve("results")).toFile());
     assertThat(r.path("status").asText()).isEqualTo("ok");
     assertThat(r.path("agents").findValuesAsText("node"))
         .containsExactlyInAnyOrder("node1", "node2", "node3");

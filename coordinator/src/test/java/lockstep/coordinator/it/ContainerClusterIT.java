@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.GrpcAgent;
@@ -66,13 +67,8 @@ class ContainerClusterIT {
   }
 
   @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-    if (shared != null) {
-      shared.close();
-    }
+  static void stopCluster() throws Exception {
+    Closing.closeEach(cluster, shared);
   }
 
   @Test
@@ -108,14 +104,10 @@ class ContainerClusterIT {
             "--agents",
             String.join(",", cluster.addresses()));
     assertRanTogetherAndCleaned(run);
-    for (StepRecord s : run.steps()) {
-      s.results()
-          .forEach(
-              r ->
-                  assertThat(r.bytes())
-                      .as("bytes of %s in %s", r.node(), s.id())
-                      .isEqualTo(8L << 20));
-    }
+    eachResult(
+        run,
+        (s, r) ->
+            assertThat(r.bytes()).as("bytes of %s in %s", r.node(), s.id()).isEqualTo(8L << 20));
   }
 
   @Test
@@ -208,12 +200,7 @@ class ContainerClusterIT {
     Coordinator c =
         Coordinator.start(
             work.resolve("coordinator"),
-            "run",
-            scenario.toString(),
-            "--agents",
-            String.join(",", cluster.addresses()),
-            "--out",
-            work.resolve("results").toString());
+            Cli.runArgs(scenario, cluster.addresses(), work.resolve("results")));
     try {
       await()
           .atMost(Duration.ofSeconds(90))
@@ -309,14 +296,12 @@ class ContainerClusterIT {
         all.results().stream().mapToLong(NodeResult::firstOpUnixNanos).max().orElseThrow();
     long firstEnd = all.results().stream().mapToLong(NodeResult::endUnixNanos).min().orElseThrow();
     assertThat(lastStart).as("every node started before any node finished").isLessThan(firstEnd);
-    for (StepRecord s : run.steps()) {
-      s.results()
-          .forEach(
-              r ->
-                  assertThat(r.filesRemoved())
-                      .as("files removed by %s in %s", r.node(), s.id())
-                      .isPositive());
-    }
+    eachResult(
+        run,
+        (s, r) ->
+            assertThat(r.filesRemoved())
+                .as("files removed by %s in %s", r.node(), s.id())
+                .isPositive());
     assertThat(run.analysis().nodes())
         .hasSize(NODES)
         .allSatisfy(
@@ -354,5 +339,12 @@ class ContainerClusterIT {
 
   static List<String> names() {
     return cluster.names();
+  }
+
+  /** Checks every node's result in every step of the run. */
+  private static void eachResult(RunRecord run, BiConsumer<StepRecord, NodeResult> check) {
+    for (StepRecord s : run.steps()) {
+      s.results().forEach(r -> check.accept(s, r));
+    }
   }
 }

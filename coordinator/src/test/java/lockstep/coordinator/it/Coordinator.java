@@ -44,6 +44,12 @@ public record Coordinator(Process process, Path stdout, Path stderr) {
     Signals.send(process.pid(), name);
   }
 
+  /** Kills the process if it still runs, then prints what it wrote to the test log. */
+  public void killAndPrint() throws IOException {
+    process.destroyForcibly();
+    System.out.println("coordinator stdout:\n" + out() + "coordinator stderr:\n" + err());
+  }
+
   public String err() throws IOException {
     return Files.readString(stderr);
   }

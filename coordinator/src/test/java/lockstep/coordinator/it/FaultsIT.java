@@ -35,8 +35,7 @@ class FaultsIT {
   @AfterEach
   void stop() throws Exception {
     for (Coordinator c : coordinators) {
-      c.process().destroyForcibly();
-      System.out.println("coordinator stdout:\n" + c.out() + "coordinator stderr:\n" + c.err());
+      c.killAndPrint();
       Path log = c.stdout().resolveSibling("logs").resolve("lockstep.log");
       if (Files.exists(log)) {
         System.out.println("coordinator log:\n" + Files.readString(log));
@@ -81,6 +80,16 @@ class FaultsIT {
    * Waits until the step is armed on every node and its start instant has passed: the workload
    * runs.
    */
+  /** A minute-long hot-lock run on both agents (timeout 10 m), armed and running. */
+  private Coordinator runningHotLock(String name) throws IOException {
+    Coordinator c =
+        coordinator(
+            scenario(
+                name, "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
+    awaitRunning(c);
+    return c;
+  }
+
   private static void awaitRunning(Coordinator c) throws IOException {
     try {
       await()
@@ -95,6 +104,14 @@ class FaultsIT {
     await().pollDelay(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(5)).until(() -> true);
   }
 
+  /** Waits until the agent of this node has no worker process left. */
+  private void awaitWorkersGone(int node, Duration atMost) {
+    await()
+        .atMost(atMost)
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> Signals.children(agentPid(node)).isEmpty());
+  }
+
   private long agentPid(int node) {
     return agents.pids().get(node - 1);
   }
@@ -107,11 +124,7 @@ class FaultsIT {
   }
 
   private JsonNode runJson() throws IOException {
-    try (Stream<Path> s = Files.walk(tmp.resolve("results"))) {
-      Path p =
-          s.filter(f -> f.getFileName().toString().equals("run.json")).findFirst().orElseThrow();
-      return new ObjectMapper().readTree(p.toFile());
-    }
+    return new ObjectMapper().readTree(Cli.runJson(tmp.resolve("results")).toFile());
   }
 
   private static double secondsSince(long nanos) {
@@ -128,19 +141,12 @@ class FaultsIT {
   @Test
   void anAgentKilledMidRunAbortsTheOthersAndFailsTheRunNamingItsFiles() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "killed", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("killed");
     assertThat(Signals.children(agentPid(1))).hasSize(2);
 
     long killed = System.nanoTime();
     Signals.send(agentPid(2), "KILL");
-    await()
-        .atMost(Duration.ofSeconds(5))
-        .pollInterval(Duration.ofMillis(20))
-        .until(() -> Signals.children(agentPid(1)).isEmpty());
+    awaitWorkersGone(1, Duration.ofSeconds(5));
     double othersAborted = secondsSince(killed);
     int code = exitWithin(c, Duration.ofSeconds(10));
     double exited = secondsSince(killed);
@@ -169,12 +175,7 @@ class FaultsIT {
   @Test
   void anAgentKilledMidRunAndRestartedOnItsRootRemovesTheFilesItsRunLeftAtStart() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "restarted",
-                "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("restarted");
     assertThat(filesUnder(2))
         .extracting(p -> agents.roots().get(1).relativize(p).toString())
         .contains(".lockstep-runs.node2")
@@ -215,19 +216,12 @@ class FaultsIT {
   @Test
   void aFrozenAgentIsNoticedTheOthersAbortedAndItCleansUpWhenResumed() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "frozen", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("frozen");
 
     long frozen = System.nanoTime();
     Signals.send(agentPid(2), "STOP");
     stopped.add(agentPid(2));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .pollInterval(Duration.ofMillis(20))
-        .until(() -> Signals.children(agentPid(1)).isEmpty());
+    awaitWorkersGone(1, Duration.ofSeconds(10));
     double noticed = secondsSince(frozen);
     int code = exitWithin(c, Duration.ofSeconds(20));
     double exited = secondsSince(frozen);
@@ -253,11 +247,7 @@ class FaultsIT {
   @Test
   void aKilledCoordinatorsRunsEndOnEveryAgentWithinTheLease() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "orphan", "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("orphan");
     long killed = System.nanoTime();
     c.signal("KILL");
     await()
@@ -281,12 +271,7 @@ class FaultsIT {
   @Test
   void aKilledCoordinatorsRunIsCollectedByANewProcessFromEveryNode() throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "crashed",
-                "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("crashed");
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("Run (\\S+):").matcher(c.out());
     assertThat(m.find()).as(c.out()).isTrue();
     String runId = m.group(1);
@@ -353,12 +338,7 @@ class FaultsIT {
   void ctrlCOrSigtermAbortsAndCleansEveryAgentSavesAnInterruptedRunAndExits130(String signal)
       throws Exception {
     startAgents();
-    Coordinator c =
-        coordinator(
-            scenario(
-                "interrupted",
-                "timeout: 10m\nworkload: {type: hot-lock, processes: 2, duration: 60s}"));
-    awaitRunning(c);
+    Coordinator c = runningHotLock("interrupted");
     long sent = System.nanoTime();
     c.signal(signal);
     int code = exitWithin(c, Duration.ofSeconds(5));

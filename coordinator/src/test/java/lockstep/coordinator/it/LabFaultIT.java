@@ -58,12 +58,7 @@ class LabFaultIT extends LabTest {
             + "\", os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 0); print(\"granted %.6f\" %"
             + " time.time(), flush=True)' > /root/fault-peer.log 2>&1 < /dev/null &");
     RunRecord run =
-        lab.run(
-            "gfs2",
-            "name: gfs2-kill\nplan: [all]\n"
-                + String.format(HOT_LOCK, "fcntl", 60)
-                + "faults: [{at: 10s, node: node2, action: kill}]\n",
-            work);
+        hotLockWithFault("gfs2", "gfs2-kill", "fcntl", 60, "{at: 10s, node: node2, action: kill}");
     FaultEffect e = survivorOf(run, FaultAction.KILL);
     // dlm recovery: corosync's token (3 s) and consensus (3.6 s) before it starts
     assertThat(e.stallSeconds()).isBetween(3.0, 60.0);
@@ -91,12 +86,8 @@ class LabFaultIT extends LabTest {
   @Test
   void aFrozenGfs2NodeStallsTheSurvivorUntilTheClusterWritesItOff() throws Exception {
     RunRecord run =
-        lab.run(
-            "gfs2",
-            "name: gfs2-freeze\nplan: [all]\n"
-                + String.format(HOT_LOCK, "fcntl", 40)
-                + "faults: [{at: 8s, node: node2, action: freeze, for: 10s}]\n",
-            work);
+        hotLockWithFault(
+            "gfs2", "gfs2-freeze", "fcntl", 40, "{at: 8s, node: node2, action: freeze, for: 10s}");
     FaultRecord f = run.steps().get(0).faults().get(0);
     StepRecord s = run.steps().get(0);
     assertThat((f.endedUnixNanos() - f.begunUnixNanos()) / 1e9).isCloseTo(10.0, within(0.5));
@@ -136,12 +127,8 @@ class LabFaultIT extends LabTest {
             + "; flock -x 3; flock -u 3; nohup sleep 900 > /dev/null 2>&1 < /dev/null &");
     assertThat(flockMaster("node2")).as("o2dlm master of the file's flock").isEqualTo("node2");
     RunRecord run =
-        lab.run(
-            "ocfs2",
-            "name: ocfs2-kill\nplan: [all]\n"
-                + String.format(HOT_LOCK, "flock", 150)
-                + "faults: [{at: 10s, node: node2, action: kill}]\n",
-            work);
+        hotLockWithFault(
+            "ocfs2", "ocfs2-kill", "flock", 150, "{at: 10s, node: node2, action: kill}");
     FaultEffect e = survivorOf(run, FaultAction.KILL);
     // o2hb's dead threshold: 31 iterations of 2 s, so 60 s without node2's disk heartbeat
     assertThat(e.stallSeconds()).isBetween(50.0, 120.0);
@@ -158,6 +145,21 @@ class LabFaultIT extends LabTest {
         e.rateAfter(),
         run.steps().get(0).faults().get(0).recovery());
     wholeAgain("ocfs2");
+  }
+
+  /** A one-step hot-lock run (all nodes) on {@code fs} with this one fault. */
+  private static RunRecord hotLockWithFault(
+      String fs, String name, String lock, int seconds, String fault) throws Exception {
+    return lab.run(
+        fs,
+        "name: "
+            + name
+            + "\nplan: [all]\n"
+            + String.format(HOT_LOCK, lock, seconds)
+            + "faults: ["
+            + fault
+            + "]\n",
+        work);
   }
 
   private static final String OCFS2_FILE = "/mnt/ocfs2/lockstep/fault.dat";

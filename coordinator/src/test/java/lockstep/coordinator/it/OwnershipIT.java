@@ -34,8 +34,7 @@ class OwnershipIT {
   @AfterEach
   void stop() throws IOException {
     for (Coordinator c : coordinators) {
-      c.process().destroyForcibly();
-      System.out.println("coordinator stdout:\n" + c.out() + "coordinator stderr:\n" + c.err());
+      c.killAndPrint();
     }
     if (agents != null) {
       agents.close();

@@ -147,14 +147,7 @@ class PlannedFaultIT {
             tmp.resolve("f.yaml"),
             "name: f\nplan: [all]\nworkload: {type: hot-lock, file: h.dat, processes: 1,"
                 + " duration: 3s}\nfaults: [{at: 1s, node: node2, action: kill}]\n");
-    Cli r =
-        Cli.run(
-            "run",
-            scenario.toString(),
-            "--agents",
-            String.join(",", agents.addresses()),
-            "--out",
-            tmp.resolve("results").toString());
+    Cli r = Cli.run(Cli.runArgs(scenario, agents.addresses(), tmp.resolve("results")));
     assertThat(r.exitCode()).isNotZero();
     assertThat(r.err().strip().lines())
         .containsExactly(

@@ -25,7 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import lockstep.common.ListeningLine;
 import lockstep.coordinator.launch.AgentJar;
 import lockstep.testsupport.Required;
@@ -215,13 +214,7 @@ class PrometheusIT {
     Path results = tmp.resolve("results");
     Coordinator coordinator =
         Coordinator.start(
-            tmp.resolve("coordinator"),
-            "run",
-            scenario.toString(),
-            "--agents",
-            agent.address(),
-            "--out",
-            results.toString());
+            tmp.resolve("coordinator"), Cli.runArgs(scenario, List.of(agent.address()), results));
     processes.add(coordinator.process());
 
     String ops = "lockstep_run_operations_total";
@@ -247,15 +240,7 @@ class PrometheusIT {
 
     assertThat(coordinator.process().waitFor(90, TimeUnit.SECONDS)).isTrue();
     assertThat(coordinator.process().exitValue()).as(coordinator.err()).isZero();
-    String runId;
-    try (Stream<Path> files = Files.walk(results)) {
-      Path runJson =
-          files
-              .filter(f -> f.getFileName().toString().equals("run.json"))
-              .findFirst()
-              .orElseThrow();
-      runId = JSON.readTree(runJson.toFile()).path("runId").asText();
-    }
+    String runId = JSON.readTree(Cli.runJson(results).toFile()).path("runId").asText();
     assertThat(runId).contains("-prom-it-");
     // the series Prometheus stored carry exactly the id of the run the coordinator saved
     JsonNode series = query(prom, "max_over_time(" + ops + "[5m])");

@@ -3,7 +3,6 @@ package lockstep.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -107,15 +106,8 @@ class SshLaunchIT {
   }
 
   @AfterAll
-  static void stopNodes() throws IOException {
-    for (SshdNode n : new SshdNode[] {nodeA, nodeB}) {
-      if (n != null) {
-        n.close();
-      }
-    }
-    if (shared != null) {
-      shared.close();
-    }
+  static void stopNodes() throws Exception {
+    Closing.closeEach(nodeA, nodeB, shared);
   }
 
   @AfterEach
@@ -167,14 +159,7 @@ class SshLaunchIT {
             plan: [solo, all]
             workload: {type: write, file: "f.{node}", block-size: 64KiB, size: 4MiB}
             """);
-    Cli run =
-        Cli.run(
-            "run",
-            scenario.toString(),
-            "--agents",
-            String.join(",", addresses),
-            "--out",
-            work.resolve("out").toString());
+    Cli run = Cli.run(Cli.runArgs(scenario, addresses, work.resolve("out")));
     assertThat(run.exitCode()).as(run.err()).isZero();
     try (var files = Files.walk(work.resolve("out"))) {
       RunRecord r =

@@ -71,20 +71,23 @@ class PlanParsingTest {
     assertThat(StepIds.parse("solo-node2")).isEqualTo(new StepIds.StepId("solo-node2", "solo", 1));
   }
 
+  /** Parsing refuses the plan fields with a message that contains {@code message}. */
+  private static void assertRefused(String top, String message) {
+    assertThatThrownBy(() -> parse(top)).hasMessageContaining(message);
+  }
+
   @Test
   void badPlanFieldsNameTheField() {
-    assertThatThrownBy(() -> parse("plan: [solo, ramp]\nramp: [0]\n"))
-        .hasMessageContaining("ramp: '0' is not a node count");
-    assertThatThrownBy(() -> parse("plan: [solo, ramp]\nramp: [2, 2]\n"))
-        .hasMessageContaining("ramp: 2 is listed twice");
-    assertThatThrownBy(() -> parse("plan: [solo]\nramp: [2]\n"))
-        .hasMessageContaining("the plan has no 'ramp' step");
-    assertThatThrownBy(() -> parse("plan: [solo, ramp]\nramp: 2\n"))
-        .hasMessageContaining("ramp: must be a non-empty list");
-    assertThatThrownBy(() -> parse("repeat: 0\n"))
-        .hasMessageContaining("repeat: 0 is outside the allowed range 1 .. 100");
-    assertThatThrownBy(() -> parse("plan: [solo, rmap]\n"))
-        .hasMessageContaining("unknown step 'rmap' (known: solo, all, ramp)");
+    assertRefused("plan: [solo, ramp]\nramp: [0]\n", "ramp: '0' is not a node count");
+    assertRefused("plan: [solo, ramp]\nramp: [2, 2]\n", "ramp: 2 is listed twice");
+    assertRefused("plan: [solo]\nramp: [2]\n", "the plan has no 'ramp' step");
+    assertRefused("plan: [solo, ramp]\nramp: 2\n", "ramp: must be a non-empty list");
+    assertRefused("repeat: 0\n", "repeat: 0 is outside the allowed range 1 .. 100");
+    assertRefused("plan: [solo, rmap]\n", "unknown step 'rmap' (known: solo, all, ramp)");
+  }
+
+  @Test
+  void aRampOfMoreNodesThanAgentsNamesTheField() {
     Scenario tooBig = parse("plan: [ramp]\nramp: [1, 4]\n");
     assertThatThrownBy(() -> PlanSchedule.of(tooBig, nodes(3)))
         .isInstanceOf(ScenarioException.class)

@@ -60,66 +60,67 @@ class BottleneckIT {
     }
   }
 
-  private static LocalAgents twoAgentsOn(Path root, Path logs) throws IOException {
-    return LocalAgents.start(List.of(root, root), logs);
+  /**
+   * The scenario run by two agents on one directory of the local disk (both roots the same); needs
+   * the disk to be a block device (missing: fails under CI=true, else skips).
+   */
+  private ScenarioRuns.Outcome runOnTheLocalDisk(String name, String workload, String plan)
+      throws IOException {
+    Path shared = Files.createDirectory(work.resolve("shared"));
+    try (LocalAgents agents = LocalAgents.start(List.of(shared, shared), work)) {
+      ScenarioRuns.Outcome o = ScenarioRuns.run(agents, work, name, workload, plan);
+      requireBlockDevice(o, shared);
+      return o;
+    }
+  }
+
+  /** Step all's bottleneck line has this code (its message shown if not) and says each part. */
+  private static void assertAllStepFinding(ScenarioRuns.Outcome o, String code, String... parts) {
+    JsonNode f = finding(o, "all");
+    assertThat(f.get("code").asText()).as(f.get("message").asText()).isEqualTo(code);
+    assertThat(f.get("message").asText()).contains(parts);
   }
 
   @Test
   void oDirectWritesOnTheLocalDiskAreStorageBound() throws Exception {
-    Path shared = Files.createDirectory(work.resolve("shared"));
-    try (LocalAgents agents = twoAgentsOn(shared, work)) {
-      var o =
-          ScenarioRuns.run(
-              agents,
-              work,
-              "odirect",
-              "type: write\n"
-                  + "file: \"od.{node}\"\n"
-                  + "block-size: 1MiB\n"
-                  + "size: 2GiB\n"
-                  + "o-direct: true\n"
-                  + "threads: 8",
-              "[solo, all]");
-      requireBlockDevice(o, shared);
-      assertThat(o.exitCode()).isZero();
-      JsonNode f = finding(o, "all");
-      assertThat(f.get("code").asText()).as(f.get("message").asText()).isEqualTo("storage-bound");
-      assertThat(f.get("message").asText()).contains("busy", "while together", "alone");
-      JsonNode run = resources(o, "all", "node1").get("run");
-      assertThat(run.get("devices").get(0).get("writeMBps").asDouble())
-          .as("device write MB/s")
-          .isPositive();
-      assertThat(o.node("all", "node1").get("resources").get("device").asText())
-          .isEqualTo(o.run().get("agents").get(0).get("blockDevice").asText());
-    }
+    var o =
+        runOnTheLocalDisk(
+            "odirect",
+            "type: write\n"
+                + "file: \"od.{node}\"\n"
+                + "block-size: 1MiB\n"
+                + "size: 2GiB\n"
+                + "o-direct: true\n"
+                + "threads: 8",
+            "[solo, all]");
+    assertThat(o.exitCode()).isZero();
+    assertAllStepFinding(o, "storage-bound", "busy", "while together", "alone");
+    JsonNode run = resources(o, "all", "node1").get("run");
+    assertThat(run.get("devices").get(0).get("writeMBps").asDouble())
+        .as("device write MB/s")
+        .isPositive();
+    assertThat(o.node("all", "node1").get("resources").get("device").asText())
+        .isEqualTo(o.run().get("agents").get(0).get("blockDevice").asText());
   }
 
   @Test
   void pingPongWithMoreProcessesThanCoresIsCpuBoundInTheWorkloadsOwnProcesses() throws Exception {
-    Path shared = Files.createDirectory(work.resolve("shared"));
     int processes = Runtime.getRuntime().availableProcessors() + 1;
-    try (LocalAgents agents = twoAgentsOn(shared, work)) {
-      var o =
-          ScenarioRuns.run(
-              agents,
-              work,
-              "ppcpu",
-              // try-locks spin in the workers: more of them than cores keep the CPU busy
-              "type: ping-pong\nprocesses: "
-                  + processes
-                  + "\nlock-wait: try\nduration: 2s\nwarmup: 300ms",
-              "[all]");
-      requireBlockDevice(o, shared);
-      assertThat(o.exitCode()).isZero();
-      JsonNode f = finding(o, "all");
-      assertThat(f.get("code").asText()).as(f.get("message").asText()).isEqualTo("cpu-bound");
-      assertThat(f.get("message").asText()).contains("in the workload's own processes");
-      JsonNode r = resources(o, "all", "node1");
-      assertThat(r.get("run").get("workloadCpuPercent").asDouble())
-          .as("worker processes' CPU")
-          .isPositive();
-      assertThat(r.get("lockWaitShare").asDouble()).isBetween(0.0, 1.0);
-    }
+    var o =
+        runOnTheLocalDisk(
+            "ppcpu",
+            // try-locks spin in the workers: more of them than cores keep the CPU busy
+            "type: ping-pong\nprocesses: "
+                + processes
+                + "\nlock-wait: try\nduration: 2s\nwarmup: 300ms",
+            "[all]");
+    assertThat(o.exitCode()).isZero();
+    assertAllStepFinding(o, "cpu-bound", "in the workload's own processes");
+    JsonNode r = resources(o, "all", "node1");
+    assertThat(r.get("run").get("workloadCpuPercent").asDouble())
+        .as("worker processes' CPU")
+        .isPositive();
+    assertThat(r.get("lockWaitShare").asDouble()).isBetween(0.0, 1.0);
   }
 
   @Test
