@@ -133,12 +133,13 @@ public final class LockFilesLoop extends CountingLoop {
     long retries = 0;
     int dirfd = dirFd.fd();
     String dirPrefix = dir + "/";
+    int files = spec.getFiles();
     if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
       return out.build();
     }
     long started = WallClock.nowNanos();
     out.setStartedUnixNanos(started).setFirstOpUnixNanos(started);
-    for (int i = 0; i < spec.getFiles() && !stopped; i++) {
+    for (int i = 0; i < files && !stopped; i++) {
       try {
         long r = oneFile(dirfd, dirPrefix, fileName(prefix, i), settings, fds, latency);
         if (r < 0) {
