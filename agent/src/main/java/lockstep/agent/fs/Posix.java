@@ -6,6 +6,7 @@ import jnr.constants.platform.Errno;
 import jnr.constants.platform.Fcntl;
 import jnr.constants.platform.OpenFlags;
 import jnr.ffi.LibraryLoader;
+import jnr.ffi.LibraryOption;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
@@ -62,7 +63,7 @@ public final class Posix {
   private Posix() {
     POSIXHandler handler = new DefaultPOSIXHandler();
     this.posix = POSIXFactory.getNativePOSIX(handler);
-    this.libc = LibraryLoader.create(LibC.class).load("c");
+    this.libc = LibraryLoader.create(LibC.class).option(LibraryOption.SaveError, true).load("c");
     this.runtime = Runtime.getRuntime(libc);
     this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
     this.timespec = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, 16, true));
