@@ -14,18 +14,40 @@ import jnr.posix.POSIX;
  * path; a try-lock that finds the lock held is not an error.
  */
 public final class Locks {
-  static final int F_SETLK = 6;
-  static final int F_SETLKW = 7;
-  static final int F_OFD_SETLK = 37;
-  static final int F_OFD_SETLKW = 38;
-  static final short F_RDLCK = 0;
-  static final short F_WRLCK = 1;
-  static final short F_UNLCK = 2;
   static final int LOCK_SH = 1;
   static final int LOCK_EX = 2;
   static final int LOCK_NB = 4;
   static final int LOCK_UN = 8;
   private static final int STRUCT_FLOCK_SIZE = 32;
+
+  /** The fcntl(2) lock commands (Linux values), by the names errors give them. */
+  private enum Command {
+    F_SETLK(6, false),
+    F_SETLKW(7, true),
+    F_OFD_SETLK(37, false),
+    F_OFD_SETLKW(38, true);
+
+    final int value;
+    final boolean blocking;
+
+    Command(int value, boolean blocking) {
+      this.value = value;
+      this.blocking = blocking;
+    }
+  }
+
+  /** The l_type of a {@code struct flock} (Linux values), by the names errors give them. */
+  private enum Type {
+    F_RDLCK(0),
+    F_WRLCK(1),
+    F_UNLCK(2);
+
+    final short value;
+
+    Type(int value) {
+      this.value = (short) value;
+    }
+  }
 
   private static final Locks INSTANCE = new Locks(Posix.get());
 
@@ -90,19 +112,19 @@ public final class Locks {
 
   /** Record lock on a byte range (fcntl or OFD kinds only). */
   public boolean lockRange(int fd, LockMode mode, long start, long len, String path) {
-    int cmd =
+    Command cmd =
         switch (mode.kind()) {
-          case FCNTL -> mode.blocking() ? F_SETLKW : F_SETLK;
-          case OFD -> mode.blocking() ? F_OFD_SETLKW : F_OFD_SETLK;
+          case FCNTL -> mode.blocking() ? Command.F_SETLKW : Command.F_SETLK;
+          case OFD -> mode.blocking() ? Command.F_OFD_SETLKW : Command.F_OFD_SETLK;
           case FLOCK -> throw new IllegalArgumentException("flock locks whole files only");
         };
-    short type = mode.exclusive() ? F_WRLCK : F_RDLCK;
+    Type type = mode.exclusive() ? Type.F_WRLCK : Type.F_RDLCK;
     return setFlock(fd, cmd, type, start, len, path);
   }
 
   public void unlockRange(int fd, LockMode mode, long start, long len, String path) {
-    int cmd = mode.kind() == LockCall.OFD ? F_OFD_SETLK : F_SETLK;
-    setFlock(fd, cmd, F_UNLCK, start, len, path);
+    Command cmd = mode.kind() == LockCall.OFD ? Command.F_OFD_SETLK : Command.F_SETLK;
+    setFlock(fd, cmd, Type.F_UNLCK, start, len, path);
   }
 
   private boolean flock(int fd, LockMode mode, String path) {
@@ -131,7 +153,7 @@ public final class Locks {
   private static final class FlockStruct {
     final Pointer memory;
     final Pointer view;
-    short type = Short.MIN_VALUE;
+    Type type;
     long start = -1;
     long len = -1;
 
@@ -140,9 +162,9 @@ public final class Locks {
       view = Pointer.wrap(runtime, memory.address());
     }
 
-    Pointer set(short type, long start, long len) {
+    Pointer set(Type type, long start, long len) {
       if (type != this.type) {
-        view.putShort(0, type);
+        view.putShort(0, type.value);
         this.type = type;
       }
       if (start != this.start) {
@@ -157,22 +179,21 @@ public final class Locks {
     }
   }
 
-  private boolean setFlock(int fd, int cmd, short type, long start, long len, String path) {
+  private boolean setFlock(int fd, Command cmd, Type type, long start, long len, String path) {
     Pointer flock = flockStruct.get().set(type, start, len);
     while (true) {
-      if (libc.fcntl(fd, cmd, flock) == 0) {
+      if (libc.fcntl(fd, cmd.value, flock) == 0) {
         return true;
       }
       int errno = runtime.getLastError();
       if (errno == Errno.EINTR.intValue()) {
         continue;
       }
-      boolean nonBlocking = cmd == F_SETLK || cmd == F_OFD_SETLK;
-      if (nonBlocking && type != F_UNLCK && isBusy(errno)) {
+      if (!cmd.blocking && type != Type.F_UNLCK && isBusy(errno)) {
         return false;
       }
       // The call's name is built only here: lock calls are the measured operation.
-      throw Posix.error(describe(cmd, type), path, errno);
+      throw Posix.error("fcntl(" + cmd + ", " + type + ")", path, errno);
     }
   }
 
@@ -180,23 +201,5 @@ public final class Locks {
     return errno == Errno.EAGAIN.intValue()
         || errno == Errno.EACCES.intValue()
         || errno == Errno.EWOULDBLOCK.intValue();
-  }
-
-  private static String describe(int cmd, short type) {
-    String c =
-        switch (cmd) {
-          case F_SETLK -> "F_SETLK";
-          case F_SETLKW -> "F_SETLKW";
-          case F_OFD_SETLK -> "F_OFD_SETLK";
-          case F_OFD_SETLKW -> "F_OFD_SETLKW";
-          default -> String.valueOf(cmd);
-        };
-    String t =
-        switch (type) {
-          case F_RDLCK -> "F_RDLCK";
-          case F_WRLCK -> "F_WRLCK";
-          default -> "F_UNLCK";
-        };
-    return "fcntl(" + c + ", " + t + ")";
   }
 }

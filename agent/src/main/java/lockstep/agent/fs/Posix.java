@@ -5,7 +5,11 @@ import java.util.function.LongFunction;
 import jnr.constants.platform.Errno;
 import jnr.constants.platform.Fcntl;
 import jnr.constants.platform.OpenFlags;
+import jnr.constants.platform.PRIO;
+import jnr.constants.platform.PosixFadvise;
+import jnr.constants.platform.RLIMIT;
 import jnr.ffi.LibraryLoader;
+import jnr.ffi.LibraryOption;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
@@ -22,11 +26,12 @@ import jnr.posix.util.DefaultPOSIXHandler;
  * the path.
  */
 public final class Posix {
-  // Linux values (same on x86_64 and aarch64 unless noted); jnr-constants lacks O_DIRECT.
-  public static final int O_RDONLY = 0;
-  public static final int O_WRONLY = 1;
-  public static final int O_RDWR = 2;
-  private static final int PRIO_PROCESS = 0;
+  // jnr-constants' values where it has them, else Linux values (same on x86_64 and aarch64 unless
+  // noted): it lacks O_DIRECT, for one.
+  public static final int O_RDONLY = OpenFlags.O_RDONLY.intValue();
+  public static final int O_WRONLY = OpenFlags.O_WRONLY.intValue();
+  public static final int O_RDWR = OpenFlags.O_RDWR.intValue();
+  private static final int PRIO_PROCESS = PRIO.PRIO_PROCESS.intValue();
   private static final int LOWEST_PRIORITY = 19;
   // The descriptors a new process's table holds before the kernel first grows it (NR_OPEN_DEFAULT).
   private static final int DEFAULT_DESCRIPTOR_TABLE = 64;
@@ -44,11 +49,10 @@ public final class Posix {
   private static final int STRUCT_STAT_SIZE =
       256; // >= sizeof(struct stat) on x86_64 (144) and aarch64 (128)
 
-  private static final int RLIMIT_NOFILE = 7;
-  private static final int POSIX_FADV_DONTNEED = 4;
+  private static final int RLIMIT_NOFILE = RLIMIT.RLIMIT_NOFILE.intValue();
+  private static final int POSIX_FADV_DONTNEED = PosixFadvise.POSIX_FADV_DONTNEED.intValue();
   private static final int CLOCK_REALTIME = 0;
   private static final int TIMER_ABSTIME = 1;
-  private static final int EINTR = 4;
 
   private static final Posix INSTANCE = new Posix();
 
@@ -62,7 +66,7 @@ public final class Posix {
   private Posix() {
     POSIXHandler handler = new DefaultPOSIXHandler();
     this.posix = POSIXFactory.getNativePOSIX(handler);
-    this.libc = LibraryLoader.create(LibC.class).load("c");
+    this.libc = LibraryLoader.create(LibC.class).option(LibraryOption.SaveError, true).load("c");
     this.runtime = Runtime.getRuntime(libc);
     this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
     this.timespec = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, 16, true));
@@ -103,7 +107,7 @@ public final class Posix {
     int rc;
     do {
       rc = libc.clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, ts, null);
-    } while (rc == EINTR);
+    } while (rc == Errno.EINTR.intValue());
     if (rc != 0) {
       throw new PosixException(
           "clock_nanosleep", "", rc, "", "clock_nanosleep failed with error " + rc);

@@ -17,32 +17,27 @@ public final class ProcParsers {
 
   /** The aggregate "cpu" line of /proc/stat; missing columns (old kernels) read as 0. */
   public static CpuTicks cpu(String procStat) {
-    for (String line : procStat.split("\n")) {
-      if (line.startsWith("cpu ")) {
-        String[] f = line.trim().split("\\s+");
-        return CpuTicks.newBuilder()
-            .setUser(field(f, 1))
-            .setNice(field(f, 2))
-            .setSystem(field(f, 3))
-            .setIdle(field(f, 4))
-            .setIowait(field(f, 5))
-            .setIrq(field(f, 6))
-            .setSoftirq(field(f, 7))
-            .setSteal(field(f, 8))
-            .build();
-      }
+    String line = firstLine(procStat, "cpu ");
+    if (line == null) {
+      return CpuTicks.getDefaultInstance();
     }
-    return CpuTicks.getDefaultInstance();
+    String[] f = columns(line);
+    return CpuTicks.newBuilder()
+        .setUser(field(f, 1))
+        .setNice(field(f, 2))
+        .setSystem(field(f, 3))
+        .setIdle(field(f, 4))
+        .setIowait(field(f, 5))
+        .setIrq(field(f, 6))
+        .setSoftirq(field(f, 7))
+        .setSteal(field(f, 8))
+        .build();
   }
 
   /** "ctxt" of /proc/stat: context switches since boot. */
   public static long contextSwitches(String procStat) {
-    for (String line : procStat.split("\n")) {
-      if (line.startsWith("ctxt ")) {
-        return number(line.substring(5).trim());
-      }
-    }
-    return 0;
+    String line = firstLine(procStat, "ctxt ");
+    return line == null ? 0 : number(line.substring(5).trim());
   }
 
   /**
@@ -55,7 +50,7 @@ public final class ProcParsers {
     if (close < 0) {
       return -1;
     }
-    String[] f = pidStat.substring(close + 1).trim().split("\\s+");
+    String[] f = columns(pidStat.substring(close + 1));
     // f[0] is field 3 (state), so field N is f[N - 3].
     if (f.length < 13) {
       return -1;
@@ -69,7 +64,7 @@ public final class ProcParsers {
   public static List<DiskCounters> disks(String diskstats, Set<String> devices) {
     List<DiskCounters> out = new ArrayList<>();
     for (String line : diskstats.split("\n")) {
-      String[] f = line.trim().split("\\s+");
+      String[] f = columns(line);
       if (f.length < 14 || !devices.contains(f[2])) {
         continue;
       }
@@ -98,7 +93,7 @@ public final class ProcParsers {
         continue;
       }
       String name = line.substring(0, colon).trim();
-      String[] f = line.substring(colon + 1).trim().split("\\s+");
+      String[] f = columns(line.substring(colon + 1));
       if (name.isEmpty() || f.length < 10 || number(f[0]) < 0) {
         continue;
       }
@@ -117,23 +112,37 @@ public final class ProcParsers {
   /** One "Name: N kB" entry of /proc/meminfo, in bytes; 0 when absent. */
   public static long meminfoBytes(String meminfo, String name) {
     String prefix = name + ":";
-    for (String line : meminfo.split("\n")) {
-      if (line.startsWith(prefix)) {
-        String[] f = line.substring(prefix.length()).trim().split("\\s+");
-        long v = number(f[0]);
-        if (v < 0) {
-          return 0;
-        }
-        return f.length > 1 && f[1].equalsIgnoreCase("kB") ? v * 1024 : v;
-      }
+    String line = firstLine(meminfo, prefix);
+    if (line == null) {
+      return 0;
     }
-    return 0;
+    String[] f = columns(line.substring(prefix.length()));
+    long v = number(f[0]);
+    if (v < 0) {
+      return 0;
+    }
+    return f.length > 1 && f[1].equalsIgnoreCase("kB") ? v * 1024 : v;
   }
 
   /** /sys/class/net/IF/speed in Mb/s; 0 when unknown (the kernel says -1 or refuses the read). */
   public static long linkSpeedMbps(String speed) {
     long v = number(speed.trim());
     return Math.max(0, v);
+  }
+
+  /** The first line of {@code text} that starts with {@code prefix}, or null. */
+  private static String firstLine(String text, String prefix) {
+    for (String line : text.split("\n")) {
+      if (line.startsWith(prefix)) {
+        return line;
+      }
+    }
+    return null;
+  }
+
+  /** The whitespace-separated columns of {@code s}. */
+  private static String[] columns(String s) {
+    return s.trim().split("\\s+");
   }
 
   private static long field(String[] f, int i) {
