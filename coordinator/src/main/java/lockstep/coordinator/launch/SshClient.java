@@ -43,6 +43,15 @@ public final class SshClient {
     this.connectTimeoutSeconds = connectTimeoutSeconds;
   }
 
+  /**
+   * The {@code ssh-keygen} command that makes a passphrase-less ed25519 key at keyFile (its public
+   * half at keyFile.pub), quietly.
+   */
+  public static List<String> keygen(Path keyFile, String comment) {
+    return List.of(
+        "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", keyFile.toString());
+  }
+
   private List<String> common(String program) {
     List<String> cmd = new ArrayList<>(List.of(program));
     if (configFile != null) {
