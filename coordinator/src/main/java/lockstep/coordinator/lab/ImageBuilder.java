@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import lockstep.coordinator.launch.SshClient;
 
 /**
  * Builds the guest image with mmdebstrap (minbase, Debian's packages only) into the cache, once per
@@ -93,19 +94,7 @@ record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
     }
     if (!Files.isRegularFile(key)) {
       commands
-          .run(
-              List.of(
-                  "ssh-keygen",
-                  "-q",
-                  "-t",
-                  "ed25519",
-                  "-N",
-                  "",
-                  "-C",
-                  "lockstep-lab",
-                  "-f",
-                  key.toString()),
-              Duration.ofSeconds(30))
+          .run(SshClient.keygenCommand(key, "lockstep-lab"), Duration.ofSeconds(30))
           .orThrow("ssh-keygen");
     }
     return key;

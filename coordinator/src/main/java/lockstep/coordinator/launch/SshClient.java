@@ -43,6 +43,15 @@ public final class SshClient {
     this.connectTimeoutSeconds = connectTimeoutSeconds;
   }
 
+  /**
+   * The ssh-keygen call that writes a new ed25519 key pair without a passphrase to {@code key} (and
+   * {@code key}.pub), {@code comment} in the public key.
+   */
+  public static List<String> keygenCommand(Path key, String comment) {
+    return List.of(
+        "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", key.toString());
+  }
+
   private List<String> common(String program) {
     List<String> cmd = new ArrayList<>(List.of(program));
     if (configFile != null) {

@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.launch.SshClient;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.report.ResultsStore;
@@ -57,17 +58,7 @@ class SshLaunchIT {
     }
     dir = Files.createTempDirectory("lockstep-ssh-it");
     Process keygen =
-        new ProcessBuilder(
-                "ssh-keygen",
-                "-q",
-                "-t",
-                "ed25519",
-                "-N",
-                "",
-                "-C",
-                "lockstep-it",
-                "-f",
-                dir.resolve("id_ed25519").toString())
+        new ProcessBuilder(SshClient.keygenCommand(dir.resolve("id_ed25519"), "lockstep-it"))
             .inheritIO()
             .start();
     assertThat(keygen.waitFor(30, TimeUnit.SECONDS) && keygen.exitValue() == 0)
