@@ -165,21 +165,10 @@ class LabPartsTest {
 
   @Test
   void imageKeyFollowsEveryInput() {
-    ImageRecipe a =
-        new ImageRecipe(
-            List.of("systemd", "corosync"),
-            List.of(new ImageRecipe.Input("rootfs/etc/hosts", "x".getBytes())));
-    ImageRecipe same =
-        new ImageRecipe(
-            List.of("systemd", "corosync"),
-            List.of(new ImageRecipe.Input("rootfs/etc/hosts", "x".getBytes())));
-    ImageRecipe otherFile =
-        new ImageRecipe(
-            List.of("systemd", "corosync"),
-            List.of(new ImageRecipe.Input("rootfs/etc/hosts", "y".getBytes())));
-    ImageRecipe otherPackages =
-        new ImageRecipe(
-            List.of("systemd"), List.of(new ImageRecipe.Input("rootfs/etc/hosts", "x".getBytes())));
+    ImageRecipe a = hostsRecipe(List.of("systemd", "corosync"), "x");
+    ImageRecipe same = hostsRecipe(List.of("systemd", "corosync"), "x");
+    ImageRecipe otherFile = hostsRecipe(List.of("systemd", "corosync"), "y");
+    ImageRecipe otherPackages = hostsRecipe(List.of("systemd"), "x");
     assertThat(a.key()).hasSize(16).isEqualTo(same.key());
     assertThat(otherFile.key()).isNotEqualTo(a.key());
     assertThat(otherPackages.key()).isNotEqualTo(a.key());
@@ -289,6 +278,12 @@ class LabPartsTest {
     assertThat(stacks.set(LabSetting.parse("plock_ownership=1"), s)).isEqualTo(s);
     assertThatThrownBy(() -> stacks.set(LabSetting.parse("localalloc=0"), s))
         .isInstanceOf(LabException.class);
+  }
+
+  /** A recipe of these packages and one input file, rootfs/etc/hosts with {@code hosts} in it. */
+  private static ImageRecipe hostsRecipe(List<String> packages, String hosts) {
+    return new ImageRecipe(
+        packages, List.of(new ImageRecipe.Input("rootfs/etc/hosts", hosts.getBytes())));
   }
 
   /** Checks that the command line runs {@code program}; then its words, joined by spaces. */
