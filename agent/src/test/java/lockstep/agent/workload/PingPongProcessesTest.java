@@ -1,6 +1,6 @@
 package lockstep.agent.workload;
 
-import static lockstep.agent.workload.WorkloadResults.prepareAndRun;
+import static lockstep.agent.workload.WorkloadResults.runOnce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -82,13 +82,9 @@ class PingPongProcessesTest {
             spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE).build(),
             new RootedPaths(root, "n1"),
             1);
-    try {
-      WorkloadResult r = prepareAndRun(w, 50_000_000);
-      assertThat(r.getOps()).isPositive();
-      assertThat(r.getCoherenceChecks()).isZero();
-    } finally {
-      w.cleanup();
-    }
+    WorkloadResult r = runOnce(w, 50_000_000);
+    assertThat(r.getOps()).isPositive();
+    assertThat(r.getCoherenceChecks()).isZero();
   }
 
   @Test

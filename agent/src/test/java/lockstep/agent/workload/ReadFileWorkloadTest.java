@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.Set;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.AccessPattern;
-import lockstep.agent.v1.ReadWorkload;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
@@ -27,13 +26,7 @@ class ReadFileWorkloadTest {
   void readsEveryBlockOnceWithSeveralThreads(AccessPattern pattern) {
     ReadFileWorkload w =
         new ReadFileWorkload(
-            ReadWorkload.newBuilder()
-                .setFile("r.{node}")
-                .setSizeBytes(1 << 20)
-                .setBlockSizeBytes(4096)
-                .setThreads(3)
-                .setPattern(pattern)
-                .build(),
+            FileSpecs.read("r.{node}").setThreads(3).setPattern(pattern).build(),
             new RootedPaths(root, "n1"));
     w.prepare();
     assertThat(root.resolve("r.n1")).hasSize(1 << 20);

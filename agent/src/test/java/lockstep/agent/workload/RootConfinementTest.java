@@ -1,5 +1,7 @@
 package lockstep.agent.workload;
 
+import static lockstep.agent.workload.FileSpecs.read;
+import static lockstep.agent.workload.FileSpecs.write;
 import static lockstep.agent.workload.WorkloadResults.assertFailedOn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,9 +20,7 @@ import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.MetadataOp;
 import lockstep.agent.v1.MetadataWorkload;
-import lockstep.agent.v1.ReadWorkload;
 import lockstep.agent.v1.WorkloadResult;
-import lockstep.agent.v1.WriteWorkload;
 import lockstep.common.WallClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,18 +70,10 @@ class RootConfinementTest {
     return new RootedPaths(root, "n1");
   }
 
-  private static WriteWorkload write(String file) {
-    return WriteWorkload.newBuilder()
-        .setFile(file)
-        .setSizeBytes(1 << 20)
-        .setBlockSizeBytes(4096)
-        .build();
-  }
-
   @Test
   void danglingSymlinkAtTheWriteTargetIsRefusedAndNothingIsCreatedOutside() throws Exception {
     Files.createSymbolicLink(root.resolve("out"), outside.resolve("created-by-attack"));
-    WriteFileWorkload w = new WriteFileWorkload(write("out"), paths());
+    WriteFileWorkload w = new WriteFileWorkload(write("out").build(), paths());
     assertThatThrownBy(w::prepare)
         .isInstanceOf(PosixException.class)
         .hasMessageContaining(root.toRealPath().resolve("out").toString())
@@ -95,17 +87,10 @@ class RootConfinementTest {
   @Test
   void hardLinkToAnOutsideFileIsNeitherOverwrittenNorRemoved() throws Exception {
     Files.createLink(root.resolve("out"), outside.resolve("precious"));
-    WriteFileWorkload w = new WriteFileWorkload(write("out"), paths());
+    WriteFileWorkload w = new WriteFileWorkload(write("out").build(), paths());
     assertThatThrownBy(w::prepare).hasMessageContaining("EEXIST");
     w.cleanup();
-    ReadFileWorkload r =
-        new ReadFileWorkload(
-            ReadWorkload.newBuilder()
-                .setFile("out")
-                .setSizeBytes(1 << 20)
-                .setBlockSizeBytes(4096)
-                .build(),
-            paths());
+    ReadFileWorkload r = new ReadFileWorkload(read("out").build(), paths());
     assertThatThrownBy(r::prepare).hasMessageContaining("EEXIST");
     r.cleanup();
     assertThat(root.resolve("out")).exists();
@@ -114,7 +99,7 @@ class RootConfinementTest {
   @Test
   void aPreExistingFileAtTheWritePathIsRefusedAndKeptAsItWas() throws Exception {
     Files.writeString(root.resolve("out"), "a user's file");
-    WriteFileWorkload w = new WriteFileWorkload(write("out"), paths());
+    WriteFileWorkload w = new WriteFileWorkload(write("out").build(), paths());
     assertThatThrownBy(w::prepare)
         .isInstanceOf(PosixException.class)
         .hasMessageContaining("left untouched");
@@ -125,7 +110,7 @@ class RootConfinementTest {
   @Test
   void aDirectorySwappedForASymlinkAfterTheScenarioCheckIsNotFollowed() throws Exception {
     Files.createDirectories(root.resolve("sub"));
-    WriteFileWorkload w = new WriteFileWorkload(write("sub/out"), paths());
+    WriteFileWorkload w = new WriteFileWorkload(write("sub/out").build(), paths());
     Files.delete(root.resolve("sub"));
     Files.createSymbolicLink(root.resolve("sub"), outside.resolve("dir"));
     assertThatThrownBy(w::prepare)
@@ -137,7 +122,7 @@ class RootConfinementTest {
 
   @Test
   void cleanupDoesNotRemoveAFileSwappedInAfterPrepare() throws Exception {
-    WriteFileWorkload w = new WriteFileWorkload(write("out"), paths());
+    WriteFileWorkload w = new WriteFileWorkload(write("out").build(), paths());
     w.prepare();
     Files.delete(root.resolve("out"));
     Files.writeString(root.resolve("out"), "replaced");

@@ -16,6 +16,15 @@ final class WorkloadResults {
     return w.run(WallClock.nowNanos() + leadNanos).build();
   }
 
+  /** Prepares, runs from {@code leadNanos} from now and cleans up, even when a step throws. */
+  static WorkloadResult runOnce(Workload w, long leadNanos) {
+    try {
+      return prepareAndRun(w, leadNanos);
+    } finally {
+      w.cleanup();
+    }
+  }
+
   /** The run failed on a call that returned {@code errno} for {@code path} (under the root). */
   static void assertFailedOn(WorkloadResult r, String errno, String path) {
     assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_FAILED);

@@ -17,11 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class WriteFileWorkloadTest {
   @TempDir Path root;
 
-  private WriteWorkload.Builder spec() {
-    return WriteWorkload.newBuilder()
-        .setFile("sub/out.{node}")
-        .setSizeBytes(1 << 20)
-        .setBlockSizeBytes(4096);
+  private static WriteWorkload.Builder spec() {
+    return FileSpecs.write("sub/out.{node}");
   }
 
   @Test

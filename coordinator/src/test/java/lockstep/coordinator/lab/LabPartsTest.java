@@ -12,10 +12,13 @@ import java.util.Map;
 import lockstep.coordinator.inventory.Inventory;
 import lockstep.coordinator.inventory.InventoryNode;
 import lockstep.coordinator.inventory.InventoryParser;
+import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LabPartsTest {
+  private static final LabPaths LAB = new LabPaths(Path.of("/lab"));
+
   @TempDir Path tmp;
 
   @Test
@@ -67,13 +70,11 @@ class LabPartsTest {
 
   @Test
   void guestCommandLineKeepsEverythingOnTheNamespacesLoopback() {
-    LabPaths paths = new LabPaths(Path.of("/lab"));
     GuestImage image = new GuestImage(Path.of("/cache/image-k"), "k", Path.of("/cache/key"));
     LabNode n2 = LabNode.all().get(1);
-    List<String> c = QemuCommand.guest(n2, image, paths, new Accelerator("tcg", "test"), 1536);
-    String line = String.join(" ", c);
-    assertThat(c.get(0)).isEqualTo("qemu-system-x86_64");
-    assertThat(line)
+    assertCommand(
+            QemuCommand.guest(n2, image, LAB, new Accelerator("tcg", "test"), 1536),
+            "qemu-system-x86_64")
         .contains("-name node2,process=lockstep-node2")
         .contains("-kernel /cache/image-k/vmlinuz -initrd /cache/image-k/initrd.img")
         .contains("systemd.hostname=node2 ip=192.168.77.2:::255.255.255.0::clu0:off")
@@ -114,10 +115,7 @@ class LabPartsTest {
 
   @Test
   void storageDaemonServesOneBudgetToBothAndOneToEachPrivateDisk() {
-    List<String> c = QemuCommand.storageDaemon(new LabPaths(Path.of("/lab")), 20_000_000L);
-    String line = String.join(" ", c);
-    assertThat(c.get(0)).isEqualTo("qemu-storage-daemon");
-    assertThat(line)
+    assertCommand(QemuCommand.storageDaemon(LAB, 20_000_000L), "qemu-storage-daemon")
         .contains("driver=file,filename=/lab/ocfs2.img,node-name=ocfs2-file,cache.direct=on")
         .contains("throttle-group,id=tg-ocfs2,x-bps-write=20000000")
         .contains("throttle-group,id=tg-priv1,x-bps-write=20000000")
@@ -167,21 +165,10 @@ class LabPartsTest {
 
   @Test
   void imageKeyFollowsEveryInput() {
-    ImageRecipe a =
-        new ImageRecipe(
-            List.of("systemd", "corosync"),
-            List.of(new ImageRecipe.Input("rootfs/etc/hosts", "x".getBytes())));
-    ImageRecipe same =
-        new ImageRecipe(
-            List.of("systemd", "corosync"),
-            List.of(new ImageRecipe.Input("rootfs/etc/hosts", "x".getBytes())));
-    ImageRecipe otherFile =
-        new ImageRecipe(
-            List.of("systemd", "corosync"),
-            List.of(new ImageRecipe.Input("rootfs/etc/hosts", "y".getBytes())));
-    ImageRecipe otherPackages =
-        new ImageRecipe(
-            List.of("systemd"), List.of(new ImageRecipe.Input("rootfs/etc/hosts", "x".getBytes())));
+    ImageRecipe a = hostsRecipe(List.of("systemd", "corosync"), "x");
+    ImageRecipe same = hostsRecipe(List.of("systemd", "corosync"), "x");
+    ImageRecipe otherFile = hostsRecipe(List.of("systemd", "corosync"), "y");
+    ImageRecipe otherPackages = hostsRecipe(List.of("systemd"), "x");
     assertThat(a.key()).hasSize(16).isEqualTo(same.key());
     assertThat(otherFile.key()).isNotEqualTo(a.key());
     assertThat(otherPackages.key()).isNotEqualTo(a.key());
@@ -243,9 +230,8 @@ class LabPartsTest {
   void agentsAreDeployedWithTheProjectsPlaybookUnderTheStacksUnitName() {
     Path repo = Path.of("/repo");
     LabFiles files = new LabFiles(repo, repo.resolve("c.jar"), repo.resolve("agent.jar"));
-    LabPaths paths = new LabPaths(Path.of("/lab"));
-    AgentDeploy d = new AgentDeploy(paths, files, null, null);
-    List<String> c = d.ansible(Stack.OCFS2, paths.inventory(Stack.OCFS2), Path.of("/key"));
+    AgentDeploy d = new AgentDeploy(LAB, files, null, null);
+    List<String> c = d.ansible(Stack.OCFS2, LAB.inventory(Stack.OCFS2), Path.of("/key"));
     assertThat(c.subList(0, 2))
         .containsExactly("ansible-playbook", "/repo/deploy/ansible/site.yml");
     assertThat(String.join(" ", c))
@@ -257,8 +243,7 @@ class LabPartsTest {
             "-e {\"lockstep_java_opts\": \"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\","
                 + " \"lockstep_root_mount_point\": \"/mnt/ocfs2\"}")
         .contains("--private-key /key");
-    Map<String, String> env =
-        AgentDeploy.ansibleEnv(Path.of("/key"), paths.knownHosts(), paths.dir());
+    Map<String, String> env = AgentDeploy.ansibleEnv(Path.of("/key"), LAB.knownHosts(), LAB.dir());
     assertThat(env.get("ANSIBLE_SSH_ARGS"))
         .contains("UserKnownHostsFile=/lab/known_hosts")
         .contains("StrictHostKeyChecking=yes")
@@ -293,6 +278,18 @@ class LabPartsTest {
     assertThat(stacks.set(LabSetting.parse("plock_ownership=1"), s)).isEqualTo(s);
     assertThatThrownBy(() -> stacks.set(LabSetting.parse("localalloc=0"), s))
         .isInstanceOf(LabException.class);
+  }
+
+  /** A recipe of these packages and one input file, rootfs/etc/hosts with {@code hosts} in it. */
+  private static ImageRecipe hostsRecipe(List<String> packages, String hosts) {
+    return new ImageRecipe(
+        packages, List.of(new ImageRecipe.Input("rootfs/etc/hosts", hosts.getBytes())));
+  }
+
+  /** Checks that the command line runs {@code program}; then its words, joined by spaces. */
+  private static AbstractStringAssert<?> assertCommand(List<String> c, String program) {
+    assertThat(c.get(0)).isEqualTo(program);
+    return assertThat(String.join(" ", c));
   }
 
   private static LabState state() {
