@@ -71,6 +71,14 @@ public final class Lab {
     try (FileLock lock = lock()) {
       Optional<LabState> existing = LabState.read(paths.state());
       Teardown teardown = new Teardown(paths, commands, log);
+      if (existing.isPresent() && leftBehind(existing.get(), config.dir())) {
+        teardown.run(
+            "the lab in "
+                + config.dir()
+                + " was left behind (none of its processes runs: a reboot, or a killed lab);"
+                + " removing what is left of it, then booting afresh");
+        existing = Optional.empty();
+      }
       Thread hook = new Thread(() -> teardown.run("interrupted: removing what this `up` made"));
       boolean booting = existing.isEmpty();
       if (booting) {
@@ -243,6 +251,15 @@ public final class Lab {
               + lastLine(paths.console(n))
               + ")");
     }
+  }
+
+  /**
+   * Whether a lab's state file outlived all its processes (the host rebooted, or they were killed):
+   * then {@code up} removes its remains and boots again, where a lab with only some of its
+   * processes gone is broken and stays for {@code down}.
+   */
+  static boolean leftBehind(LabState state, Path dir) {
+    return state.pids().values().stream().allMatch(pid -> LabProcesses.ours(pid, dir).isEmpty());
   }
 
   /** The state of a lab that is up; every process of it must still run. */

@@ -62,6 +62,30 @@ class LabPartsTest {
   }
 
   @Test
+  void aStateWhoseProcessesAllEndedWasLeftBehind() throws Exception {
+    Process ended = new ProcessBuilder("true").start();
+    ended.waitFor();
+    long mine = ProcessHandle.current().pid(); // alive, but not a process of the lab in tmp
+    Process guest = new ProcessBuilder("sh", "-c", "sleep 30; :", tmp.toString()).start();
+    try {
+      assertThat(Lab.leftBehind(stateWith(Map.of("storage", ended.pid())), tmp)).isTrue();
+      assertThat(Lab.leftBehind(stateWith(Map.of("storage", ended.pid(), "node1", mine)), tmp))
+          .isTrue();
+      assertThat(
+              Lab.leftBehind(stateWith(Map.of("storage", ended.pid(), "node1", guest.pid())), tmp))
+          .as("one process still runs: broken, not left behind")
+          .isFalse();
+    } finally {
+      guest.destroyForcibly().waitFor();
+    }
+  }
+
+  private static LabState stateWith(Map<String, Long> pids) {
+    return new LabState(
+        "lockstep-lab-x", "/img", "/key", "tcg", "test", 1536, pids, List.of(), Map.of(), "now");
+  }
+
+  @Test
   void unknownStackIsOneLine() {
     assertThat(Stack.parse("GFS2")).isEqualTo(Stack.GFS2);
     assertThatThrownBy(() -> Stack.parse("nfs"))
