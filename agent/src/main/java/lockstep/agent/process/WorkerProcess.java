@@ -67,12 +67,13 @@ final class WorkerProcess {
   private final OutputStream stdin;
   private final CompletableFuture<Long> ready = new CompletableFuture<>();
   private final CompletableFuture<WorkerOutcome> outcome = new CompletableFuture<>();
-  private volatile long ops;
+  private final CountFile count;
 
-  private WorkerProcess(int index, Process process) {
+  private WorkerProcess(int index, Process process, CountFile count) {
     this.index = index;
     this.process = process;
     this.stdin = process.getOutputStream();
+    this.count = count;
   }
 
   /**
@@ -97,22 +98,32 @@ final class WorkerProcess {
   }
 
   static WorkerProcess start(WorkerTask task) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(
-        jvmOptions(
-            c2(task, Runtime.getRuntime().availableProcessors()),
-            System.getenv(EXTRA_OPTIONS_ENV)));
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(WorkerMain.class.getName());
-    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    WorkerProcess worker = new WorkerProcess(task.getIndex(), p);
-    worker.send(WorkerCommand.newBuilder().setTask(task).build());
-    Thread reader = new Thread(worker::readEvents, "worker-" + task.getIndex() + "-events");
-    reader.setDaemon(true);
-    reader.start();
-    return worker;
+    CountFile count = CountFile.make(task.getInstrumentationOff());
+    try {
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(
+          jvmOptions(
+              c2(task, Runtime.getRuntime().availableProcessors()),
+              System.getenv(EXTRA_OPTIONS_ENV)));
+      command.add("-cp");
+      command.add(System.getProperty("java.class.path"));
+      command.add(WorkerMain.class.getName());
+      Process p =
+          new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      WorkerProcess worker = new WorkerProcess(task.getIndex(), p, count);
+      worker.send(
+          WorkerCommand.newBuilder()
+              .setTask(task.toBuilder().setProgressFile(count.path()))
+              .build());
+      Thread reader = new Thread(worker::readEvents, "worker-" + task.getIndex() + "-events");
+      reader.setDaemon(true);
+      reader.start();
+      return worker;
+    } catch (IOException | RuntimeException e) {
+      count.remove();
+      throw e;
+    }
   }
 
   private void readEvents() {
@@ -120,10 +131,11 @@ final class WorkerProcess {
       WorkerEvent event;
       while ((event = WorkerEvent.parseDelimitedFrom(in)) != null) {
         switch (event.getEventCase()) {
-          case READY_PID -> ready.complete(event.getReadyPid());
-          case PROGRESS -> ops = event.getProgress().getOps();
+          case READY_PID -> {
+            count.remove(); // both have it mapped now
+            ready.complete(event.getReadyPid());
+          }
           case OUTCOME -> {
-            ops = event.getOutcome().getOps();
             ready.completeExceptionally(new WorkerFailedException(event.getOutcome().getError()));
             outcome.complete(event.getOutcome());
           }
@@ -132,6 +144,8 @@ final class WorkerProcess {
       }
     } catch (IOException e) {
       LOG.debug("worker {}: events ended: {}", index, e.toString());
+    } finally {
+      count.remove();
     }
     WorkloadError died =
         WorkloadError.newBuilder()
@@ -146,7 +160,7 @@ final class WorkerProcess {
                     + " before reporting its result")
             .build();
     ready.completeExceptionally(new WorkerFailedException(died));
-    outcome.complete(WorkerOutcome.newBuilder().setOps(ops).setError(died).build());
+    outcome.complete(WorkerOutcome.newBuilder().setOps(count.get()).setError(died).build());
   }
 
   private String exitCodeText() {
@@ -164,8 +178,10 @@ final class WorkerProcess {
     return process.pid();
   }
 
+  /** The worker's count: its outcome's once it has one, else what its counter holds now. */
   long ops() {
-    return ops;
+    WorkerOutcome done = outcome.getNow(null);
+    return done != null ? done.getOps() : count.get();
   }
 
   /** Waits until the worker has set up; throws with the worker's error if it could not. */

@@ -3,12 +3,12 @@ package lockstep.agent.worker;
 import java.util.function.BooleanSupplier;
 
 /**
- * A worker loop run by one thread that counts its operations in a volatile field, read by the
- * progress ticker, and ends when {@link #stop} sets its flag.
+ * A worker loop run by one thread that counts its operations in a {@link ProgressCounter}, read by
+ * the agent, and ends when {@link #stop} sets its flag.
  */
 abstract class CountingLoop implements WorkerLoop {
   /** Written by the loop's thread only. */
-  protected volatile long ops;
+  protected ProgressCounter progress = ProgressCounter.local();
 
   protected volatile boolean stopped;
 
@@ -17,7 +17,12 @@ abstract class CountingLoop implements WorkerLoop {
 
   @Override
   public long ops() {
-    return ops;
+    return progress.get();
+  }
+
+  @Override
+  public void countInto(ProgressCounter counter) {
+    progress = counter;
   }
 
   @Override

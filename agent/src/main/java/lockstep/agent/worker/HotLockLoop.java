@@ -2,7 +2,6 @@ package lockstep.agent.worker;
 
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
@@ -33,7 +32,7 @@ public final class HotLockLoop implements WorkerLoop {
   private final Posix posix = Posix.get();
   private final Locks locks = Locks.get();
   private final int[] fds;
-  private final AtomicLong ops = new AtomicLong();
+  private ProgressCounter progress = ProgressCounter.local();
   private volatile boolean stopped;
   private final boolean instrumented;
   private final LockMode mode;
@@ -83,7 +82,12 @@ public final class HotLockLoop implements WorkerLoop {
 
   @Override
   public long ops() {
-    return ops.get();
+    return progress.get();
+  }
+
+  @Override
+  public void countInto(ProgressCounter counter) {
+    progress = counter;
   }
 
   @Override
@@ -119,12 +123,13 @@ public final class HotLockLoop implements WorkerLoop {
       retries += r.retries();
       span.add(r.started(), r.first(), r.last());
       if (r.error() != null && !out.hasError()) {
-        out.setError(WorkloadErrors.of(r.error(), root, "after " + ops.get() + " acquisitions"));
+        out.setError(
+            WorkloadErrors.of(r.error(), root, "after " + progress.get() + " acquisitions"));
       }
     }
     span.firstOp().ifPresent(first -> out.setFirstOpUnixNanos(first).setEndUnixNanos(span.end()));
     span.started().ifPresent(out::setStartedUnixNanos);
-    return out.setOps(ops.get())
+    return out.setOps(progress.get())
         .setLockRetries(retries)
         .setLatencyHistogram(LatencyHistograms.encode(latency))
         .build();
@@ -163,7 +168,7 @@ public final class HotLockLoop implements WorkerLoop {
             latency.recordValue(t1 - t0);
           }
           retries += r;
-          ops.incrementAndGet();
+          progress.add(1);
         }
       }
       return new ThreadOutcome(latency, retries, wall0, first, last, null);

@@ -134,6 +134,7 @@ public final class LockFilesLoop extends CountingLoop {
     int dirfd = dirFd.fd();
     String dirPrefix = dir + "/";
     int files = spec.getFiles();
+    long done = 0;
     if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
       return out.build();
     }
@@ -147,9 +148,9 @@ public final class LockFilesLoop extends CountingLoop {
           break;
         }
         retries += r;
-        ops = ops + 1;
+        progress.set(++done);
       } catch (PosixException e) {
-        out.setError(WorkloadErrors.of(e, root, "failed after " + ops + " files"));
+        out.setError(WorkloadErrors.of(e, root, "failed after " + done + " files"));
         break;
       }
     }
@@ -158,7 +159,7 @@ public final class LockFilesLoop extends CountingLoop {
     // a CPU from those still measuring (on 2 cores, ten workers' histogram encoding, outcome
     // writes and the JIT compiling them, at normal priority, added ~10 ms to a 10 x 1000 step).
     posix.lowerProcessPriority();
-    return endOfRun(out.setEndUnixNanos(end), ops, retries, latency);
+    return endOfRun(out.setEndUnixNanos(end), done, retries, latency);
   }
 
   private static WorkerOutcome endOfRun(

@@ -107,7 +107,7 @@ public final class PingPongLoop extends CountingLoop {
         }
       } finally {
         posix.closeQuietly(scratchFd);
-        ops = 0;
+        progress.set(0);
       }
     }
   }
@@ -215,7 +215,7 @@ public final class PingPongLoop extends CountingLoop {
           if (instrumented) {
             latency.recordValue(t1 - t0);
             latency.recordValue(t3 - t2);
-            ops = counted;
+            progress.set(counted);
           }
         } else if (now >= stopAt) {
           break;

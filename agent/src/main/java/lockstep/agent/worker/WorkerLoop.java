@@ -7,8 +7,14 @@ import lockstep.worker.v1.WorkerOutcome;
  * drops its locks and files.
  */
 public interface WorkerLoop {
-  /** Cumulative counted operations; read by the progress ticker from another thread. */
+  /** Cumulative counted operations, as the counter holds them. */
   long ops();
+
+  /**
+   * From now on the loop counts into {@code counter} (the one the agent reads); set after {@link
+   * #warmUp}, before {@link #run}.
+   */
+  void countInto(ProgressCounter counter);
 
   /** Asks {@link #run} to return as soon as it can. */
   void stop();

@@ -6,19 +6,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.agent.fs.WorkloadErrors;
-import lockstep.agent.v1.ProgressSample;
 import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadSpec;
-import lockstep.common.DaemonThreads;
 import lockstep.common.WallClock;
 import lockstep.common.WorkloadKind;
 import lockstep.worker.v1.WorkerCommand;
@@ -28,12 +23,11 @@ import lockstep.worker.v1.WorkerTask;
 
 /**
  * A worker process started by the agent. Talks length-delimited protobuf on stdin/stdout: task ->
- * ready, start -> progress... outcome, release -> exit. If stdin closes (the agent died) it exits,
- * and the kernel drops its locks.
+ * ready, start -> outcome, release -> exit; its count of operations while it runs is in a mapped
+ * {@link ProgressCounter} the agent reads. If stdin closes (the agent died) it exits, and the
+ * kernel drops its locks.
  */
 public final class WorkerMain {
-  private static final long PROGRESS_MILLIS = 100;
-
   private final OutputStream out;
 
   private WorkerMain(OutputStream out) {
@@ -83,31 +77,31 @@ public final class WorkerMain {
       // inside the measured part of every worker (lock-files 10 x 1000 on tmpfs: ten pauses of
       // 4-12 ms in an 80 ms step). Collected now, the run starts on an empty eden.
       System.gc();
+      if (!task.getProgressFile().isEmpty()) {
+        loop.countInto(ProgressCounter.map(Path.of(task.getProgressFile())));
+      }
     } catch (PosixException e) {
       send(failure(WorkloadErrors.of(e, Path.of(task.getRoot()), "while setting up")));
+      return 0;
+    } catch (IOException e) {
+      send(
+          failure(
+              WorkloadError.newBuilder()
+                  .setOperation("map progress counter")
+                  .setMessage(
+                      "worker process "
+                          + posix.getpid()
+                          + " cannot map "
+                          + task.getProgressFile()
+                          + ": "
+                          + e.getMessage())
+                  .build()));
       return 0;
     }
     // Everything between the start command and the loop's wait is made and started before ready:
     // on a one-CPU emulated guest a cold worker took 300-400 ms from reading the command to
     // waiting (a thread, lambdas, an executor's first schedule), which ate the start lead.
     StartSignal start = new StartSignal(Thread.currentThread());
-    ScheduledExecutorService ticker =
-        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("progress"));
-    Runnable progress =
-        () -> {
-          if (start.arrived()) {
-            sendQuietly(
-                WorkerEvent.newBuilder()
-                    .setProgress(
-                        ProgressSample.newBuilder()
-                            .setAtUnixNanos(WallClock.nowNanos())
-                            .setOps(loop.ops()))
-                    .build());
-          }
-        };
-    if (!task.getInstrumentationOff()) {
-      ticker.scheduleAtFixedRate(progress, PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
-    }
     Thread stdin =
         new Thread(
             () -> {
@@ -151,7 +145,6 @@ public final class WorkerMain {
                       .build())
               .getOutcome();
     }
-    ticker.shutdownNow();
     outcome =
         outcome.toBuilder()
             .setCommandReadUnixNanos(start.readAtUnixNanos())
@@ -186,10 +179,6 @@ public final class WorkerMain {
     void cancel() {
       ended = true;
       LockSupport.unpark(waiter);
-    }
-
-    boolean arrived() {
-      return at != 0;
     }
 
     long readAtUnixNanos() {
@@ -250,13 +239,5 @@ public final class WorkerMain {
   private synchronized void send(WorkerEvent event) throws IOException {
     event.writeDelimitedTo(out);
     out.flush();
-  }
-
-  private void sendQuietly(WorkerEvent event) {
-    try {
-      send(event);
-    } catch (IOException ignored) {
-      // agent gone: the stdin watcher ends the process
-    }
   }
 }

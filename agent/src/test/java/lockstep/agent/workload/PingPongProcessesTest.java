@@ -4,9 +4,14 @@ import static lockstep.agent.workload.WorkloadResults.runOnce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.PingPongIo;
@@ -100,8 +105,8 @@ class PingPongProcessesTest {
             1);
     try {
       w.prepare();
-      // what the agent's progress sampler would see while the run goes (a worker sends its
-      // count every 100 ms when instrumented)
+      // what the agent's progress sampler would see while the run goes (an instrumented worker
+      // keeps its count in a counter the agent maps)
       AtomicLong seenWhileRunning = new AtomicLong();
       long start = WallClock.nowNanos() + 50_000_000;
       Thread sampler =
@@ -119,9 +124,49 @@ class PingPongProcessesTest {
       assertThat(r.getOps()).isPositive();
       assertThat(r.getFirstOpUnixNanos()).isPositive().isLessThan(r.getEndUnixNanos());
       assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount()).isZero();
-      assertThat(seenWhileRunning.get()).as("no progress events from the worker").isZero();
+      assertThat(seenWhileRunning.get()).as("no count from the worker while it runs").isZero();
     } finally {
       w.cleanup();
+    }
+  }
+
+  @Test
+  void theAgentReadsAnInstrumentedWorkersCountWhileItRunsAndNoCountFileIsLeft() throws Exception {
+    Workload w =
+        WorkloadFactory.create(
+            WorkloadSpec.newBuilder()
+                .setPingPong(spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE))
+                .build(),
+            new RootedPaths(root, "n1"),
+            1);
+    Set<Path> before = countFiles();
+    try {
+      w.prepare();
+      assertThat(countFiles()).as("removed once the worker has it mapped").isEqualTo(before);
+      AtomicLong seenWhileRunning = new AtomicLong();
+      long start = WallClock.nowNanos() + 50_000_000;
+      Thread sampler =
+          new Thread(
+              () -> {
+                // inside the measured part (150 ms warm-up, 400 ms measured)
+                LockSupport.parkNanos(start + 350_000_000L - WallClock.nowNanos());
+                seenWhileRunning.set(w.opsSoFar());
+              });
+      sampler.start();
+      WorkloadResult r = w.run(start).build();
+      sampler.join();
+      assertThat(seenWhileRunning.get()).isPositive().isLessThan(r.getOps());
+      assertThat(w.opsSoFar()).as("the outcome's count once it is in").isEqualTo(r.getOps());
+    } finally {
+      w.cleanup();
+    }
+    assertThat(countFiles()).isEqualTo(before);
+  }
+
+  private static Set<Path> countFiles() throws IOException {
+    try (Stream<Path> all = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return all.filter(f -> f.getFileName().toString().startsWith("lockstep-count-"))
+          .collect(Collectors.toSet());
     }
   }
 
