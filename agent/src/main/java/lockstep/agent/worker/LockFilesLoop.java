@@ -112,11 +112,13 @@ public final class LockFilesLoop extends CountingLoop {
     Settings settings = settings();
     for (int i = 0; i < WARM_UP_FILES && !stopped; i++) {
       oneFile(dirfd, dirPrefix, fileName(namePrefix, i), settings, kept, scratch);
+      progress.set(i + 1L); // the run's own count, on the loop's local counter until run
       if (kept.size() >= WARM_UP_HELD) {
         closeAll(kept);
       }
     }
     closeAll(kept);
+    progress.set(0);
     endOfRun(WorkerOutcome.newBuilder(), 0, 0, scratch);
   }
 

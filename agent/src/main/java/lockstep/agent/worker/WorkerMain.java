@@ -69,6 +69,7 @@ public final class WorkerMain {
     WorkerLoop loop;
     try {
       loop = loopFor(task);
+      ProgressCounter.warmUp();
       loop.warmUp();
       // The wait for the instant, once, before ready: its native call is linked now, not
       // in the last stretch before the instant.
