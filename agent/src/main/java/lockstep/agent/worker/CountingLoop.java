@@ -3,11 +3,11 @@ package lockstep.agent.worker;
 import java.util.function.BooleanSupplier;
 
 /**
- * A worker loop run by one thread that counts its operations in a {@link ProgressCounter}, read by
- * the agent, and ends when {@link #stop} sets its flag.
+ * A worker loop that counts its operations in a {@link ProgressCounter}, read by the agent, and
+ * ends when {@link #stop} sets its flag.
  */
 abstract class CountingLoop implements WorkerLoop {
-  /** Written by the loop's thread only. */
+  /** Set by one thread (or added to by the loop's threads together). */
   protected ProgressCounter progress = ProgressCounter.local();
 
   protected volatile boolean stopped;

@@ -23,7 +23,7 @@ import org.HdrHistogram.Histogram;
  * one shared file, take and give back the same whole-file lock until the duration ends. One op is
  * one acquisition; its latency is the time the lock call took (the wait).
  */
-public final class HotLockLoop implements WorkerLoop {
+public final class HotLockLoop extends CountingLoop {
   private static final long SPIN_HOLD_NANOS = 50_000;
 
   private final Path file;
@@ -32,8 +32,6 @@ public final class HotLockLoop implements WorkerLoop {
   private final Posix posix = Posix.get();
   private final Locks locks = Locks.get();
   private final int[] fds;
-  private ProgressCounter progress = ProgressCounter.local();
-  private volatile boolean stopped;
   private final boolean instrumented;
   private final LockMode mode;
   private final ThreadOutcome[] results;
@@ -42,7 +40,6 @@ public final class HotLockLoop implements WorkerLoop {
   private volatile long startAt;
   private volatile long endAt;
   private final BooleanSupplier giveUp = () -> stopped || WallClock.nowNanos() >= endAt;
-  private final BooleanSupplier cancelled = () -> stopped;
   private final IntConsumer each;
   private final Runnable stopAll = this::stop;
 
@@ -74,25 +71,10 @@ public final class HotLockLoop implements WorkerLoop {
     }
     this.each =
         t -> {
-          if (WallClockWait.until(startAt, cancelled)) {
+          if (WallClockWait.until(startAt, isStopped)) {
             results[t] = contend(fds[t], mode, endAt, histograms[t], giveUp);
           }
         };
-  }
-
-  @Override
-  public long ops() {
-    return progress.get();
-  }
-
-  @Override
-  public void countInto(ProgressCounter counter) {
-    progress = counter;
-  }
-
-  @Override
-  public void stop() {
-    stopped = true;
   }
 
   /**
