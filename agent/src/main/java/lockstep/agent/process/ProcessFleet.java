@@ -37,7 +37,7 @@ public final class ProcessFleet {
   private boolean instrumentationOff;
 
   /**
-   * Workers started from now on record no latency and send no progress
+   * Workers started from now on record no latency and keep no count while they run
    * (WorkloadSpec.instrumentation_off).
    */
   public void turnInstrumentationOff() {
