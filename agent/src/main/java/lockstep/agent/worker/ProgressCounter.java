@@ -45,8 +45,9 @@ public final class ProgressCounter {
 
   /**
    * Runs the counter's paths on a local counter until the JIT has them, before a worker reports
-   * ready: first reached in the measured part, the VarHandle's path was interpreted and compiled
-   * there (lock-files 10 x 1000 flock on tmpfs fell from 133-153k to 99-104k locks/s).
+   * ready, so the VarHandle's path is not first interpreted and compiled inside the measured part
+   * (suspected, not proven, of one lock-files series at 99-104k flock locks/s against 133-153k;
+   * docs/performance.md).
    */
   public static void warmUp() {
     ProgressCounter c = local();
