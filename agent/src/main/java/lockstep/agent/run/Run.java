@@ -204,13 +204,32 @@ public final class Run {
       r.setError(WorkloadError.newBuilder().setOperation("abort").setMessage(abortReason));
     }
     synchronized (this) {
-      sample();
+      closeSeries(r.getEndUnixNanos());
       r.addAllSeries(series);
       result = r.build();
       state = result.getState();
     }
     finished.complete(null);
     LOG.info("run {} {}: {} ops, {} bytes", runId, state, result.getOps(), result.getBytes());
+  }
+
+  /**
+   * Ends the series where the work ended: a count read exactly (a worker's mapped page) stands
+   * still between its last op and the run's result, and samples from that gap would read as a
+   * stall. Without an end (a failed run) the series ends now.
+   */
+  private void closeSeries(long endUnixNanos) {
+    if (endUnixNanos <= 0 || state != RunState.RUN_STATE_ARMED || endUnixNanos < startAt) {
+      sample();
+      return;
+    }
+    series.removeIf(p -> p.getAtUnixNanos() >= endUnixNanos);
+    series.add(
+        ProgressSample.newBuilder()
+            .setAtUnixNanos(endUnixNanos)
+            .setOps(workload.opsSoFar())
+            .setBytes(workload.bytesSoFar())
+            .build());
   }
 
   /** Appends one progress sample while running; called by the agent's sampler. */

@@ -462,6 +462,36 @@ class AgentServiceTest {
   }
 
   @Test
+  void aWorkersSeriesEndsWithItsLastOpNotWhenTheAgentHadItsResult() {
+    call()
+        .prepare(
+            PrepareRequest.newBuilder()
+                .setRunId("r13")
+                .setWorkload(
+                    WorkloadSpec.newBuilder()
+                        .setHotLock(
+                            HotLockWorkload.newBuilder()
+                                .setFile("hot.dat")
+                                .setProcesses(1)
+                                .setLock(LockKind.LOCK_KIND_FLOCK)
+                                .setDurationMillis(700)))
+                .build());
+    startAndWatchToTheEnd("r13", 100_000_000);
+    WorkloadResult r =
+        call().getResult(GetResultRequest.newBuilder().setRunId("r13").build()).getResult();
+    call().cleanup(CleanupRequest.newBuilder().setRunId("r13").build());
+    assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+    // the worker's count stands still from its last op until the agent has its result: a sample
+    // from that gap would read as a stall at the end of every run
+    assertThat(r.getSeriesList()).hasSizeGreaterThan(2);
+    var last = r.getSeries(r.getSeriesCount() - 1);
+    assertThat(last.getAtUnixNanos()).isEqualTo(r.getEndUnixNanos());
+    assertThat(last.getOps()).isEqualTo(r.getOps());
+    assertThat(r.getSeriesList().subList(0, r.getSeriesCount() - 1))
+        .allMatch(p -> p.getAtUnixNanos() < r.getEndUnixNanos());
+  }
+
+  @Test
   void keepAliveHoldsARunBeyondItsLease() throws Exception {
     call()
         .prepare(
