@@ -204,7 +204,7 @@ public final class Run {
       r.setError(WorkloadError.newBuilder().setOperation("abort").setMessage(abortReason));
     }
     synchronized (this) {
-      closeSeries(r.getEndUnixNanos());
+      closeSeries(r);
       r.addAllSeries(series);
       result = r.build();
       state = result.getState();
@@ -214,22 +214,38 @@ public final class Run {
   }
 
   /**
-   * Ends the series where the work ended: a count read exactly (a worker's mapped page) stands
-   * still between its last op and the run's result, and samples from that gap would read as a
-   * stall. Without an end (a failed run) the series ends now.
+   * Ends the series where the work ended (see {@link #seriesEnd}) with the final counts. A count
+   * read exactly (a worker's mapped page) stands still between the last op and the run's result,
+   * and samples from that gap would read as a stall at the end of every run.
    */
-  private void closeSeries(long endUnixNanos) {
-    if (endUnixNanos <= 0 || state != RunState.RUN_STATE_ARMED || endUnixNanos < startAt) {
+  private void closeSeries(WorkloadResult.Builder r) {
+    long timed = WorkloadKind.of(spec).timedMillis(spec) * 1_000_000L;
+    // a timed workload's warm-up after its window mirrors the one before it (ping-pong's)
+    long windowEnd = timed > 0 ? startAt + timed - r.getMeasureDelayNanos() : 0;
+    long cut = seriesEnd(r.getEndUnixNanos(), windowEnd, WallClock.nowNanos());
+    if (cut <= startAt || state != RunState.RUN_STATE_ARMED) {
       sample();
       return;
     }
-    series.removeIf(p -> p.getAtUnixNanos() >= endUnixNanos);
+    series.removeIf(p -> p.getAtUnixNanos() >= cut);
     series.add(
         ProgressSample.newBuilder()
-            .setAtUnixNanos(endUnixNanos)
+            .setAtUnixNanos(cut)
             .setOps(workload.opsSoFar())
             .setBytes(workload.bytesSoFar())
             .build());
+  }
+
+  /**
+   * Where a run's series ends: at its last op, or at the end of its timed window if the work stood
+   * still before it (a survivor stalled until its run ended), never later than now (an aborted
+   * run); now where the run has no last op.
+   */
+  static long seriesEnd(long lastOpEnd, long windowEnd, long now) {
+    if (lastOpEnd <= 0) {
+      return now;
+    }
+    return Math.min(Math.max(lastOpEnd, windowEnd), now);
   }
 
   /** Appends one progress sample while running; called by the agent's sampler. */
