@@ -38,6 +38,9 @@ final class WorkerProcess {
           "-Xmx128m",
           "-Xss512k",
           "-XX:-UsePerfData",
+          // the JVM's own warnings go to stdout by default, which is the worker's event stream
+          "-Xlog:disable",
+          "-Xlog:all=error:stderr",
           "-Dlog4j2.loggerContextFactory=org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
 
   // C2 only for a timed loop (ping-pong, hot-lock) on a node with a CPU to spare for the
@@ -68,12 +71,15 @@ final class WorkerProcess {
   private final CompletableFuture<Long> ready = new CompletableFuture<>();
   private final CompletableFuture<WorkerOutcome> outcome = new CompletableFuture<>();
   private final CountFile count;
+  private final WorkerClassArchive.Use classArchive;
 
-  private WorkerProcess(int index, Process process, CountFile count) {
+  private WorkerProcess(
+      int index, Process process, CountFile count, WorkerClassArchive.Use classArchive) {
     this.index = index;
     this.process = process;
     this.stdin = process.getOutputStream();
     this.count = count;
+    this.classArchive = classArchive;
   }
 
   /**
@@ -81,10 +87,16 @@ final class WorkerProcess {
    * {@code extra} (may be null).
    */
   static List<String> jvmOptions(boolean c2, String extra) {
+    return jvmOptions(c2, WorkerClassArchive.Use.NONE, extra);
+  }
+
+  /** As above, with the class-data archive's options before {@code extra}. */
+  static List<String> jvmOptions(boolean c2, WorkerClassArchive.Use classArchive, String extra) {
     List<String> options = new ArrayList<>(JVM_OPTIONS);
     if (!c2) {
       options.addAll(C1_ONLY);
     }
+    options.addAll(classArchive.options());
     if (extra != null && !extra.isBlank()) {
       options.addAll(List.of(extra.trim().split("\\s+")));
     }
@@ -99,19 +111,19 @@ final class WorkerProcess {
 
   static WorkerProcess start(WorkerTask task) throws IOException {
     CountFile count = CountFile.make(task.getInstrumentationOff());
+    String extra = System.getenv(EXTRA_OPTIONS_ENV);
+    WorkerClassArchive.Use classArchive = WorkerClassArchive.forThisJvm().use(extra);
     try {
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       command.addAll(
-          jvmOptions(
-              c2(task, Runtime.getRuntime().availableProcessors()),
-              System.getenv(EXTRA_OPTIONS_ENV)));
+          jvmOptions(c2(task, Runtime.getRuntime().availableProcessors()), classArchive, extra));
       command.add("-cp");
       command.add(System.getProperty("java.class.path"));
       command.add(WorkerMain.class.getName());
       Process p =
           new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      WorkerProcess worker = new WorkerProcess(task.getIndex(), p, count);
+      WorkerProcess worker = new WorkerProcess(task.getIndex(), p, count, classArchive);
       worker.send(
           WorkerCommand.newBuilder()
               .setTask(task.toBuilder().setProgressFile(count.path()))
@@ -122,6 +134,7 @@ final class WorkerProcess {
       return worker;
     } catch (IOException | RuntimeException e) {
       count.remove();
+      classArchive.exited(false);
       throw e;
     }
   }
@@ -211,7 +224,10 @@ final class WorkerProcess {
     return outcome;
   }
 
-  /** Asks the worker to exit (which drops its locks) and waits; kills it if it does not. */
+  /**
+   * Asks the worker to exit (which drops its locks) and waits; kills it if it does not. A worker
+   * that writes the class-data archive at its exit gets longer.
+   */
   void release(long timeoutMillis) {
     try {
       send(WorkerCommand.newBuilder().setRelease(true).build());
@@ -219,8 +235,13 @@ final class WorkerProcess {
     } catch (IOException ignored) {
       // already gone
     }
+    if (classArchive.dumps()) {
+      timeoutMillis = Math.max(timeoutMillis, WorkerClassArchive.DUMP_RELEASE_MILLIS);
+    }
     try {
-      if (!process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
+      if (process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
+        classArchive.exited(true);
+      } else {
         LOG.warn(
             "worker {} (pid {}) did not exit within {} ms; killing it",
             index,
@@ -241,6 +262,7 @@ final class WorkerProcess {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    classArchive.exited(false);
   }
 
   private synchronized void send(WorkerCommand command) throws IOException {
