@@ -16,6 +16,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import lockstep.agent.v1.HotLockWorkload;
@@ -105,7 +106,7 @@ public final class WorkloadKind<M extends Message> {
       new Builder<>("lock-files", WorkloadSpec.KindCase.LOCK_FILES, LockFilesWorkload.class)
           .counting("locks/s", "lock", "lock rate", false)
           .inWorkerProcesses()
-          .takesLocks()
+          .takesLocks(LockFilesWorkload::getLock)
           .fields(
               words("lock", "fcntl", "lock kind"),
               words("release", "hold", "release"),
@@ -136,7 +137,7 @@ public final class WorkloadKind<M extends Message> {
       new Builder<>("ping-pong", WorkloadSpec.KindCase.PING_PONG, PingPongWorkload.class)
           .counting("locks/s", "lock", "lock rate", false)
           .inWorkerProcesses()
-          .takesLocks()
+          .takesLocks(PingPongWorkload::getLock)
           .sharedFile()
           .fields(
               words("io", "none", "io"),
@@ -176,7 +177,7 @@ public final class WorkloadKind<M extends Message> {
       new Builder<>("hot-lock", WorkloadSpec.KindCase.HOT_LOCK, HotLockWorkload.class)
           .counting("locks/s", "lock", "lock rate", false)
           .inWorkerProcesses()
-          .takesLocks()
+          .takesLocks(HotLockWorkload::getLock)
           .sharedFile()
           .sharesOfOneLock()
           .fields(
@@ -245,7 +246,7 @@ public final class WorkloadKind<M extends Message> {
   private final String measure;
   private final boolean countsBytes;
   private final Execution execution;
-  private final boolean takesLocks;
+  private final Function<M, LockKind> lockKind;
   private final boolean sharedFile;
   private final boolean sharesOfOneLock;
   private final List<WorkloadField> fields;
@@ -277,7 +278,7 @@ public final class WorkloadKind<M extends Message> {
     this.measure = b.measure;
     this.countsBytes = b.countsBytes;
     this.execution = b.execution;
-    this.takesLocks = b.takesLocks;
+    this.lockKind = b.lockKind;
     this.sharedFile = b.sharedFile;
     this.sharesOfOneLock = b.sharesOfOneLock;
     this.fields = List.copyOf(b.fields);
@@ -358,7 +359,12 @@ public final class WorkloadKind<M extends Message> {
 
   /** Whether an operation is a lock call (flock, fcntl, OFD). */
   public boolean takesLocks() {
-    return takesLocks;
+    return lockKind != null;
+  }
+
+  /** The kind of lock a spec of this kind takes; {@code LOCK_KIND_UNSPECIFIED} if it takes none. */
+  public LockKind lockKind(WorkloadSpec spec) {
+    return lockKind == null ? LockKind.LOCK_KIND_UNSPECIFIED : lockKind.apply(message(spec));
   }
 
   /** Whether every node works on one file (no {node} in its path). */
@@ -499,7 +505,7 @@ public final class WorkloadKind<M extends Message> {
     private String measure;
     private boolean countsBytes;
     private Execution execution = Execution.AGENT_THREADS;
-    private boolean takesLocks;
+    private Function<M, LockKind> lockKind;
     private boolean sharedFile;
     private boolean sharesOfOneLock;
     private List<WorkloadField> fields = List.of();
@@ -535,8 +541,8 @@ public final class WorkloadKind<M extends Message> {
       return this;
     }
 
-    Builder<M> takesLocks() {
-      this.takesLocks = true;
+    Builder<M> takesLocks(Function<M, LockKind> lockKind) {
+      this.lockKind = lockKind;
       return this;
     }
 

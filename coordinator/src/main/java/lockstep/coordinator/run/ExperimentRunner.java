@@ -153,7 +153,16 @@ public final class ExperimentRunner {
       listener.warmedUp(
           fresh.stream().map(StepNode::node).toList(), WarmUpStep.run(warmUp, runId, fresh));
     }
+    List<StepNode> previous = List.of();
     for (PlanSchedule.Scheduled step : schedule) {
+      long settle =
+          LockResourceSettle.millis(
+              scenario.kind(), scenario.workload(), previous, step.nodes(), agentRecords);
+      if (settle > 0 && !settle(step.id(), settle)) {
+        errors.add("interrupted while waiting before step " + step.id());
+        break;
+      }
+      previous = step.nodes();
       StepRecord record =
           steps
               .run(runId, step.id(), step.kind(), step.nodes())
@@ -166,5 +175,17 @@ public final class ExperimentRunner {
       }
     }
     return record(p, errors.isEmpty() ? RunStatus.OK : RunStatus.FAILED, errors);
+  }
+
+  // A wait for a timer inside dlm_controld, which nothing outside it can observe.
+  private boolean settle(String stepId, long millis) {
+    listener.settling(stepId, LockResourceSettle.reason(millis));
+    try {
+      Thread.sleep(millis);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 }

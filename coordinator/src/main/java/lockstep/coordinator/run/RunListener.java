@@ -16,6 +16,9 @@ public interface RunListener {
   /** The unmeasured warm-up step of fresh agents ended (its record is not the run's). */
   default void warmedUp(List<String> nodes, StepRecord step) {}
 
+  /** The run waits before a step, for {@code why}. */
+  default void settling(String stepId, String why) {}
+
   RunListener SILENT =
       new RunListener() {
         @Override

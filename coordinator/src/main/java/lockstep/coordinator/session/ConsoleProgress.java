@@ -84,6 +84,11 @@ public final class ConsoleProgress implements RunListener {
   }
 
   @Override
+  public synchronized void settling(String id, String why) {
+    out.printf("[%s] %s%n", id, why);
+  }
+
+  @Override
   public synchronized void stepArmed(String id, List<String> nodes, long startInMillis) {
     stepId = id;
     lines.clear();
