@@ -17,7 +17,7 @@ public interface RunListener {
   default void warmedUp(List<String> nodes, StepRecord step) {}
 
   /** The run waits before a step, for {@code why}. */
-  default void settling(String stepId, String why) {}
+  void settling(String stepId, String why);
 
   RunListener SILENT =
       new RunListener() {
@@ -29,5 +29,8 @@ public interface RunListener {
 
         @Override
         public void stepFinished(StepRecord step) {}
+
+        @Override
+        public void settling(String stepId, String why) {}
       };
 }

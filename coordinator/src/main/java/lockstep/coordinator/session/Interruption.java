@@ -92,6 +92,13 @@ public final class Interruption implements AutoCloseable {
           inner.warmedUp(nodes, step);
         }
       }
+
+      @Override
+      public void settling(String stepId, String why) {
+        if (!interrupted) {
+          inner.settling(stepId, why);
+        }
+      }
     };
   }
 
