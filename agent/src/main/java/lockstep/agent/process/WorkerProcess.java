@@ -240,7 +240,8 @@ final class WorkerProcess {
     }
     try {
       if (process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
-        classArchive.exited(true);
+        // a worker that failed may have written half an archive
+        classArchive.exited(process.exitValue() == 0);
       } else {
         LOG.warn(
             "worker {} (pid {}) did not exit within {} ms; killing it",
