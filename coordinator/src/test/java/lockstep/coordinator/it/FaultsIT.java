@@ -26,6 +26,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * product promises (docs/operations.md), measured from the fault. Figures are printed.
  */
 class FaultsIT {
+  // A SIGKILLed agent's connection breaks under both the progress stream and the heartbeat: which
+  // one tells first is a race (one local run of 2026-12-03 saw the heartbeat's "agent
+  // unreachable").
+  private static final String NODE2_LOST =
+      "lockstep: node node2: lost: (progress stream broke|no heartbeat: agent unreachable)";
+
   @TempDir Path tmp;
 
   private LocalAgents agents;
@@ -158,7 +164,7 @@ class FaultsIT {
     assertThat(code).isEqualTo(1);
     String err = c.err();
     assertThat(err)
-        .contains("lockstep: node node2: lost: progress stream broke")
+        .containsPattern(NODE2_LOST)
         .containsPattern(
             "files it could not remove \\(under its root\\):"
                 + " lockstep-\\S+-killed-\\S+\\.all/hot-lock\\.dat")
@@ -186,9 +192,7 @@ class FaultsIT {
     int code = exitWithin(c, Duration.ofSeconds(10));
     double exited = secondsSince(killed);
     assertThat(code).isEqualTo(1);
-    assertThat(c.err())
-        .contains("lockstep: node node2: lost: progress stream broke")
-        .contains("hot-lock.dat");
+    assertThat(c.err()).containsPattern(NODE2_LOST).contains("hot-lock.dat");
     assertThat(filesUnder(2)).as("the killed agent could not clean").isNotEmpty();
 
     long restarting = System.nanoTime();
