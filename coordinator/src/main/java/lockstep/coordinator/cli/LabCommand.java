@@ -255,7 +255,8 @@ final class LabCommand implements Runnable {
       name = "run",
       description =
           "lockstep run SCENARIO with the lab's inventory, inside the lab's network namespace"
-              + " (other options go to lockstep run).")
+              + " (other options go to lockstep run; on emulated guests --lease 30s unless"
+              + " given).")
   static final class Run extends OnLab {
     @CommandLine.Mixin StackChoice stack = new StackChoice();
 
@@ -267,10 +268,7 @@ final class LabCommand implements Runnable {
 
     @Override
     int on(Lab lab) {
-      Stack s = stack.on(lab);
-      List<String> args = new ArrayList<>(List.of("run", scenario));
-      args.addAll(options);
-      return lab.coordinator(s, args);
+      return lab.run(stack.on(lab), scenario, options);
     }
   }
 

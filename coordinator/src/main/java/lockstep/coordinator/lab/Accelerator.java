@@ -2,6 +2,7 @@ package lockstep.coordinator.lab;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -49,6 +50,29 @@ public record Accelerator(String name, String why) {
 
   static Accelerator choose(String wanted) {
     return choose(wanted, Path.of("/dev/kvm"), Path.of("/sys/module/kvm_pvm"));
+  }
+
+  /**
+   * The lease a lab run gets on emulated guests unless its options set one: its heartbeat deadline
+   * is 10 s instead of 5 s. A guest's one emulated vCPU can leave the agent silent for seconds when
+   * the kernel has work of its own (a CI run lost a GFS2 survivor to a 5 s deadline while it
+   * recovered the killed node's locks and journal, its locks granted again the whole time).
+   */
+  static final String EMULATED_LEASE = "30s";
+
+  /**
+   * {@code lockstep run}'s options for a lab run on guests run by {@code accel}: under TCG {@code
+   * --lease} {@link #EMULATED_LEASE} unless {@code options} set a lease.
+   */
+  static List<String> runOptions(String accel, List<String> options) {
+    boolean leaseGiven =
+        options.stream().anyMatch(o -> o.equals("--lease") || o.startsWith("--lease="));
+    if (!accel.equals("tcg") || leaseGiven) {
+      return options;
+    }
+    List<String> out = new ArrayList<>(options);
+    out.addAll(List.of("--lease", EMULATED_LEASE));
+    return List.copyOf(out);
   }
 
   /** QEMU's -accel and -cpu options. */

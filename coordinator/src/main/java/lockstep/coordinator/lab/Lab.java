@@ -408,6 +408,16 @@ public final class Lab {
    * The coordinator ({@code lockstep ARGS... --inventory INV}) inside the lab's namespace, its
    * output on this terminal; returns its exit code.
    */
+  /**
+   * {@code lockstep run SCENARIO OPTIONS} on a stack, with the lease emulated guests need unless
+   * the options set one ({@link Accelerator#runOptions}).
+   */
+  public int run(Stack stack, String scenario, List<String> options) {
+    List<String> args = new ArrayList<>(List.of("run", scenario));
+    args.addAll(Accelerator.runOptions(alive(upState()).accel(), options));
+    return coordinator(stack, args);
+  }
+
   public int coordinator(Stack stack, List<String> args) {
     HostCheck.root("run");
     LabState state = alive(upState());

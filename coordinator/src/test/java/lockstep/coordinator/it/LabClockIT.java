@@ -1,6 +1,7 @@
 package lockstep.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.Map;
@@ -34,7 +35,7 @@ class LabClockIT extends LabTest {
   @AfterAll
   static void clockBack() {
     if (stepped) {
-      lab.must("node2", "date -s '-1 second'");
+      lab.must("node2", step(-1));
     }
   }
 
@@ -44,8 +45,7 @@ class LabClockIT extends LabTest {
     RunRecord first = lab.run("gfs2", SCENARIO, work);
     assertStartsAtItsInstant(first);
     Map<String, Double> before = offsets(first);
-    // one process reads the clock and sets it (two would lose their start-up time, ~44 ms here)
-    lab.must("node2", "date -s '+1 second'");
+    lab.must("node2", step(+1));
     stepped = true;
     RunRecord run = lab.run("gfs2", SCENARIO, work);
     assertThat(run.status()).isEqualTo(RunStatus.OK);
@@ -55,12 +55,28 @@ class LabClockIT extends LabTest {
     assertThat(after.get("node2") - before.get("node2")).isCloseTo(1000, within(20.0));
     assertThat(after.get("node1") - before.get("node1")).isCloseTo(0, within(20.0));
     assertStartsAtItsInstant(run);
+    // the UDP probe reaches the agents through the slirp forwards, on the dialed port
+    assertThat(LabCluster.clockProbes("gfs2"))
+        .containsOnly(entry("node1", "udp"), entry("node2", "udp"));
+  }
+
+  /**
+   * A shell command that steps the guest's clock by {@code seconds}: one process reads and sets it,
+   * in integer nanoseconds, microseconds apart. {@code date -s '+1 second'} lost 25 ms between the
+   * two in a CI run (two commands, ~44 ms).
+   */
+  private static String step(int seconds) {
+    return "python3 -c 'import time; c = time.CLOCK_REALTIME; time.clock_settime_ns(c,"
+        + " time.clock_gettime_ns(c) + "
+        + seconds
+        + " * 10**9)'";
   }
 
   private static void assertStartsAtItsInstant(RunRecord run) {
     for (StepRecord s : run.steps()) {
       for (NodeResult n : s.results()) {
-        assertThat(n.clockUncertaintyMillis()).as("clock of %s", n.node()).isLessThan(2.0);
+        // the UDP probe's best delay under emulation: 0.3-1.8 ms, 4.0 once in CI (gRPC's 4-17)
+        assertThat(n.clockUncertaintyMillis()).as("clock of %s", n.node()).isLessThan(5.0);
         assertThat(Math.abs(n.startSkewMillis()))
             .as("start skew of %s in step %s of %s", n.node(), s.id(), run.runId())
             .isLessThan(SKEW_MILLIS);

@@ -134,6 +134,22 @@ final class LabCluster {
     return gate.checkOnce(LabCluster::requireMachine) ? up() : null;
   }
 
+  /**
+   * How {@code lab agents} probed each node's clock on {@code stack} ("udp" or "grpc"): the UDP
+   * probe reaches an agent through the slirp forward on the dialed port.
+   */
+  static Map<String, String> clockProbes(String stack) {
+    Cli r = lab("agents", "--stack", stack);
+    assertThat(r.exitCode()).as("lab agents --stack %s: %s", stack, r.err()).isZero();
+    Map<String, String> out = new TreeMap<>();
+    r.out()
+        .lines()
+        .map(l -> l.trim().split("\\s+"))
+        .filter(f -> f.length >= 9 && f[3].equals("yes"))
+        .forEach(f -> out.put(f[1], f[7]));
+    return out;
+  }
+
   /** {@code lab set KEY=VALUE ...}, which must succeed. */
   static void set(String... changes) {
     List<String> args = new ArrayList<>(List.of("set"));

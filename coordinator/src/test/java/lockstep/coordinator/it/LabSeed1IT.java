@@ -1,6 +1,7 @@
 package lockstep.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
@@ -84,9 +85,12 @@ class LabSeed1IT extends LabTest {
     }
     for (NodeResult n : solo(limited)) {
       assertThat(n.throughput()).as("solo %s at the limit", n.node()).isBetween(60.0, 110.0);
-      // the UDP probe reaches the agent through the slirp forward (gRPC's would be 4-17 ms)
-      assertThat(n.clockUncertaintyMillis()).as("clock of %s", n.node()).isLessThan(2.0);
+      // the UDP probe's best delay under emulation: 0.3-1.8 ms, 4.0 once in CI (gRPC's 4-17 ms)
+      assertThat(n.clockUncertaintyMillis()).as("clock of %s", n.node()).isLessThan(5.0);
     }
+    // the UDP probe reaches the agents through the slirp forwards
+    assertThat(LabCluster.clockProbes("gfs2"))
+        .containsOnly(entry("node1", "udp"), entry("node2", "udp"));
     Finding rate = finding(limited, "rate-limit");
     assertThat(rate.message()).contains("plock_rate_limit is 100 (dlm_controld)");
     assertThat(rate.headline()).isTrue();

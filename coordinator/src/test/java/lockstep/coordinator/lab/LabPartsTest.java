@@ -22,6 +22,17 @@ class LabPartsTest {
   @TempDir Path tmp;
 
   @Test
+  void emulatedGuestsGetALongerLeaseUnlessTheRunSetsOne() {
+    assertThat(Accelerator.runOptions("tcg", List.of("--out", "r")))
+        .containsExactly("--out", "r", "--lease", "30s");
+    assertThat(Accelerator.runOptions("tcg", List.of("--lease", "1m")))
+        .containsExactly("--lease", "1m");
+    assertThat(Accelerator.runOptions("tcg", List.of("--lease=20s")))
+        .containsExactly("--lease=20s");
+    assertThat(Accelerator.runOptions("kvm", List.of("--out", "r"))).containsExactly("--out", "r");
+  }
+
+  @Test
   void kvmOnlyWhereDevKvmIsThereAndNotPvm() throws Exception {
     Path kvm = tmp.resolve("kvm");
     Path pvm = tmp.resolve("kvm_pvm");
