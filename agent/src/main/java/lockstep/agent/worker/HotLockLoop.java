@@ -54,7 +54,7 @@ public final class HotLockLoop extends CountingLoop {
     this.results = new ThreadOutcome[threads];
     this.histograms = new Histogram[threads];
     for (int t = 0; t < threads; t++) {
-      histograms[t] = LatencyHistograms.create();
+      histograms[t] = LatencyHistograms.forRecording();
     }
     this.fds = new int[threads];
     Arrays.fill(fds, -1);

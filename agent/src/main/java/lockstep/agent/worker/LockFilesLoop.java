@@ -107,7 +107,7 @@ public final class LockFilesLoop extends CountingLoop {
   }
 
   private void warmUpIn(int dirfd, String dirPrefix, String namePrefix) {
-    Histogram scratch = LatencyHistograms.create();
+    Histogram scratch = LatencyHistograms.forRecording();
     List<Integer> kept = new ArrayList<>();
     Settings settings = settings();
     for (int i = 0; i < WARM_UP_FILES && !stopped; i++) {
@@ -130,7 +130,7 @@ public final class LockFilesLoop extends CountingLoop {
   @Override
   public WorkerOutcome run(long startAtUnixNanos) {
     WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-    Histogram latency = instrumented ? LatencyHistograms.create() : null;
+    Histogram latency = instrumented ? LatencyHistograms.forRecording() : null;
     Settings settings = settings();
     long retries = 0;
     int dirfd = dirFd.fd();

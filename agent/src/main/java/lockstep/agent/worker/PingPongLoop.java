@@ -133,7 +133,7 @@ public final class PingPongLoop extends CountingLoop {
     // Everything the loop needs is made before the wait: what runs after the instant is the loop
     // itself (a class loaded or an object allocated there shows as start skew on a slow node).
     WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
-    Histogram latency = LatencyHistograms.create();
+    Histogram latency = LatencyHistograms.forRecording();
     LockMode mode = LockMode.of(spec.getLock(), false, spec.getTryLock());
     boolean reads =
         spec.getIo() == PingPongIo.PING_PONG_IO_READ
