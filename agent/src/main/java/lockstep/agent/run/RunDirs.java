@@ -1,7 +1,9 @@
 package lockstep.agent.run;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.List;
 import jnr.constants.platform.Errno;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.PosixException;
@@ -41,15 +43,73 @@ final class RunDirs {
    * at all are not errors.
    */
   void removeIfEmpty(Path runDir) {
+    removeIfEmpty(runDir, false);
+  }
+
+  /**
+   * As {@link #removeIfEmpty(Path)}, first removing every empty directory below it, innermost
+   * first, when {@code sweep}: for a run whose nodes have all cleaned (Cleanup's run_dir_only). A
+   * directory that nodes share (a workload's shared dir) is removed by the node that made it, and
+   * only if empty when that node cleans: when another node's files were still in it, it stayed
+   * (WorkloadsLocalIT saw a metadata run's shared tree left so). Files are never removed here, and
+   * no link is followed.
+   */
+  void removeIfEmpty(Path runDir, boolean sweep) {
     try (RootDir root = paths.openDir();
         Dir top = root.dir(null)) {
+      if (sweep) {
+        removeEmptyDirsBelow(root, runDir, MAX_SWEEP_DEPTH);
+      }
       top.removeDir(runDir.toString());
     } catch (PosixException e) {
       // ESTALE: another node of a shared root removed it first (GlusterFS answers so for a name
       // just removed)
-      if (!e.is(Errno.ENOENT) && !e.is(Errno.ESTALE) && !e.is(Errno.ENOTEMPTY)) {
+      if (!isGoneOrInUse(e)) {
         LOG.warn("run directory {} not removed: {}", paths.root().resolve(runDir), e.getMessage());
       }
     }
+  }
+
+  private static final int MAX_SWEEP_DEPTH = 32;
+
+  /** Removes the empty directories below {@code dir} (relative to the root), innermost first. */
+  private static void removeEmptyDirsBelow(RootDir root, Path dir, int depth) {
+    if (depth == 0) {
+      return;
+    }
+    List<String> names;
+    try (Dir d = root.dir(dir)) {
+      names = d.list();
+    } catch (PosixException | UncheckedIOException e) {
+      return; // gone (another node swept it) or not a directory
+    }
+    for (String name : names) {
+      Path child = dir.resolve(name);
+      if (!isDirectory(root, child)) {
+        continue;
+      }
+      removeEmptyDirsBelow(root, child, depth - 1);
+      try (Dir d = root.dir(dir)) {
+        d.removeDir(name);
+      } catch (PosixException e) {
+        if (!isGoneOrInUse(e)) {
+          LOG.warn("directory {} not removed: {}", root.root().resolve(child), e.getMessage());
+        }
+      }
+    }
+  }
+
+  /** Whether {@code relative} is a directory, reached without following a link. */
+  private static boolean isDirectory(RootDir root, Path relative) {
+    try (Dir ignored = root.dir(relative)) {
+      return true;
+    } catch (PosixException e) {
+      return false;
+    }
+  }
+
+  /** Removed already by another node, or still holding another node's files: not a failure. */
+  private static boolean isGoneOrInUse(PosixException e) {
+    return e.is(Errno.ENOENT) || e.is(Errno.ESTALE) || e.is(Errno.ENOTEMPTY);
   }
 }

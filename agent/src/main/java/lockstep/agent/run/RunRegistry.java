@@ -278,7 +278,7 @@ public final class RunRegistry implements AutoCloseable {
     if (!keptRunDirs.remove(runId)) {
       return false;
     }
-    runDirs.removeIfEmpty(paths.forRun(runId).runDir());
+    runDirs.removeIfEmpty(paths.forRun(runId).runDir(), true);
     manifests.remove(runId);
     return true;
   }
