@@ -2,6 +2,7 @@ package lockstep.agent.fs;
 
 import java.util.function.BooleanSupplier;
 import jnr.constants.platform.Errno;
+import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
@@ -53,12 +54,14 @@ public final class Locks {
 
   private final POSIX posix;
   private final LibC libc;
+  private final FcntlWithoutErrno fcntlWithoutErrno;
   private final Runtime runtime;
   private final ThreadLocal<FlockStruct> flockStruct;
 
   private Locks(Posix p) {
     this.posix = p.jnr();
     this.libc = p.libc();
+    this.fcntlWithoutErrno = LibraryLoader.create(FcntlWithoutErrno.class).load("c");
     this.runtime = p.runtime();
     this.flockStruct = ThreadLocal.withInitial(() -> new FlockStruct(runtime));
   }
@@ -153,6 +156,7 @@ public final class Locks {
   private static final class FlockStruct {
     final Pointer memory;
     final Pointer view;
+    final long address;
     Type type;
     long start = -1;
     long len = -1;
@@ -160,6 +164,7 @@ public final class Locks {
     FlockStruct(Runtime runtime) {
       memory = Memory.allocateDirect(runtime, STRUCT_FLOCK_SIZE, true);
       view = Pointer.wrap(runtime, memory.address());
+      address = memory.address();
     }
 
     Pointer set(Type type, long start, long len) {
@@ -180,7 +185,14 @@ public final class Locks {
   }
 
   private boolean setFlock(int fd, Command cmd, Type type, long start, long len, String path) {
-    Pointer flock = flockStruct.get().set(type, start, len);
+    FlockStruct struct = flockStruct.get();
+    Pointer flock = struct.set(type, start, len);
+    // A blocking lock or an unlock first without errno saved: it fails only on a signal (EINTR)
+    // or a real error, having taken nothing, and is then made again below, errno saved.
+    if ((cmd.blocking || type == Type.F_UNLCK)
+        && fcntlWithoutErrno.fcntl(fd, cmd.value, struct.address) == 0) {
+      return true;
+    }
     while (true) {
       if (libc.fcntl(fd, cmd.value, flock) == 0) {
         return true;

@@ -53,6 +53,14 @@ class PosixTest {
         .isInstanceOfSatisfying(
             PosixException.class,
             e -> assertThat(e.operation()).isEqualTo("fcntl(F_OFD_SETLK, F_RDLCK)"));
+    // an unlock's first call saves no errno: the error is the one its second call saw
+    assertThatThrownBy(() -> locks.release(fd, new LockMode(LockCall.FCNTL, true, true), 0, 1, "f"))
+        .isInstanceOfSatisfying(
+            PosixException.class,
+            e -> {
+              assertThat(e.operation()).isEqualTo("fcntl(F_SETLK, F_UNLCK)");
+              assertThat(e.errnoName()).isEqualTo("EBADF");
+            });
     assertThatThrownBy(() -> locks.release(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f"))
         .isInstanceOfSatisfying(
             PosixException.class, e -> assertThat(e.operation()).isEqualTo("flock(LOCK_UN)"));

@@ -47,7 +47,10 @@ class PingPongLoopTest {
     WorkerOutcome run = loop.run(WallClock.nowNanos() + 10_000_000L);
     assertThat(run.hasError()).isFalse();
     assertThat(run.getOps()).isPositive();
-    assertThat(Files.readAllBytes(root.resolve("pp.dat"))).isNotEqualTo(new byte[] {7, 7, 7, 7});
+    // the run wrote the measured file: each visit read back its own last write plus one (a byte
+    // can come back to 7 after a multiple of 256 visits, so the bytes alone do not tell)
+    assertThat(run.getCoherenceChecks()).isPositive();
+    assertThat(run.getCoherenceErrors()).isZero();
   }
 
   private static List<Path> scratchDirs() throws IOException {
