@@ -3,7 +3,6 @@ package lockstep.agent.run;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.List;
 import jnr.constants.platform.Errno;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.PosixException;
@@ -72,39 +71,31 @@ final class RunDirs {
 
   private static final int MAX_SWEEP_DEPTH = 32;
 
-  /** Removes the empty directories below {@code dir} (relative to the root), innermost first. */
-  private static void removeEmptyDirsBelow(RootDir root, Path dir, int depth) {
-    if (depth == 0) {
-      return;
-    }
-    List<String> names;
+  /**
+   * Removes the empty directories below {@code dir} (relative to the root), innermost first;
+   * returns false when {@code dir} is not a directory reached without following a link (a file, a
+   * link) or is gone.
+   */
+  private static boolean removeEmptyDirsBelow(RootDir root, Path dir, int depth) {
     try (Dir d = root.dir(dir)) {
-      names = d.list();
-    } catch (PosixException | UncheckedIOException e) {
-      return; // gone (another node swept it) or not a directory
-    }
-    for (String name : names) {
-      Path child = dir.resolve(name);
-      if (!isDirectory(root, child)) {
-        continue;
+      if (depth == 0) {
+        return true;
       }
-      removeEmptyDirsBelow(root, child, depth - 1);
-      try (Dir d = root.dir(dir)) {
-        d.removeDir(name);
-      } catch (PosixException e) {
-        if (!isGoneOrInUse(e)) {
-          LOG.warn("directory {} not removed: {}", root.root().resolve(child), e.getMessage());
+      for (String name : d.list()) {
+        if (!removeEmptyDirsBelow(root, dir.resolve(name), depth - 1)) {
+          continue;
+        }
+        try {
+          d.removeDir(name);
+        } catch (PosixException e) {
+          if (!isGoneOrInUse(e)) {
+            LOG.warn("directory {} not removed: {}", d.pathOf(name), e.getMessage());
+          }
         }
       }
-    }
-  }
-
-  /** Whether {@code relative} is a directory, reached without following a link. */
-  private static boolean isDirectory(RootDir root, Path relative) {
-    try (Dir ignored = root.dir(relative)) {
       return true;
-    } catch (PosixException e) {
-      return false;
+    } catch (PosixException | UncheckedIOException e) {
+      return false; // not a directory, a link, or gone (another node swept it)
     }
   }
 
