@@ -2,7 +2,6 @@ package lockstep.agent.fs;
 
 import java.util.function.BooleanSupplier;
 import jnr.constants.platform.Errno;
-import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
@@ -54,14 +53,14 @@ public final class Locks {
 
   private final POSIX posix;
   private final LibC libc;
-  private final FcntlWithoutErrno fcntlWithoutErrno;
+  private final LibCWithoutErrno withoutErrno;
   private final Runtime runtime;
   private final ThreadLocal<FlockStruct> flockStruct;
 
   private Locks(Posix p) {
     this.posix = p.jnr();
     this.libc = p.libc();
-    this.fcntlWithoutErrno = LibraryLoader.create(FcntlWithoutErrno.class).load("c");
+    this.withoutErrno = p.withoutErrno();
     this.runtime = p.runtime();
     this.flockStruct = ThreadLocal.withInitial(() -> new FlockStruct(runtime));
   }
@@ -108,7 +107,7 @@ public final class Locks {
   public void release(int fd, LockMode mode, long start, long len, String path) {
     if (mode.kind() != LockCall.FLOCK) {
       unlockRange(fd, mode, start, len, path);
-    } else if (posix.flock(fd, LOCK_UN) < 0) {
+    } else if (withoutErrno.flock(fd, LOCK_UN) != 0 && posix.flock(fd, LOCK_UN) < 0) {
       throw Posix.error("flock(LOCK_UN)", path, posix.errno());
     }
   }
@@ -132,6 +131,10 @@ public final class Locks {
 
   private boolean flock(int fd, LockMode mode, String path) {
     int op = (mode.exclusive() ? LOCK_EX : LOCK_SH) | (mode.blocking() ? 0 : LOCK_NB);
+    // As in setFlock: a blocking call that fails took nothing and is made again, errno saved.
+    if (mode.blocking() && withoutErrno.flock(fd, op) == 0) {
+      return true;
+    }
     while (true) {
       if (posix.flock(fd, op) == 0) {
         return true;
@@ -190,7 +193,7 @@ public final class Locks {
     // A blocking lock or an unlock first without errno saved: it fails only on a signal (EINTR)
     // or a real error, having taken nothing, and is then made again below, errno saved.
     if ((cmd.blocking || type == Type.F_UNLCK)
-        && fcntlWithoutErrno.fcntl(fd, cmd.value, struct.address) == 0) {
+        && withoutErrno.fcntl(fd, cmd.value, struct.address) == 0) {
       return true;
     }
     while (true) {

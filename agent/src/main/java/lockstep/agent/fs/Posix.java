@@ -58,6 +58,7 @@ public final class Posix {
 
   private final POSIX posix;
   private final LibC libc;
+  private final LibCWithoutErrno withoutErrno;
   private final Runtime runtime;
   private final ThreadLocal<FileStat> statBuffer;
   private final ThreadLocal<Pointer> timespec;
@@ -67,6 +68,7 @@ public final class Posix {
     POSIXHandler handler = new DefaultPOSIXHandler();
     this.posix = POSIXFactory.getNativePOSIX(handler);
     this.libc = LibraryLoader.create(LibC.class).option(LibraryOption.SaveError, true).load("c");
+    this.withoutErrno = LibraryLoader.create(LibCWithoutErrno.class).load("c");
     this.runtime = Runtime.getRuntime(libc);
     this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
     this.timespec = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, 16, true));
@@ -84,6 +86,10 @@ public final class Posix {
 
   LibC libc() {
     return libc;
+  }
+
+  LibCWithoutErrno withoutErrno() {
+    return withoutErrno;
   }
 
   Runtime runtime() {
@@ -134,6 +140,21 @@ public final class Posix {
         throw error("open", path, errno);
       }
     }
+  }
+
+  /**
+   * openat(2) of the name {@code names} numbers {@code index}, with no String made or converted
+   * unless the call fails: the per-file open of lock-files. The call is made without errno saved; a
+   * failed one opened nothing and is made again through {@link #openat(int, String, int, int,
+   * String)}, which says why ({@code dir} and the name in the error).
+   */
+  public int openat(int dirfd, NumberedName names, int index, int flags, int mode, String dir) {
+    int fd = withoutErrno.openat(dirfd, names.address(index), flags, mode);
+    if (fd >= 0) {
+      return fd;
+    }
+    String name = names.name(index);
+    return openat(dirfd, name, flags, mode, dir + "/" + name);
   }
 
   /**

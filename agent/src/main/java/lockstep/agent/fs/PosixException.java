@@ -36,6 +36,16 @@ public final class PosixException extends RuntimeException {
     return new PosixException(detail, operation, path, errno, errnoName);
   }
 
+  /**
+   * This failure on {@code path}: for callers that name the file only once a call failed (the
+   * measured per-file path makes no String per file).
+   */
+  public PosixException on(String path) {
+    PosixException e = new PosixException(detail, operation, path, errno, errnoName);
+    e.setStackTrace(getStackTrace());
+    return e;
+  }
+
   private static String detail(String errnoName, String description) {
     if (errnoName.isEmpty()) {
       return description;

@@ -6,6 +6,7 @@ import java.util.List;
 import lockstep.agent.fs.Dir;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Locks;
+import lockstep.agent.fs.NumberedName;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
@@ -50,7 +51,7 @@ public final class LockFilesLoop extends CountingLoop {
   private final Path root;
   private final Posix posix = Posix.get();
   private final Locks locks = Locks.get();
-  private final List<Integer> fds = new ArrayList<>();
+  private final NumberedName names;
   private final boolean instrumented;
 
   /**
@@ -65,6 +66,7 @@ public final class LockFilesLoop extends CountingLoop {
       this.dirFd = rootDir.dir(root.relativize(dir));
     }
     this.prefix = prefix;
+    this.names = new NumberedName(prefix);
     this.spec = spec;
     this.root = root;
   }
@@ -79,7 +81,7 @@ public final class LockFilesLoop extends CountingLoop {
   }
 
   public static String fileName(String prefix, int index) {
-    return prefix + index;
+    return NumberedName.name(prefix, index);
   }
 
   /**
@@ -98,20 +100,21 @@ public final class LockFilesLoop extends CountingLoop {
   public void warmUp() {
     ScratchDir scratch = ScratchDir.onTmpfs("lockstep-warmup-" + prefix);
     if (scratch == null) {
-      warmUpIn(dirFd.fd(), dir + "/", WARM_UP_PREFIX + prefix);
+      warmUpIn(dirFd.fd(), dir.toString(), WARM_UP_PREFIX + prefix);
       return;
     }
     try (scratch) {
-      warmUpIn(scratch.dir().fd(), scratch.path() + "/", prefix);
+      warmUpIn(scratch.dir().fd(), scratch.path().toString(), prefix);
     }
   }
 
-  private void warmUpIn(int dirfd, String dirPrefix, String namePrefix) {
+  private void warmUpIn(int dirfd, String dirPath, String namePrefix) {
     Histogram scratch = LatencyHistograms.forRecording();
+    NumberedName names = new NumberedName(namePrefix);
     List<Integer> kept = new ArrayList<>();
     Settings settings = settings();
     for (int i = 0; i < WARM_UP_FILES && !stopped; i++) {
-      oneFile(dirfd, dirPrefix, fileName(namePrefix, i), settings, kept, scratch);
+      oneFile(dirfd, dirPath, names, i, settings, kept, scratch);
       progress.set(i + 1L); // the run's own count, on the loop's local counter until run
       if (kept.size() >= WARM_UP_HELD) {
         closeAll(kept);
@@ -134,7 +137,7 @@ public final class LockFilesLoop extends CountingLoop {
     Settings settings = settings();
     long retries = 0;
     int dirfd = dirFd.fd();
-    String dirPrefix = dir + "/";
+    String dirPath = dir.toString();
     int files = spec.getFiles();
     long done = 0;
     if (!WallClockWait.until(startAtUnixNanos, isStopped)) {
@@ -144,7 +147,7 @@ public final class LockFilesLoop extends CountingLoop {
     out.setStartedUnixNanos(started).setFirstOpUnixNanos(started);
     for (int i = 0; i < files && !stopped; i++) {
       try {
-        long r = oneFile(dirfd, dirPrefix, fileName(prefix, i), settings, fds, latency);
+        long r = oneFile(dirfd, dirPath, names, i, settings, null, latency);
         if (r < 0) {
           retries += Locks.retriesOfStopped(r);
           break;
@@ -185,40 +188,46 @@ public final class LockFilesLoop extends CountingLoop {
 
   /**
    * One file, the measured operation: open, lock [+ unlock] [+ close], or the descriptor kept in
-   * {@code keep}; timed into {@code latency} unless it is null. Returns the try-lock retries, or
-   * what {@link Locks#acquire} returns when stopped while waiting.
+   * {@code keep} (null: open until the process ends); timed into {@code latency} unless it is null.
+   * Returns the try-lock retries, or what {@link Locks#acquire} returns when stopped while waiting.
+   * No String is made for the file unless a call fails.
    */
   private long oneFile(
       int dirfd,
-      String dirPrefix,
-      String name,
+      String dirPath,
+      NumberedName names,
+      int index,
       Settings settings,
       List<Integer> keep,
       Histogram latency) {
-    String path = dirPrefix + name;
     long t0 = latency != null ? System.nanoTime() : 0;
-    int fd = posix.openat(dirfd, name, FLAGS, 0644, path);
-    long r = lockOne(fd, path, settings, keep);
+    int fd = posix.openat(dirfd, names, index, FLAGS, 0644, dirPath);
+    long r;
+    try {
+      r = lockOne(fd, settings, keep);
+    } catch (PosixException e) {
+      throw e.on(dirPath + "/" + names.name(index));
+    }
     if (latency != null && r >= 0) {
       latency.recordValue(System.nanoTime() - t0);
     }
     return r;
   }
 
-  /** After the open: lock [+ unlock] [+ close], or keep the descriptor in {@code keep}. */
-  private long lockOne(int fd, String path, Settings settings, List<Integer> keep) {
-    if (!settings.closeEach()) {
+  /** After the open: lock [+ unlock] [+ close], or keep the descriptor. Errors name no path. */
+  private long lockOne(int fd, Settings settings, List<Integer> keep) {
+    if (!settings.closeEach() && keep != null) {
       keep.add(fd);
     }
     try {
-      long r = locks.acquire(fd, settings.mode(), 0, 0, path, isStopped);
+      long r = locks.acquire(fd, settings.mode(), 0, 0, null, isStopped);
       if (r >= 0 && settings.unlockEach()) {
-        locks.release(fd, settings.mode(), 0, 0, path);
+        locks.release(fd, settings.mode(), 0, 0, null);
       }
       return r;
     } finally {
       if (settings.closeEach()) {
-        posix.close(fd, path);
+        posix.close(fd, null);
       }
     }
   }

@@ -63,7 +63,20 @@ class PosixTest {
             });
     assertThatThrownBy(() -> locks.release(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f"))
         .isInstanceOfSatisfying(
-            PosixException.class, e -> assertThat(e.operation()).isEqualTo("flock(LOCK_UN)"));
+            PosixException.class,
+            e -> {
+              assertThat(e.operation()).isEqualTo("flock(LOCK_UN)");
+              assertThat(e.errnoName()).isEqualTo("EBADF");
+            });
+    assertThatThrownBy(
+            () ->
+                locks.acquire(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f", () -> false))
+        .isInstanceOfSatisfying(
+            PosixException.class,
+            e -> {
+              assertThat(e.operation()).isEqualTo("flock(LOCK_EX)");
+              assertThat(e.errnoName()).isEqualTo("EBADF");
+            });
   }
 
   @Test

@@ -1,0 +1,24 @@
+package lockstep.agent.fs;
+
+import jnr.ffi.annotations.IgnoreError;
+
+/**
+ * libc calls of the measured paths with their pointers as native addresses and errno not saved
+ * after the call. jnr-ffi saving errno after every call took about a tenth of a lock call's rate in
+ * a lab guest under software emulation (LockCallBench on GFS2, docs/workloads.md). Only for calls
+ * whose failure the caller makes again through a call that saves errno ({@link LibC}, jnr-posix): a
+ * blocking lock or an unlock (fcntl or flock), where a failed call took nothing ({@link Locks}),
+ * and an open, where a failed call opened nothing ({@link Posix#openat(int, NumberedName, int, int,
+ * int, String)}).
+ */
+public interface LibCWithoutErrno {
+  @IgnoreError
+  int fcntl(int fd, int cmd, long flock);
+
+  @IgnoreError
+  int flock(int fd, int operation);
+
+  /** {@code name}: the address of a NUL-terminated name ({@link NumberedName}). */
+  @IgnoreError
+  int openat(int dirfd, long name, int flags, int mode);
+}
