@@ -6,13 +6,14 @@
 #
 # Goals: clock (offset of same-host agents, true offset 0), skew (start skew vs a C program that
 # wakes N processes at one absolute instant), lockfiles (lock-files vs a C program with the same
-# syscalls, and the ramp of the time series), pingpong (vs ctdb's ping_pong), control (256 and
+# syscalls, and the ramp of the time series), pingpong (vs ctdb's ping_pong), dd (write 4 KiB
+# blocks + fdatasync vs dd, alone and two at once), control (256 and
 # 1024 in-process agents), instrumentation (the lock workloads with per-op latency and progress
 # samples on vs off). Each
 # comparison alternates A B B A ... (BENCH_PAIRS pairs), so a drift of the machine's state
 # favours neither side, and reports medians and the spread. Counts: BENCH_PAIRS (5),
 # BENCH_CLOCK_STEPS (10), BENCH_SKEW_STEPS (4), BENCH_SKEW_AGENTS ("4 16"),
-# BENCH_PINGPONG_SECONDS (3), BENCH_RAMP_FILES (5000), BENCH_RAMP_RUNS (3),
+# BENCH_PINGPONG_SECONDS (3), BENCH_RAMP_FILES (5000), BENCH_RAMP_RUNS (3), BENCH_DD_MIB (256),
 # BENCH_CONTROL_REPEATS (5), BENCH_LOCAL_DIR (/var/tmp/lockstep-perf, removed at the end).
 #
 # Every goal ends with one machine-readable line:
@@ -28,15 +29,17 @@ SKEW_AGENTS="${BENCH_SKEW_AGENTS:-4 16}"
 PP_SECONDS="${BENCH_PINGPONG_SECONDS:-3}"
 RAMP_FILES="${BENCH_RAMP_FILES:-5000}"       # files per process in the ramp runs (10 processes)
 RAMP_RUNS="${BENCH_RAMP_RUNS:-3}"
+DD_MIB="${BENCH_DD_MIB:-256}"              # MiB each dd (and each agent's write) writes
+DD_BLOCKS=$((DD_MIB * 256))
 LOCAL_DIR="${BENCH_LOCAL_DIR:-/var/tmp/lockstep-perf}"
 GOALS=("$@")
-[[ ${#GOALS[@]} -eq 0 ]] && GOALS=(clock skew lockfiles pingpong control instrumentation)
+[[ ${#GOALS[@]} -eq 0 ]] && GOALS=(clock skew lockfiles pingpong dd control instrumentation)
 WORK="$(mktemp -d /tmp/lockstep-perf.XXXXXX)"
 STATS="$HERE/bench/lib/perf_stats.py"
 PIDS=()
 TABLE=()
 
-for tool in cc python3 java ping_pong; do
+for tool in cc python3 java ping_pong dd; do
   command -v "$tool" >/dev/null || { echo "performance: '$tool' is not installed" >&2; exit 1; }
 done
 
@@ -131,7 +134,7 @@ ratio_goal() {
   cs=$(python3 "$STATS" summary "${c[@]}")
   ls=$(python3 "$STATS" summary "${l[@]}")
   ratio=$(calc "$(field "$ls" 1) / $(field "$cs" 1)")
-  echo "$label locks/s: $peer median $(field "$cs" 1) [$(field "$cs" 2) .. $(field "$cs" 3)]; lockstep median $(field "$ls" 1) [$(field "$ls" 2) .. $(field "$ls" 3)]"
+  echo "$label ${UNIT:-locks/s}: $peer median $(field "$cs" 1) [$(field "$cs" 2) .. $(field "$cs" 3)]; lockstep median $(field "$ls" 1) [$(field "$ls" 2) .. $(field "$ls" 3)]"
   goal "$g" "$ratio" "$target" "$(ge "$ratio" "$target")"
 }
 
@@ -165,11 +168,12 @@ workload:
 }
 
 skew_pair() { # N WORKLOAD_BODY LABEL
-  local n=$1 body=$2 label=$3 floors=() ls_true=() ls_rep=()
+  local n=$1 body=$2 label=$3 floors=() floors_rt=() ls_true=() ls_rep=()
   for p in $(seq 0 $((PAIRS - 1))); do
     for side in $(order "$p"); do
       if [[ $side == A ]]; then
         while read -r _ _ _ late _ _; do floors+=("$late"); done < <("$WORK/start_floor" "$n" "$SKEW_STEPS")
+        while read -r _ _ _ late _ _; do floors_rt+=("$late"); done < <("$WORK/start_floor" "$n" "$SKEW_STEPS" 100 rt)
       else
         local d; d=$(lockstep_run "name: perf-skew
 plan: [all]
@@ -185,6 +189,8 @@ $body")
   t=$(python3 "$STATS" summary "${ls_true[@]}")
   r=$(python3 "$STATS" summary "${ls_rep[@]}")
   echo "skew $label: C floor max lateness ms median $(field "$f" 1) worst $(field "$f" 3); lockstep true max|skew| median $(field "$t" 1) worst $(field "$t" 3); reported median $(field "$r" 1) worst $(field "$r" 3) (steps: ${#floors[@]} vs ${#ls_true[@]})"
+  local rt; rt=$(python3 "$STATS" summary "${floors_rt[@]}")
+  echo "skew $label: C floor with the agents' real-time wake (SCHED_FIFO while asleep) median $(field "$rt" 1) worst $(field "$rt" 3); lockstep / that median $(calc "$(field "$t" 1) / max($(field "$rt" 1), 1e-9)")"
   local med worst
   med=$(calc "$(field "$t" 1) / max($(field "$f" 1), 1e-9)")
   worst=$(calc "$(field "$t" 3) / max($(field "$f" 3), 1e-9)")
@@ -305,6 +311,60 @@ workload:
     done
   done
   ratio_goal pingpong-x-ping_pong 0.85 ping-pong ping_pong "${c[@]}" -- "${l[@]}"
+  stop_agents
+}
+
+# dd_mbs FILE... -> the sum of MB/s (10^6 bytes over each dd's own elapsed time, fdatasync
+# included) of one `dd bs=4k conv=fdatasync` per file, all started at once
+dd_mbs() {
+  local f outs=()
+  for f in "$@"; do
+    dd if=/dev/zero of="$f" bs=4k count="$DD_BLOCKS" conv=fdatasync 2>"$f.dd" &
+    outs+=("$f.dd")
+  done
+  wait
+  python3 - "${outs[@]}" <<'PY'
+import re, sys
+total = 0.0
+for f in sys.argv[1:]:
+    m = re.search(r"(\d+) bytes .* copied, ([0-9.]+) s", open(f).read())
+    total += int(m.group(1)) / float(m.group(2)) / 1e6
+print(total)
+PY
+  rm -f "$@" "${outs[@]}"
+}
+
+# dd_pair N: N dd processes at once against N agents' write of the same shape (plan solo for 1,
+# all for 2), A B B A; the goal is Lockstep's median MB/s over dd's
+dd_pair() {
+  local n=$1 c=() l=() plan files=()
+  plan=$([[ $n == 1 ]] && echo solo || echo all)
+  for i in $(seq 1 "$n"); do files+=("$LOCAL_DIR/dd-$i/dd.out"); done
+  say "dd: $n at once, 4 KiB blocks, $DD_MIB MiB each + fdatasync, $PAIRS pairs of (dd, lockstep)"
+  for p in $(seq 0 $((PAIRS - 1))); do
+    for side in $(order "$p"); do
+      if [[ $side == A ]]; then
+        c+=("$(dd_mbs "${files[@]}")")
+      else
+        l+=("$(python3 "$STATS" rate "$(lockstep_run "name: perf-dd
+plan: [$plan]
+workload:
+  type: write
+  size: ${DD_MIB}MiB
+  block-size: 4KiB
+  fdatasync: true")")")
+      fi
+    done
+  done
+  UNIT=MB/s ratio_goal "dd-$n-x-dd" 0.95 "write, $n at once" dd "${c[@]}" -- "${l[@]}"
+}
+
+goal_dd() {
+  # dd's shape from seed 2 (4 KiB writes, one fdatasync at the end) on LOCAL_DIR, alone and two
+  # at once; on tmpfs the file system adds little, so the ratio is Lockstep's own cost per block.
+  start_agents 2 dd
+  AGENTS=${AGENTS%%,*} dd_pair 1
+  dd_pair 2
   stop_agents
 }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import lockstep.agent.fs.MountInfo;
+import lockstep.agent.fs.RealtimeWake;
 
 /**
  * What a node is: kernel, CPUs, memory, the block device under the root and cluster settings found
@@ -27,6 +28,7 @@ public record NodeEnvironment(
         capture(Path.of("/"), MountInfo.of(root), Runtime.getRuntime().availableProcessors());
     Map<String, String> settings = new TreeMap<>(files.clusterSettings());
     settings.putAll(ClusterDaemons.onThisNode().settings());
+    settings.put("host:start-wake", RealtimeWake.get().describe());
     return new NodeEnvironment(
         files.kernel(),
         files.cpuCount(),

@@ -17,6 +17,12 @@ public interface LibC {
 
   int posix_fadvise(int fd, long offset, long len, int advice);
 
+  /** {@code pid} 0: the calling thread. */
+  int sched_getscheduler(int pid);
+
+  /** {@code param}: a {@code struct sched_param} (one int, the priority). */
+  int sched_setscheduler(int pid, int policy, Pointer param);
+
   /** Returns 0 or an error number (it does not set errno). */
   int clock_nanosleep(int clockId, int flags, Pointer request, Pointer remain);
 

@@ -7,9 +7,10 @@ import jnr.ffi.annotations.IgnoreError;
  * after the call. jnr-ffi saving errno after every call took about a tenth of a lock call's rate in
  * a lab guest under software emulation (LockCallBench on GFS2, docs/workloads.md). Only for calls
  * whose failure the caller makes again through a call that saves errno ({@link LibC}, jnr-posix): a
- * blocking lock or an unlock (fcntl or flock), where a failed call took nothing ({@link Locks}),
- * and an open, where a failed call opened nothing ({@link Posix#openat(int, NumberedName, int, int,
- * int, String)}).
+ * blocking lock or an unlock, fcntl or flock, where a failed call took nothing ({@link Locks}); a
+ * block's pwrite or pread, where a failed call moved nothing ({@link Posix#pwriteFully}); an open,
+ * where a failed call opened nothing ({@link Posix#openat(int, NumberedName, int, int, int,
+ * String)}).
  */
 public interface LibCWithoutErrno {
   @IgnoreError
@@ -17,6 +18,13 @@ public interface LibCWithoutErrno {
 
   @IgnoreError
   int flock(int fd, int operation);
+
+  /** {@code buf}: the address of native memory ({@link AlignedBuffer#address()}). */
+  @IgnoreError
+  long pwrite(int fd, long buf, long count, long offset);
+
+  @IgnoreError
+  long pread(int fd, long buf, long count, long offset);
 
   /** {@code name}: the address of a NUL-terminated name ({@link NumberedName}). */
   @IgnoreError

@@ -256,21 +256,35 @@ public final class Posix {
     return fully(PREAD, fd, buf, count, offset, path);
   }
 
-  /** pwrite(2) or pread(2), and what a call that moved nothing means at an offset. */
-  private record Transfer(String name, Call call, LongFunction<String> nothingMoved) {
+  /**
+   * pwrite(2) or pread(2): the call without errno saved, the call with it, and what a call that
+   * moved nothing means at an offset.
+   */
+  private record Transfer(
+      String name, FastCall fast, Call call, LongFunction<String> nothingMoved) {
+    interface FastCall {
+      long apply(LibCWithoutErrno libc, int fd, long buf, long count, long offset);
+    }
+
     interface Call {
       long apply(LibC libc, int fd, Pointer buf, long count, long offset);
     }
   }
 
   private static final Transfer PWRITE =
-      new Transfer("pwrite", LibC::pwrite, at -> "pwrite returned 0 bytes");
+      new Transfer(
+          "pwrite", LibCWithoutErrno::pwrite, LibC::pwrite, at -> "pwrite returned 0 bytes");
   private static final Transfer PREAD =
-      new Transfer("pread", LibC::pread, at -> "end of file at offset " + at);
+      new Transfer(
+          "pread", LibCWithoutErrno::pread, LibC::pread, at -> "end of file at offset " + at);
 
-  /** All of count bytes at offset, a call at a time; EINTR retried. */
+  /**
+   * All of count bytes at offset, a call at a time; EINTR retried. The first call goes without
+   * errno saved (one per block in the measured loops): one that fails moved nothing and is made
+   * again below, errno saved.
+   */
   private long fully(Transfer t, int fd, AlignedBuffer buf, long count, long offset, String path) {
-    long done = 0;
+    long done = Math.max(0, t.fast().apply(withoutErrno, fd, buf.address(), count, offset));
     while (done < count) {
       long n = t.call().apply(libc, fd, at(buf, done), count - done, offset + done);
       if (n < 0) {

@@ -28,9 +28,9 @@ public final class WallClockWait {
   /**
    * Returns once the wall clock reaches {@code unixNanos}. Parks until about 20 ms before, then
    * sleeps in the kernel until the instant itself ({@code clock_nanosleep} with {@code
-   * TIMER_ABSTIME} on CLOCK_REALTIME): no thread spins, so many waiting processes on few cores do
-   * not delay each other. Returns false if {@code cancelled} became true first (checked at least
-   * every 20 ms before the last stretch).
+   * TIMER_ABSTIME} on CLOCK_REALTIME), as a real-time thread where allowed ({@link RealtimeWake}):
+   * no thread spins, so many waiting processes on few cores do not delay each other. Returns false
+   * if {@code cancelled} became true first (checked at least every 20 ms before the last stretch).
    */
   public static boolean until(long unixNanos, BooleanSupplier cancelled) {
     synchronized (WallClockWait.class) {
@@ -39,8 +39,8 @@ public final class WallClockWait {
         instant = unixNanos;
       }
     }
-    Posix posix = Posix.get();
-    posix.sleepUntil(0); // an instant long past: loads and links the native call before it matters
+    // an instant long past: loads and links the native calls before they matter
+    RealtimeWake.get().sleepUntil(0);
     while (true) {
       if (cancelled.getAsBoolean()) {
         return false;
@@ -52,7 +52,7 @@ public final class WallClockWait {
       if (remaining > FINAL_SLEEP_NANOS) {
         LockSupport.parkNanos(Math.min(remaining - FINAL_SLEEP_NANOS / 2, CANCEL_CHECK_NANOS));
       } else {
-        posix.sleepUntil(unixNanos);
+        RealtimeWake.get().sleepUntil(unixNanos);
         return !cancelled.getAsBoolean();
       }
     }

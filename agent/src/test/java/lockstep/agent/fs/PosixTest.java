@@ -139,8 +139,30 @@ class PosixTest {
       assertThat(in.getByte(4095)).isEqualTo((byte) 7);
       assertThatThrownBy(() -> posix.preadFully(fd, in, 4096, 12288, f))
           .hasMessageContaining("end of file at offset 12288");
+      // a short read (the file ends 2 KiB into the block) is completed, then found at its end
+      posix.ftruncate(fd, 8192 + 2048, f);
+      assertThatThrownBy(() -> posix.preadFully(fd, in, 4096, 8192, f))
+          .hasMessageContaining("end of file at offset 10240");
     } finally {
       posix.closeQuietly(fd);
     }
+  }
+
+  @Test
+  void aFailedBlockCallNamesItsErrno() {
+    int fd = closedFd();
+    AlignedBuffer buf = posix.allocateAligned(4096, 4096);
+    // the first call saves no errno: the error is the one the saving call saw
+    assertThatThrownBy(() -> posix.pwriteFully(fd, buf, 4096, 0, "w"))
+        .isInstanceOfSatisfying(
+            PosixException.class,
+            e -> {
+              assertThat(e.operation()).isEqualTo("pwrite");
+              assertThat(e.errnoName()).isEqualTo("EBADF");
+              assertThat(e.path()).isEqualTo("w");
+            });
+    assertThatThrownBy(() -> posix.preadFully(fd, buf, 4096, 0, "r"))
+        .isInstanceOfSatisfying(
+            PosixException.class, e -> assertThat(e.errnoName()).isEqualTo("EBADF"));
   }
 }

@@ -1,0 +1,89 @@
+package lockstep.agent.fs;
+
+import jnr.constants.platform.Errno;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+
+/**
+ * The last sleep before a start instant made as a real-time thread (SCHED_FIFO, priority 1) where
+ * the process may, and the thread back to its normal policy before its first operation. Woken at
+ * the instant, a real-time thread runs before every normal thread on its CPU: the agents' and the
+ * coordinator's other threads, and the other agents' threads that woke first and are already at
+ * work. On two cores with four agents that was most of the start skew (docs/performance.md). The
+ * thread is real-time only while it sleeps and for the few microseconds from its wake-up to the
+ * call that lowers it, so it never holds a CPU while it works. Where the process may not (EPERM: no
+ * CAP_SYS_NICE and no RLIMIT_RTPRIO, or systemd's RestrictRealtime) or where {@code
+ * LOCKSTEP_REALTIME_WAKE=off}, the sleep is a normal one; {@link #describe()} says which, for the
+ * node's environment.
+ */
+public final class RealtimeWake {
+  static final int SCHED_OTHER = 0;
+  static final int SCHED_FIFO = 1;
+  static final int SCHED_RESET_ON_FORK = 0x40000000;
+
+  /** The agent's environment variable that turns it off ({@code off}); workers inherit it. */
+  public static final String SWITCH = "LOCKSTEP_REALTIME_WAKE";
+
+  private static final RealtimeWake INSTANCE =
+      new RealtimeWake(Posix.get(), !"off".equalsIgnoreCase(System.getenv(SWITCH)));
+
+  private final Posix posix;
+  private final LibC libc;
+  private final boolean enabled;
+
+  RealtimeWake(Posix posix, boolean enabled) {
+    this.posix = posix;
+    this.libc = posix.libc();
+    this.enabled = enabled;
+  }
+
+  public static RealtimeWake get() {
+    return INSTANCE;
+  }
+
+  /**
+   * {@link Posix#sleepUntil} with the thread real-time while it sleeps, if it runs under the normal
+   * policy and the process may raise it; returns whether it was.
+   */
+  public boolean sleepUntil(long unixNanos) {
+    Pointer fifo = param(1);
+    Pointer normal = param(0);
+    boolean raised =
+        enabled
+            && libc.sched_getscheduler(0) == SCHED_OTHER
+            && libc.sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, fifo) == 0;
+    try {
+      posix.sleepUntil(unixNanos);
+    } finally {
+      if (raised) {
+        libc.sched_setscheduler(0, SCHED_OTHER, normal);
+      }
+    }
+    return raised;
+  }
+
+  /**
+   * What a wait for an instant is on this node: {@code SCHED_FIFO 1 while asleep}, or the normal
+   * policy and why (a trial raise of the calling thread, lowered right away).
+   */
+  public String describe() {
+    if (!enabled) {
+      return "SCHED_OTHER (" + SWITCH + "=off)";
+    }
+    if (libc.sched_getscheduler(0) != SCHED_OTHER) {
+      return "the thread's own policy (not SCHED_OTHER)";
+    }
+    if (libc.sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, param(1)) != 0) {
+      int errno = posix.runtime().getLastError();
+      return "SCHED_OTHER (sched_setscheduler(SCHED_FIFO): " + Errno.valueOf(errno).name() + ")";
+    }
+    libc.sched_setscheduler(0, SCHED_OTHER, param(0));
+    return "SCHED_FIFO 1 while asleep";
+  }
+
+  private Pointer param(int priority) {
+    Pointer p = Memory.allocateDirect(posix.runtime(), 4, true);
+    p.putInt(0, priority);
+    return p;
+  }
+}
