@@ -12,7 +12,7 @@
 # samples on vs off). Each
 # comparison alternates A B B A ... (BENCH_PAIRS pairs), so a drift of the machine's state
 # favours neither side, and reports medians and the spread. Counts: BENCH_PAIRS (5),
-# BENCH_CLOCK_STEPS (10), BENCH_SKEW_STEPS (4), BENCH_SKEW_AGENTS ("4 16"),
+# BENCH_CLOCK_STEPS (10), BENCH_SKEW_STEPS (4), BENCH_SKEW_AGENTS ("2 4 16"),
 # BENCH_PINGPONG_SECONDS (3), BENCH_RAMP_FILES (5000), BENCH_RAMP_RUNS (3), BENCH_DD_MIB (256),
 # BENCH_CONTROL_REPEATS (5), BENCH_LOCAL_DIR (/var/tmp/lockstep-perf, removed at the end).
 #
@@ -25,7 +25,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PAIRS="${BENCH_PAIRS:-5}"
 CLOCK_STEPS="${BENCH_CLOCK_STEPS:-10}"     # steps per clock run (2 runs, each a fresh coordinator)
 SKEW_STEPS="${BENCH_SKEW_STEPS:-4}"        # steps per lockstep skew run
-SKEW_AGENTS="${BENCH_SKEW_AGENTS:-4 16}"
+SKEW_AGENTS="${BENCH_SKEW_AGENTS:-2 4 16}"
 PP_SECONDS="${BENCH_PINGPONG_SECONDS:-3}"
 RAMP_FILES="${BENCH_RAMP_FILES:-5000}"       # files per process in the ramp runs (10 processes)
 RAMP_RUNS="${BENCH_RAMP_RUNS:-3}"
@@ -191,11 +191,13 @@ $body")
   echo "skew $label: C floor max lateness ms median $(field "$f" 1) worst $(field "$f" 3); lockstep true max|skew| median $(field "$t" 1) worst $(field "$t" 3); reported median $(field "$r" 1) worst $(field "$r" 3) (steps: ${#floors[@]} vs ${#ls_true[@]})"
   local rt; rt=$(python3 "$STATS" summary "${floors_rt[@]}")
   echo "skew $label: C floor with the agents' real-time wake (SCHED_FIFO while asleep) median $(field "$rt" 1) worst $(field "$rt" 3); lockstep / that median $(calc "$(field "$t" 1) / max($(field "$rt" 1), 1e-9)")"
-  local med worst
+  # issue 17: the median within 2x the floor at 2 and 4 agents, 4x at 16; the worst is printed
+  local med worst target
+  target=$( ((n >= 16)) && echo 4 || echo 2)
   med=$(calc "$(field "$t" 1) / max($(field "$f" 1), 1e-9)")
   worst=$(calc "$(field "$t" 3) / max($(field "$f" 3), 1e-9)")
-  goal "skew-$label-median-x-floor" "$med" 2 "$(le "$med" 2)"
-  goal "skew-$label-worst-x-floor" "$worst" 4 "$(le "$worst" 4)"
+  goal "skew-$label-median-x-floor" "$med" "$target" "$(le "$med" "$target")"
+  goal "skew-$label-worst-x-floor" "$worst" "(printed)" "-"
 }
 
 goal_skew() {
