@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,47 +37,33 @@ class PosixTest {
     return new OpenedTwice(f, first, posix.open(f, Posix.O_RDWR, 0));
   }
 
+  /** {@code call} fails naming {@code operation} and {@code errnoName}. */
+  private static void failsWith(ThrowingCallable call, String operation, String errnoName) {
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(
+            PosixException.class,
+            e -> {
+              assertThat(e.operation()).isEqualTo(operation);
+              assertThat(e.errnoName()).isEqualTo(errnoName);
+            });
+  }
+
   @Test
   void aFailedLockNamesTheCommandAndErrno() {
     int fd = closedFd();
-    assertThatThrownBy(
-            () ->
-                locks.acquire(fd, new LockMode(LockCall.FCNTL, true, true), 0, 0, "f", () -> true))
-        .isInstanceOfSatisfying(
-            PosixException.class,
-            e -> {
-              assertThat(e.operation()).isEqualTo("fcntl(F_SETLKW, F_WRLCK)");
-              assertThat(e.errnoName()).isEqualTo("EBADF");
-            });
-    assertThatThrownBy(
-            () -> locks.lockRange(fd, new LockMode(LockCall.OFD, false, false), 3, 1, "f"))
-        .isInstanceOfSatisfying(
-            PosixException.class,
-            e -> assertThat(e.operation()).isEqualTo("fcntl(F_OFD_SETLK, F_RDLCK)"));
-    // an unlock's first call saves no errno: the error is the one its second call saw
-    assertThatThrownBy(() -> locks.release(fd, new LockMode(LockCall.FCNTL, true, true), 0, 1, "f"))
-        .isInstanceOfSatisfying(
-            PosixException.class,
-            e -> {
-              assertThat(e.operation()).isEqualTo("fcntl(F_SETLK, F_UNLCK)");
-              assertThat(e.errnoName()).isEqualTo("EBADF");
-            });
-    assertThatThrownBy(() -> locks.release(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f"))
-        .isInstanceOfSatisfying(
-            PosixException.class,
-            e -> {
-              assertThat(e.operation()).isEqualTo("flock(LOCK_UN)");
-              assertThat(e.errnoName()).isEqualTo("EBADF");
-            });
-    assertThatThrownBy(
-            () ->
-                locks.acquire(fd, new LockMode(LockCall.FLOCK, true, true), 0, 0, "f", () -> false))
-        .isInstanceOfSatisfying(
-            PosixException.class,
-            e -> {
-              assertThat(e.operation()).isEqualTo("flock(LOCK_EX)");
-              assertThat(e.errnoName()).isEqualTo("EBADF");
-            });
+    LockMode fcntl = new LockMode(LockCall.FCNTL, true, true);
+    LockMode flock = new LockMode(LockCall.FLOCK, true, true);
+    failsWith(
+        () -> locks.acquire(fd, fcntl, 0, 0, "f", () -> true), "fcntl(F_SETLKW, F_WRLCK)", "EBADF");
+    failsWith(
+        () -> locks.lockRange(fd, new LockMode(LockCall.OFD, false, false), 3, 1, "f"),
+        "fcntl(F_OFD_SETLK, F_RDLCK)",
+        "EBADF");
+    // an unlock's and a blocking lock's first call saves no errno: the error is the one its second
+    // call saw
+    failsWith(() -> locks.release(fd, fcntl, 0, 1, "f"), "fcntl(F_SETLK, F_UNLCK)", "EBADF");
+    failsWith(() -> locks.release(fd, flock, 0, 0, "f"), "flock(LOCK_UN)", "EBADF");
+    failsWith(() -> locks.acquire(fd, flock, 0, 0, "f", () -> false), "flock(LOCK_EX)", "EBADF");
   }
 
   @Test
@@ -153,16 +140,9 @@ class PosixTest {
     int fd = closedFd();
     AlignedBuffer buf = posix.allocateAligned(4096, 4096);
     // the first call saves no errno: the error is the one the saving call saw
+    failsWith(() -> posix.pwriteFully(fd, buf, 4096, 0, "w"), "pwrite", "EBADF");
+    failsWith(() -> posix.preadFully(fd, buf, 4096, 0, "r"), "pread", "EBADF");
     assertThatThrownBy(() -> posix.pwriteFully(fd, buf, 4096, 0, "w"))
-        .isInstanceOfSatisfying(
-            PosixException.class,
-            e -> {
-              assertThat(e.operation()).isEqualTo("pwrite");
-              assertThat(e.errnoName()).isEqualTo("EBADF");
-              assertThat(e.path()).isEqualTo("w");
-            });
-    assertThatThrownBy(() -> posix.preadFully(fd, buf, 4096, 0, "r"))
-        .isInstanceOfSatisfying(
-            PosixException.class, e -> assertThat(e.errnoName()).isEqualTo("EBADF"));
+        .isInstanceOfSatisfying(PosixException.class, e -> assertThat(e.path()).isEqualTo("w"));
   }
 }
