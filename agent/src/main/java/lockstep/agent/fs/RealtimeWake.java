@@ -27,6 +27,17 @@ public final class RealtimeWake {
   private static final RealtimeWake INSTANCE =
       new RealtimeWake(Posix.get(), !"off".equalsIgnoreCase(System.getenv(SWITCH)));
 
+  /**
+   * What is wrong with a value of {@link #SWITCH} (unset, {@code on} or {@code off}), or null: the
+   * agent refuses to start on it rather than read a typo as "on".
+   */
+  public static String switchError(String value) {
+    if (value == null || value.equalsIgnoreCase("on") || value.equalsIgnoreCase("off")) {
+      return null;
+    }
+    return SWITCH + "='" + value + "' in the agent's environment: must be on or off";
+  }
+
   private final Posix posix;
   private final LibC libc;
   private final boolean enabled;

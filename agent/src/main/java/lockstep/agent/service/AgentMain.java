@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import lockstep.agent.fs.MountInfo;
+import lockstep.agent.fs.RealtimeWake;
 import lockstep.agent.metrics.MetricsAddress;
 import lockstep.agent.run.AgentConfig;
 import lockstep.agent.security.AgentSecurity;
@@ -133,6 +134,10 @@ public final class AgentMain implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     AgentConfig config = parse();
+    String wake = RealtimeWake.switchError(System.getenv(RealtimeWake.SWITCH));
+    if (wake != null) {
+      throw new StartupException(wake);
+    }
     MetricsAddress metricsAt = null;
     if (metrics != null) {
       try {

@@ -52,6 +52,15 @@ class RealtimeWakeTest {
     assertThat(wake.describe()).isEqualTo("SCHED_OTHER (LOCKSTEP_REALTIME_WAKE=off)");
   }
 
+  @Test
+  void theSwitchTakesOnOrOffAndNamesAnythingElse() {
+    assertThat(RealtimeWake.switchError(null)).isNull();
+    assertThat(RealtimeWake.switchError("off")).isNull();
+    assertThat(RealtimeWake.switchError("ON")).isNull();
+    assertThat(RealtimeWake.switchError("false"))
+        .isEqualTo("LOCKSTEP_REALTIME_WAKE='false' in the agent's environment: must be on or off");
+  }
+
   private static Path threadSelf() {
     try {
       return Path.of("/proc").resolve(Files.readSymbolicLink(Path.of("/proc/thread-self")));
