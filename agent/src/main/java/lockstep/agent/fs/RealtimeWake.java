@@ -81,15 +81,22 @@ public final class RealtimeWake {
     if (!enabled) {
       return "SCHED_OTHER (" + SWITCH + "=off)";
     }
-    if (libc.sched_getscheduler(0) != SCHED_OTHER) {
-      return "the thread's own policy (not SCHED_OTHER)";
+    int policy = libc.sched_getscheduler(0);
+    if (policy < 0) {
+      return "unchanged (sched_getscheduler: " + lastError() + ")";
+    }
+    if (policy != SCHED_OTHER) {
+      return "the thread's own policy " + policy + " (not SCHED_OTHER), unchanged";
     }
     if (libc.sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, param(1)) != 0) {
-      int errno = posix.runtime().getLastError();
-      return "SCHED_OTHER (sched_setscheduler(SCHED_FIFO): " + Errno.valueOf(errno).name() + ")";
+      return "SCHED_OTHER (sched_setscheduler(SCHED_FIFO): " + lastError() + ")";
     }
     libc.sched_setscheduler(0, SCHED_OTHER, param(0));
     return "SCHED_FIFO 1 while asleep";
+  }
+
+  private String lastError() {
+    return Errno.valueOf(posix.runtime().getLastError()).name();
   }
 
   private Pointer param(int priority) {
