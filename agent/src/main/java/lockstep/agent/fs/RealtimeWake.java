@@ -41,11 +41,16 @@ public final class RealtimeWake {
   private final Posix posix;
   private final LibC libc;
   private final boolean enabled;
+  // the two struct sched_param the calls pass, written once and only read by the kernel after
+  private final Pointer fifo;
+  private final Pointer normal;
 
   RealtimeWake(Posix posix, boolean enabled) {
     this.posix = posix;
     this.libc = posix.libc();
     this.enabled = enabled;
+    this.fifo = param(1);
+    this.normal = param(0);
   }
 
   public static RealtimeWake get() {
@@ -57,8 +62,6 @@ public final class RealtimeWake {
    * policy and the process may raise it; returns whether it was.
    */
   public boolean sleepUntil(long unixNanos) {
-    Pointer fifo = param(1);
-    Pointer normal = param(0);
     boolean raised =
         enabled
             && libc.sched_getscheduler(0) == SCHED_OTHER
@@ -88,10 +91,10 @@ public final class RealtimeWake {
     if (policy != SCHED_OTHER) {
       return "the thread's own policy " + policy + " (not SCHED_OTHER), unchanged";
     }
-    if (libc.sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, param(1)) != 0) {
+    if (libc.sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, fifo) != 0) {
       return "SCHED_OTHER (sched_setscheduler(SCHED_FIFO): " + lastError() + ")";
     }
-    libc.sched_setscheduler(0, SCHED_OTHER, param(0));
+    libc.sched_setscheduler(0, SCHED_OTHER, normal);
     return "SCHED_FIFO 1 while asleep";
   }
 
