@@ -10,11 +10,15 @@ import jnr.ffi.Pointer;
  * the instant, a real-time thread runs before every normal thread on its CPU: the agents' and the
  * coordinator's other threads, and the other agents' threads that woke first and are already at
  * work. With two agents on a 2-core host it took the median start skew from 1.09 to 0.135 ms, and
- * with sixteen from 14.8 to 11.3 ms (docs/performance.md). The thread is real-time only while it
- * sleeps and for the few microseconds from its wake-up to the call that lowers it, so it never
- * holds a CPU while it works. Where the process may not (EPERM: no CAP_SYS_NICE and no
- * RLIMIT_RTPRIO, or systemd's RestrictRealtime) or where {@code LOCKSTEP_REALTIME_WAKE=off}, the
- * sleep is a normal one; {@link #describe()} says which, for the node's environment.
+ * with sixteen from 14.8 to 11.3 ms (docs/performance.md). A workload's thread stays real-time
+ * through its first operation ({@link #sleepUntilStayingRaised}, then {@link #lower()}): lowered
+ * before it, a thread that woke together with another on the same CPU waited a whole time slice
+ * (1.5-2.5 ms) for the other's run to give the CPU back, so its first operation was that late.
+ * Real-time threads of one priority do not preempt each other, so each first operation runs to its
+ * end and the thread lowers itself; none holds a CPU for longer than one operation. Where the
+ * process may not (EPERM: no CAP_SYS_NICE and no RLIMIT_RTPRIO, or systemd's RestrictRealtime) or
+ * where {@code LOCKSTEP_REALTIME_WAKE=off}, the sleep is a normal one; {@link #describe()} says
+ * which, for the node's environment.
  */
 public final class RealtimeWake {
   static final int SCHED_OTHER = 0;
@@ -44,6 +48,7 @@ public final class RealtimeWake {
   // the two struct sched_param the calls pass, written once and only read by the kernel after
   private final Pointer fifo;
   private final Pointer normal;
+  private final ThreadLocal<Boolean> raisedHere = ThreadLocal.withInitial(() -> Boolean.FALSE);
 
   RealtimeWake(Posix posix, boolean enabled) {
     this.posix = posix;
@@ -62,18 +67,40 @@ public final class RealtimeWake {
    * policy and the process may raise it; returns whether it was.
    */
   public boolean sleepUntil(long unixNanos) {
+    boolean raised = sleepUntilStayingRaised(unixNanos);
+    if (raised) {
+      lower();
+    }
+    return raised;
+  }
+
+  /**
+   * {@link #sleepUntil}, but a thread it raised stays real-time after the wake until it calls
+   * {@link #lower()}: for the first operation after an instant.
+   */
+  public boolean sleepUntilStayingRaised(long unixNanos) {
     boolean raised =
         enabled
             && libc.sched_getscheduler(0) == SCHED_OTHER
             && libc.sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, fifo) == 0;
+    if (raised) {
+      raisedHere.set(Boolean.TRUE);
+    }
     try {
       posix.sleepUntil(unixNanos);
-    } finally {
-      if (raised) {
-        libc.sched_setscheduler(0, SCHED_OTHER, normal);
-      }
+    } catch (RuntimeException | Error e) {
+      lower();
+      throw e;
     }
     return raised;
+  }
+
+  /** The calling thread back to the normal policy if this class raised it; otherwise nothing. */
+  public void lower() {
+    if (raisedHere.get()) {
+      raisedHere.set(Boolean.FALSE);
+      libc.sched_setscheduler(0, SCHED_OTHER, normal);
+    }
   }
 
   /**

@@ -31,6 +31,8 @@ public final class WallClockWait {
    * TIMER_ABSTIME} on CLOCK_REALTIME), as a real-time thread where allowed ({@link RealtimeWake}):
    * no thread spins, so many waiting processes on few cores do not delay each other. Returns false
    * if {@code cancelled} became true first (checked at least every 20 ms before the last stretch).
+   * On true the thread may still be real-time: the caller makes its first operation and then calls
+   * {@link #firstOpDone()} (also on every way out before it).
    */
   public static boolean until(long unixNanos, BooleanSupplier cancelled) {
     synchronized (WallClockWait.class) {
@@ -52,9 +54,21 @@ public final class WallClockWait {
       if (remaining > FINAL_SLEEP_NANOS) {
         LockSupport.parkNanos(Math.min(remaining - FINAL_SLEEP_NANOS / 2, CANCEL_CHECK_NANOS));
       } else {
-        RealtimeWake.get().sleepUntil(unixNanos);
-        return !cancelled.getAsBoolean();
+        RealtimeWake.get().sleepUntilStayingRaised(unixNanos);
+        if (cancelled.getAsBoolean()) {
+          firstOpDone();
+          return false;
+        }
+        return true;
       }
     }
+  }
+
+  /**
+   * After the first operation following {@link #until}: the thread back to its normal policy if the
+   * wait left it real-time; nothing otherwise, so a second call costs a thread-local read.
+   */
+  public static void firstOpDone() {
+    RealtimeWake.get().lower();
   }
 }

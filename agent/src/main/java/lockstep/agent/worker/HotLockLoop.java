@@ -72,7 +72,11 @@ public final class HotLockLoop extends CountingLoop {
     this.each =
         t -> {
           if (WallClockWait.until(startAt, isStopped)) {
-            results[t] = contend(fds[t], mode, endAt, histograms[t], giveUp);
+            try {
+              results[t] = contend(fds[t], mode, endAt, histograms[t], giveUp);
+            } finally {
+              WallClockWait.firstOpDone();
+            }
           }
         };
   }
@@ -133,6 +137,9 @@ public final class HotLockLoop extends CountingLoop {
           break;
         }
         long r = locks.acquire(fd, mode, 0, 0, path, giveUp);
+        if (first == 0) {
+          WallClockWait.firstOpDone();
+        }
         if (r < 0) {
           retries += Locks.retriesOfStopped(r); // starved until the end: its attempts still count
           break;

@@ -154,12 +154,16 @@ public final class LockFilesLoop extends CountingLoop {
         }
         retries += r;
         progress.set(++done);
+        if (done == 1) {
+          WallClockWait.firstOpDone();
+        }
       } catch (PosixException e) {
         out.setError(WorkloadErrors.of(e, root, "failed after " + done + " files"));
         break;
       }
     }
     long end = WallClock.nowNanos();
+    WallClockWait.firstOpDone();
     // What is left is bookkeeping: at the lowest priority, so a worker done early does not take
     // a CPU from those still measuring (on 2 cores, ten workers' histogram encoding, outcome
     // writes and the JIT compiling them, at normal priority, added ~10 ms to a 10 x 1000 step).

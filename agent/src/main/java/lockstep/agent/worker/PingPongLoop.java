@@ -166,7 +166,13 @@ public final class PingPongLoop extends CountingLoop {
     long mono0 = System.nanoTime();
     out.setStartedUnixNanos(wall0);
     try {
-      if (locks.acquire(fd, mode, 0, 1, path, isStopped) < 0) {
+      long r0;
+      try {
+        r0 = locks.acquire(fd, mode, 0, 1, path, isStopped);
+      } finally {
+        WallClockWait.firstOpDone();
+      }
+      if (r0 < 0) {
         return out.build();
       }
       holding = true;

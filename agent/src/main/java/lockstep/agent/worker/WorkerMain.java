@@ -74,6 +74,7 @@ public final class WorkerMain {
       // The wait for the instant, once, before ready: its native call is linked now, not
       // in the last stretch before the instant.
       WallClockWait.until(WallClock.nowNanos() + 1_000_000L, () -> false);
+      WallClockWait.firstOpDone();
       // The warm-up leaves the young generation part full: without this a young collection fell
       // inside the measured part of every worker (lock-files 10 x 1000 on tmpfs: ten pauses of
       // 4-12 ms in an 80 ms step). Collected now, the run starts on an empty eden.

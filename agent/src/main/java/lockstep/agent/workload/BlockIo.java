@@ -80,9 +80,10 @@ final class BlockIo {
             index -> {
               AlignedBuffer buf = buffers.get(index);
               Histogram h = histograms[index];
+              long begin = order.shareStart(index, threads);
               long end = order.shareEnd(index, threads);
               try {
-                for (long k = order.shareStart(index, threads); k < end && !stopped; k++) {
+                for (long k = begin; k < end && !stopped; k++) {
                   long offset = order.block(k) * blockSize;
                   long n = Math.min(blockSize, size - offset);
                   long t0 = System.nanoTime();
@@ -90,10 +91,15 @@ final class BlockIo {
                   h.recordValue(System.nanoTime() - t0);
                   ops.increment();
                   bytes.add(n);
+                  if (k == begin) {
+                    WallClockWait.firstOpDone();
+                  }
                 }
               } catch (PosixException e) {
                 errors[index] = e;
                 stopped = true;
+              } finally {
+                WallClockWait.firstOpDone();
               }
             },
             this::stop);
@@ -155,6 +161,10 @@ final class BlockIo {
     }
     long started = WallClock.nowNanos();
     result.setStartedUnixNanos(started).setFirstOpUnixNanos(started);
+    if (buffers.size() > 1) {
+      // the blocks go to threads of their own: this one is not the first operation's
+      WallClockWait.firstOpDone();
+    }
     Outcome o = run(fd, path, size, blockSize, order, call);
     PosixException error = finish.after(o.error());
     result

@@ -158,6 +158,8 @@ public final class MetadataOpsWorkload implements Workload {
       return result.setState(RunState.RUN_STATE_ABORTED);
     }
     long started = WallClock.nowNanos();
+    // its phases run on threads of their own: this one is not the first operation's
+    WallClockWait.firstOpDone();
     result.setStartedUnixNanos(started).setFirstOpUnixNanos(started);
     PosixException error = null;
     for (MetadataOp op : ops) {

@@ -11,7 +11,10 @@ import lockstep.common.WallClock;
 import lockstep.testsupport.Required;
 import org.junit.jupiter.api.Test;
 
-/** The thread is SCHED_FIFO while it sleeps to the instant, and normal again before it returns. */
+/**
+ * The thread is SCHED_FIFO while it sleeps to the instant, and normal again before it returns or,
+ * left raised for a first operation, once lowered; never lowered where another raise made it so.
+ */
 class RealtimeWakeTest {
   private final Posix posix = Posix.get();
 
@@ -42,6 +45,46 @@ class RealtimeWakeTest {
     assertThat(policyWhileAsleep).isEqualTo("1"); // SCHED_FIFO
     assertThat(after[0]).isEqualTo(1);
     assertThat(after[1]).isEqualTo(RealtimeWake.SCHED_OTHER);
+  }
+
+  @Test
+  void aThreadLeftRaisedAfterItsWakeIsNormalOnceLowered() throws Exception {
+    Required.root("raising a thread to SCHED_FIFO");
+    RealtimeWake wake = new RealtimeWake(posix, true);
+    int[] policies =
+        CompletableFuture.supplyAsync(
+                () -> {
+                  boolean raised = wake.sleepUntilStayingRaised(WallClock.nowNanos() + 5_000_000L);
+                  int afterWake = posix.libc().sched_getscheduler(0);
+                  wake.lower();
+                  int afterLower = posix.libc().sched_getscheduler(0);
+                  wake.lower();
+                  return new int[] {raised ? 1 : 0, afterWake, afterLower};
+                })
+            .get(5, TimeUnit.SECONDS);
+    assertThat(policies[0]).isEqualTo(1);
+    assertThat(policies[1] & ~RealtimeWake.SCHED_RESET_ON_FORK).isEqualTo(RealtimeWake.SCHED_FIFO);
+    assertThat(policies[2]).isEqualTo(RealtimeWake.SCHED_OTHER);
+  }
+
+  @Test
+  void lowerLeavesAThreadItDidNotRaiseAsItIs() throws Exception {
+    Required.root("raising a thread to SCHED_FIFO");
+    RealtimeWake wake = new RealtimeWake(posix, true);
+    int[] policies =
+        CompletableFuture.supplyAsync(
+                () -> {
+                  RealtimeWake other = new RealtimeWake(posix, true);
+                  other.sleepUntilStayingRaised(0); // real-time by someone else's raise
+                  boolean raised = wake.sleepUntilStayingRaised(0);
+                  wake.lower();
+                  int afterLower = posix.libc().sched_getscheduler(0);
+                  other.lower();
+                  return new int[] {raised ? 1 : 0, afterLower};
+                })
+            .get(5, TimeUnit.SECONDS);
+    assertThat(policies[0]).isZero();
+    assertThat(policies[1] & ~RealtimeWake.SCHED_RESET_ON_FORK).isEqualTo(RealtimeWake.SCHED_FIFO);
   }
 
   @Test
