@@ -27,12 +27,8 @@ public final class HotLockLoop extends CountingLoop {
   private static final long SPIN_HOLD_NANOS = 50_000;
 
   private final Path file;
-  private final Path root;
   private final HotLockWorkload spec;
-  private final Posix posix = Posix.get();
-  private final Locks locks = Locks.get();
   private final int[] fds;
-  private final boolean instrumented;
   private final LockMode mode;
   private final ThreadOutcome[] results;
   private final Histogram[] histograms;
@@ -45,9 +41,8 @@ public final class HotLockLoop extends CountingLoop {
 
   /** {@code instrumented}: each lock's wait into the latency histogram. */
   public HotLockLoop(Path file, HotLockWorkload spec, Path root, boolean instrumented) {
+    super(root, instrumented);
     this.file = file;
-    this.instrumented = instrumented;
-    this.root = root;
     this.spec = spec;
     int threads = Math.max(1, spec.getThreads());
     this.mode = LockMode.of(spec.getLock(), spec.getShared(), spec.getTryLock());

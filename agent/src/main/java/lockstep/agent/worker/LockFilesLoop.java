@@ -48,11 +48,7 @@ public final class LockFilesLoop extends CountingLoop {
   private final Dir dirFd;
   private final String prefix;
   private final LockFilesWorkload spec;
-  private final Path root;
-  private final Posix posix = Posix.get();
-  private final Locks locks = Locks.get();
   private final NumberedName names;
-  private final boolean instrumented;
 
   /**
    * Opens {@code dir} beneath {@code root} without following links; throws PosixException if it
@@ -60,15 +56,14 @@ public final class LockFilesLoop extends CountingLoop {
    */
   public LockFilesLoop(
       Path dir, String prefix, LockFilesWorkload spec, Path root, boolean instrumented) {
+    super(root, instrumented);
     this.dir = dir;
-    this.instrumented = instrumented;
     try (RootDir rootDir = RootDir.open(root)) {
       this.dirFd = rootDir.dir(root.relativize(dir));
     }
     this.prefix = prefix;
     this.names = new NumberedName(prefix);
     this.spec = spec;
-    this.root = root;
   }
 
   /**

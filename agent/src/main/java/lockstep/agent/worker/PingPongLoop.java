@@ -3,7 +3,6 @@ package lockstep.agent.worker;
 import java.nio.file.Path;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.LockMode;
-import lockstep.agent.fs.Locks;
 import lockstep.agent.fs.Posix;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootDir;
@@ -39,16 +38,12 @@ public final class PingPongLoop extends CountingLoop {
   static final long WARM_UP_NANOS = 2_000_000_000L;
 
   private final Path file;
-  private final Path root;
   private final PingPongWorkload spec;
   private final int slots;
   private final int participants;
-  private final Posix posix = Posix.get();
-  private final Locks locks = Locks.get();
   private final int fd;
   private final AlignedBuffer buf;
   private long warmUpIterations;
-  private final boolean instrumented;
 
   /**
    * Opens and sizes the shared file; throws PosixException if it cannot. {@code instrumented}: lock
@@ -61,9 +56,8 @@ public final class PingPongLoop extends CountingLoop {
       int participants,
       Path root,
       boolean instrumented) {
+    super(root, instrumented);
     this.file = file;
-    this.instrumented = instrumented;
-    this.root = root;
     this.spec = spec;
     this.slots = slots;
     this.participants = participants;
