@@ -17,6 +17,7 @@ import lockstep.agent.v1.WatchProgressResponse;
 import lockstep.common.WallClock;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentCallException;
+import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
 import lockstep.coordinator.agent.ClockOffset;
 import lockstep.coordinator.model.StepRecord;
@@ -207,16 +208,13 @@ public final class StepRunner {
     Thread t =
         new Thread(
             () ->
-                setup
-                    .ensemble()
-                    .call(
-                        Phase.ABORT.label(),
-                        others,
-                        a -> {
-                          safely(() -> a.abort(step.agentRunId(), reason));
-                          return true;
-                        },
-                        Phase.ABORT.boundMillis()),
+                fanOut(
+                    Phase.ABORT,
+                    others,
+                    a -> {
+                      safely(() -> a.abort(step.agentRunId(), reason));
+                      return true;
+                    }),
             "abort-" + step.agentRunId());
     t.setDaemon(true);
     t.start();
@@ -226,34 +224,32 @@ public final class StepRunner {
     AtomicBoolean aborted = new AtomicBoolean();
     long timeoutMillis = setup.scenario().timeout().toMillis() + leadNanos / 1_000_000 + 5_000;
     List<Agent> agents = step.agents();
+    AgentEnsemble ensemble = setup.ensemble();
     FanOut<RunState> watched =
-        setup
-            .ensemble()
-            .call(
-                Phase.RUN.label(),
-                agents,
-                a ->
-                    step.guard()
-                        .call(
-                            a,
-                            Phase.RUN.label(),
-                            x -> {
-                              RunState last = follow(step, a, timeoutMillis);
-                              if (last == RunState.RUN_STATE_FAILED
-                                  && aborted.compareAndSet(false, true)) {
-                                for (Agent other : agents) {
-                                  if (other != a) {
-                                    safely(
-                                        () ->
-                                            other.abort(
-                                                step.agentRunId(),
-                                                "node " + step.node(a) + " failed"));
-                                  }
-                                }
+        ensemble.call(
+            Phase.RUN.label(),
+            agents,
+            a ->
+                step.guard()
+                    .call(
+                        a,
+                        Phase.RUN.label(),
+                        x -> {
+                          RunState last = follow(step, a, timeoutMillis);
+                          if (last == RunState.RUN_STATE_FAILED
+                              && aborted.compareAndSet(false, true)) {
+                            for (Agent other : agents) {
+                              if (other != a) {
+                                safely(
+                                    () ->
+                                        other.abort(
+                                            step.agentRunId(), "node " + step.node(a) + " failed"));
                               }
-                              return last;
-                            }),
-                timeoutMillis + 5_000);
+                            }
+                          }
+                          return last;
+                        }),
+            timeoutMillis + 5_000);
     if (!watched.ok()) {
       watched
           .errors()
@@ -296,14 +292,7 @@ public final class StepRunner {
   private <T> FanOut<T> phase(
       StepContext step, Phase phase, List<Agent> agents, Function<Agent, T> call) {
     long began = System.nanoTime();
-    FanOut<T> out =
-        setup
-            .ensemble()
-            .call(
-                phase.label(),
-                agents,
-                a -> step.guard().call(a, phase.label(), call),
-                phase.boundMillis());
+    FanOut<T> out = fanOut(phase, agents, a -> step.guard().call(a, phase.label(), call));
     LOG.info(
         "phase {}: {} agents, {} ms",
         phase,
@@ -326,19 +315,21 @@ public final class StepRunner {
   }
 
   private void abortAll(StepContext step, String reason) {
-    setup
-        .ensemble()
-        .call(
-            Phase.ABORT.label(),
-            step.live(),
-            a -> {
-              safely(
-                  () ->
-                      step.guard()
-                          .call(a, Phase.ABORT.label(), x -> x.abort(step.agentRunId(), reason)));
-              return true;
-            },
-            Phase.ABORT.boundMillis());
+    fanOut(
+        Phase.ABORT,
+        step.live(),
+        a -> {
+          safely(
+              () ->
+                  step.guard()
+                      .call(a, Phase.ABORT.label(), x -> x.abort(step.agentRunId(), reason)));
+          return true;
+        });
+  }
+
+  /** {@code call} on each of {@code agents} at once, all within the phase's bound. */
+  private <T> FanOut<T> fanOut(Phase phase, List<Agent> agents, Function<Agent, T> call) {
+    return setup.ensemble().call(phase.label(), agents, call, phase.boundMillis());
   }
 
   private static void safely(Runnable r) {
