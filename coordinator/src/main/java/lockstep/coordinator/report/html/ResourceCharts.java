@@ -114,7 +114,7 @@ public final class ResourceCharts {
       series.add(line(n.node(), 2, points(pts, ResourcePoint::cpuBusyPercent), s, w));
       series.add(line(n.node(), 3, points(pts, ResourcePoint::netMBps), s, w));
     }
-    Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
+    Map<String, Object> o = EChartsOptions.base(legend);
     o.put("grid", grids);
     o.put("xAxis", xs);
     o.put("yAxis", ys);
