@@ -2,15 +2,16 @@ package lockstep.coordinator.agent;
 
 import io.grpc.Status;
 
-/** A call to an agent that failed: which agent, which call, and the gRPC status. */
+/**
+ * A call to an agent that failed: its message names the agent and the call; the gRPC status code
+ * and what went wrong are kept apart for the caller.
+ */
 public final class AgentCallException extends RuntimeException {
-  private final String address;
-  private final String call;
   private final Status.Code code;
   private final String detail;
 
   public AgentCallException(String address, String call, Status status) {
-    this(address, call, status.getCode(), detail(status));
+    this(status.getCode(), "agent " + address + ": " + call + ": ", detail(status));
   }
 
   /**
@@ -21,19 +22,12 @@ public final class AgentCallException extends RuntimeException {
   static AgentCallException of(
       String address, String call, Status status, ChannelSecurity security) {
     return ConnectionRefusals.explain(address, security, status)
-        .map(why -> new AgentCallException(address, call, status.getCode(), why, why))
+        .map(why -> new AgentCallException(status.getCode(), "", why))
         .orElseGet(() -> new AgentCallException(address, call, status));
   }
 
-  private AgentCallException(String address, String call, Status.Code code, String detail) {
-    this(address, call, code, detail, "agent " + address + ": " + call + ": " + detail);
-  }
-
-  private AgentCallException(
-      String address, String call, Status.Code code, String detail, String message) {
-    super(message);
-    this.address = address;
-    this.call = call;
+  private AgentCallException(Status.Code code, String prefix, String detail) {
+    super(prefix + detail);
     this.code = code;
     this.detail = detail;
   }
@@ -48,14 +42,6 @@ public final class AgentCallException extends RuntimeException {
       default ->
           status.getDescription() != null ? status.getDescription() : status.getCode().toString();
     };
-  }
-
-  public String address() {
-    return address;
-  }
-
-  public String call() {
-    return call;
   }
 
   public Status.Code code() {

@@ -29,9 +29,7 @@ public final class Verdicts {
   static final double SCALES_WELL = 0.9;
 
   /** Mean per-node efficiency in this band, with two or more nodes: "halved". */
-  static final double HALVED_LOW = 0.42;
-
-  static final double HALVED_HIGH = 0.58;
+  static final Band HALVED = new Band(0.42, 0.58);
 
   /**
    * Per-node lock rates within this spread (max-min over median), alone and together: "looks like a
@@ -40,9 +38,7 @@ public final class Verdicts {
   static final double FLAT_SPREAD = 0.10;
 
   /** A lock rate between these shares of the cluster's rate limit is pinned at it. */
-  static final double PINNED_LOW = 0.5;
-
-  static final double PINNED_HIGH = 1.15;
+  static final Band PINNED = new Band(0.5, 1.15);
 
   /** A node whose throughput is this far from the median of the others is an outlier. */
   static final double OUTLIER = 0.25;
@@ -54,6 +50,13 @@ public final class Verdicts {
   static final double NOISY_REPEATS = 0.20;
 
   private Verdicts() {}
+
+  /** The figures from {@code low} to {@code high}, both included. */
+  record Band(double low, double high) {
+    boolean contains(double x) {
+      return x >= low && x <= high;
+    }
+  }
 
   public static List<Finding> of(RunRecord run, Analysis a) {
     List<Finding> out = new ArrayList<>();
@@ -197,7 +200,7 @@ public final class Verdicts {
               f(
                   "Running together, each node kept %.2fx of its solo %s%s: the nodes scale well.",
                   meanEff, what, range)));
-    } else if (nodes.size() >= 2 && meanEff >= HALVED_LOW && meanEff <= HALVED_HIGH) {
+    } else if (nodes.size() >= 2 && HALVED.contains(meanEff)) {
       out.add(
           new Finding(
               "halved",
@@ -276,8 +279,8 @@ public final class Verdicts {
     double highest = rates.get(rates.size() - 1);
     Optional<RateLimits> limit = RateLimits.of(run).filter(l -> l.value() > 0);
     if (limit.isPresent()
-        && median >= PINNED_LOW * limit.get().value()
-        && highest <= PINNED_HIGH * limit.get().value()) {
+        && median >= PINNED.low() * limit.get().value()
+        && highest <= PINNED.high() * limit.get().value()) {
       out.add(
           new Finding(
               "rate-limit",

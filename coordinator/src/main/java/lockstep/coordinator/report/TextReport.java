@@ -214,28 +214,31 @@ public final class TextReport {
         "step", "node", "whole run", "overlap window", "efficiency");
     for (StepSummary s : a.steps()) {
       for (NodeStepStats n : s.perNode()) {
-        out.printf(
-            Locale.ROOT,
-            "%-12s %-12s %28s %14s %11s%n",
-            s.group(),
-            n.node(),
-            stats(n.throughput()),
-            n.overlapThroughput() == null ? "-" : Verdicts.num(n.overlapThroughput().mean()),
-            n.efficiency() == null ? "-" : String.format(Locale.ROOT, "%.2fx", n.efficiency()));
+        printStep(out, s.group(), n.node(), n.throughput(), n.overlapThroughput(), n.efficiency());
       }
       if (s.perNode().size() > 1 && s.aggregate() != null) {
-        out.printf(
-            Locale.ROOT,
-            "%-12s %-12s %28s %14s %11s%n",
+        printStep(
+            out,
             s.group(),
             "(all nodes)",
-            stats(s.aggregate()),
-            s.overlapAggregate() == null ? "-" : Verdicts.num(s.overlapAggregate().mean()),
-            s.aggregateEfficiency() == null
-                ? "-"
-                : String.format(Locale.ROOT, "%.2fx", s.aggregateEfficiency()));
+            s.aggregate(),
+            s.overlapAggregate(),
+            s.aggregateEfficiency());
       }
     }
+  }
+
+  /** One row of the steps table: a node's figures, or all the step's nodes' together. */
+  private static void printStep(
+      PrintStream out, String step, String node, Stats whole, Stats overlap, Double efficiency) {
+    out.printf(
+        Locale.ROOT,
+        "%-12s %-12s %28s %14s %11s%n",
+        step,
+        node,
+        stats(whole),
+        overlap == null ? "-" : Verdicts.num(overlap.mean()),
+        efficiency == null ? "-" : String.format(Locale.ROOT, "%.2fx", efficiency));
   }
 
   private static String stats(Stats s) {

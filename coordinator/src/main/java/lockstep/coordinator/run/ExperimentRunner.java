@@ -8,9 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.Agent;
-import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
-import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Fault;
 import lockstep.coordinator.model.RunRecord;
@@ -26,12 +24,9 @@ import lockstep.coordinator.scenario.Scenario;
 public final class ExperimentRunner {
   private static final long DESCRIBE_TIMEOUT_MILLIS = 15_000;
 
-  private final Scenario scenario;
-  private final AgentEnsemble ensemble;
-  private final RunListener listener;
+  private final RunSetup setup;
   private final StepRunner steps;
   private final StepRunner warmUp;
-  private final FaultInjector faults;
 
   /** What has been run so far, for a partial record if the coordinator is interrupted. */
   private volatile Progress progress;
@@ -43,22 +38,10 @@ public final class ExperimentRunner {
       List<StepRecord> done,
       List<Integer> ramp) {}
 
-  /**
-   * @param faults who carries out the scenario's faults (the lab's injector when it has any)
-   */
-  public ExperimentRunner(
-      Scenario scenario,
-      AgentEnsemble ensemble,
-      RunListener listener,
-      FaultBounds bounds,
-      FaultInjector faults) {
-    this.scenario = scenario;
-    this.ensemble = ensemble;
-    this.listener = listener;
-    this.faults = faults;
-    this.steps = new StepRunner(scenario, ensemble, listener, bounds, faults);
-    this.warmUp =
-        new StepRunner(WarmUpStep.scenario(scenario), ensemble, RunListener.SILENT, bounds, faults);
+  public ExperimentRunner(RunSetup setup) {
+    this.setup = setup;
+    this.steps = new StepRunner(setup);
+    this.warmUp = new StepRunner(setup.forWarmUp());
   }
 
   /** The step running now (null between steps). */
@@ -73,6 +56,7 @@ public final class ExperimentRunner {
   }
 
   private RunRecord record(Progress p, RunStatus status, List<String> errors) {
+    Scenario scenario = setup.scenario();
     return RunRecords.of(
         p.runId(),
         p.createdAt(),
@@ -93,10 +77,10 @@ public final class ExperimentRunner {
   /** Every fault names a node of this run that the injector can act on, or the run is refused. */
   private void checkFaults(List<StepNode> nodes) {
     List<String> names = nodes.stream().map(StepNode::node).toList();
-    for (Fault f : scenario.faults()) {
+    for (Fault f : setup.scenario().faults()) {
       String why =
           names.contains(f.node())
-              ? faults.refuses(f.node())
+              ? setup.injector().refuses(f.node())
               : "no node '" + f.node() + "' among the agents (" + String.join(", ", names) + ")";
       if (why != null) {
         throw new RunFailedException(List.of("scenario fault '" + f.describe() + "': " + why));
@@ -109,9 +93,10 @@ public final class ExperimentRunner {
    * at the first failed step; the record says which and why.
    */
   public RunRecord run(String runId) {
-    List<Agent> agents = ensemble.agents();
+    Scenario scenario = setup.scenario();
+    List<Agent> agents = setup.ensemble().agents();
     FanOut<DescribeResponse> described =
-        ensemble.call("describe", agents, Agent::describe, DESCRIBE_TIMEOUT_MILLIS);
+        setup.ensemble().call("describe", agents, Agent::describe, DESCRIBE_TIMEOUT_MILLIS);
     if (!described.ok()) {
       throw new RunFailedException(described.errorMessages());
     }
@@ -150,8 +135,8 @@ public final class ExperimentRunner {
     List<StepNode> fresh =
         scenario.warmUp() ? WarmUpStep.fresh(nodes, described.values()) : List.of();
     if (!fresh.isEmpty()) {
-      listener.warmedUp(
-          fresh.stream().map(StepNode::node).toList(), WarmUpStep.run(warmUp, runId, fresh));
+      StepRecord warm = WarmUpStep.run(warmUp, runId, fresh);
+      setup.listener().warmedUp(fresh.stream().map(StepNode::node).toList(), warm);
     }
     List<StepNode> previous = List.of();
     for (PlanSchedule.Scheduled step : schedule) {
@@ -168,7 +153,7 @@ public final class ExperimentRunner {
               .run(runId, step.id(), step.kind(), step.nodes())
               .withPlace(step.group(), step.repeat());
       done.add(record);
-      listener.stepFinished(record);
+      setup.listener().stepFinished(record);
       if (!record.ok()) {
         errors.addAll(record.errors());
         break;
@@ -179,7 +164,7 @@ public final class ExperimentRunner {
 
   // A wait for a timer inside dlm_controld, which nothing outside it can observe.
   private boolean settle(String stepId, long millis) {
-    listener.settling(stepId, LockResourceSettle.reason(millis));
+    setup.listener().settling(stepId, LockResourceSettle.reason(millis));
     try {
       Thread.sleep(millis);
       return true;

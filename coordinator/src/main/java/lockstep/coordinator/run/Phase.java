@@ -1,5 +1,7 @@
 package lockstep.coordinator.run;
 
+import java.time.Duration;
+
 /**
  * The phases of one step, in order, each a barrier over every node of the step (Hazelcast
  * Simulator's test phases): no phase begins on any node before the one before it has ended on all.
@@ -7,28 +9,28 @@ package lockstep.coordinator.run;
  */
 public enum Phase {
   /** Validate and set up the workload: files, buffers, worker processes started and ready. */
-  PREPARE("prepare", 200_000),
+  PREPARE("prepare", Duration.ofSeconds(200)),
   /** Estimate each agent's clock offset, one agent at a time. */
-  CLOCK_SYNC("clock sync", 30_000),
+  CLOCK_SYNC("clock sync", Duration.ofSeconds(30)),
   /** Arm every agent for the start instant, each in its own clock. */
-  START("start", 30_000),
+  START("start", Duration.ofSeconds(30)),
   /** Watch progress until every node's run has ended. */
-  RUN("run", 0),
+  RUN("run", Duration.ZERO),
   /** Fetch every node's result. */
-  COLLECT("collect", 30_000),
+  COLLECT("collect", Duration.ofSeconds(30)),
   /** Remove what the run created, on every node, always. */
-  CLEANUP("cleanup", 320_000),
+  CLEANUP("cleanup", Duration.ofSeconds(320)),
   /** Only once every node has cleaned: the step's directory, which the nodes may share. */
-  REMOVE_RUN_DIR("remove run directory", 30_000),
+  REMOVE_RUN_DIR("remove run directory", Duration.ofSeconds(30)),
   /** Not a phase of its own: stopping the others when one node fails or is lost. */
-  ABORT("abort", 30_000);
+  ABORT("abort", Duration.ofSeconds(30));
 
   private final String label;
-  private final long boundMillis;
+  private final Duration bound;
 
-  Phase(String label, long boundMillis) {
+  Phase(String label, Duration bound) {
     this.label = label;
-    this.boundMillis = boundMillis;
+    this.bound = bound;
   }
 
   /** The phase as errors and logs name it ("node n1: prepare: ..."). */
@@ -38,7 +40,7 @@ public enum Phase {
 
   /** How long the phase may take on all its nodes together (0 for {@link #RUN}: the scenario's). */
   public long boundMillis() {
-    return boundMillis;
+    return bound.toMillis();
   }
 
   @Override

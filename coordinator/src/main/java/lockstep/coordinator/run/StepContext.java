@@ -14,15 +14,13 @@ import lockstep.coordinator.results.StepIds;
 final class StepContext {
   private final String agentRunId;
   private final String stepId;
-  private final String kind;
   private final Map<Agent, String> names = new LinkedHashMap<>();
   private final List<String> errors = new ArrayList<>();
   private StepGuard guard;
 
-  StepContext(String runId, String stepId, String kind, List<StepNode> nodes) {
+  StepContext(String runId, String stepId, List<StepNode> nodes) {
     this.agentRunId = StepIds.agentRunId(runId, stepId);
     this.stepId = stepId;
-    this.kind = kind;
     nodes.forEach(n -> names.put(n.agent(), n.node()));
   }
 
@@ -33,11 +31,6 @@ final class StepContext {
 
   String stepId() {
     return stepId;
-  }
-
-  /** solo, all or ramp. */
-  String kind() {
-    return kind;
   }
 
   List<Agent> agents() {

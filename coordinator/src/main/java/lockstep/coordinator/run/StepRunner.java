@@ -20,11 +20,9 @@ import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
 import lockstep.coordinator.agent.ClockOffset;
-import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.results.StepResults;
 import lockstep.coordinator.results.StepResults.NodeOutcome;
-import lockstep.coordinator.scenario.Scenario;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -40,30 +38,14 @@ public final class StepRunner {
   static final int PROGRESS_INTERVAL_MILLIS = 1000;
   private static final Logger LOG = LogManager.getLogger(StepRunner.class);
 
-  private final Scenario scenario;
-  private final AgentEnsemble ensemble;
-  private final RunListener listener;
-  private final FaultBounds bounds;
-  private final FaultInjector injector;
+  private final RunSetup setup;
   private volatile ActiveStep active;
 
   /** The step running now, for an interrupted coordinator to abort and clean. */
   public record ActiveStep(String agentRunId, String stepId, List<Agent> agents) {}
 
-  /**
-   * @param injector who carries out the scenario's faults (the lab), if it has any
-   */
-  public StepRunner(
-      Scenario scenario,
-      AgentEnsemble ensemble,
-      RunListener listener,
-      FaultBounds bounds,
-      FaultInjector injector) {
-    this.scenario = scenario;
-    this.ensemble = ensemble;
-    this.listener = listener;
-    this.bounds = bounds;
-    this.injector = injector;
+  public StepRunner(RunSetup setup) {
+    this.setup = setup;
   }
 
   /** The step in progress, or null between steps. */
@@ -72,7 +54,7 @@ public final class StepRunner {
   }
 
   public StepRecord run(String runId, String stepId, String kind, List<StepNode> nodes) {
-    StepContext step = new StepContext(runId, stepId, kind, nodes);
+    StepContext step = new StepContext(runId, stepId, nodes);
     List<Agent> agents = step.agents();
     Map<Agent, GetResultResponse> results = Map.of();
     Map<Agent, ClockOffset> clocks = Map.of();
@@ -80,12 +62,12 @@ public final class StepRunner {
     Map<Agent, PrepareResponse> prepared = Map.of();
     long startAt = 0;
     active = new ActiveStep(step.agentRunId(), stepId, agents);
-    StepFaults faults = StepFaults.of(scenario.faults(), step.nodes(), injector);
+    StepFaults faults = StepFaults.of(setup.scenario().faults(), step.nodes(), setup.injector());
     step.guardedBy(
         new StepGuard(
             step.agentRunId(),
             agents,
-            bounds.forAgents(agents.size()),
+            setup.bounds().forAgents(agents.size()),
             (lostAgent, reason) -> {
               String node = step.node(lostAgent);
               if (faults.expectsLoss(node)) {
@@ -110,7 +92,7 @@ public final class StepRunner {
       }
       clocks = clock.values();
       long maxRtt = clocks.values().stream().mapToLong(ClockOffset::roundTripNanos).max().orElse(0);
-      long lead = Math.max(scenario.startLead().toNanos(), 20 * maxRtt);
+      long lead = Math.max(setup.scenario().startLead().toNanos(), 20 * maxRtt);
       startAt = WallClock.nowNanos() + lead;
       final long instant = startAt;
       final Map<Agent, ClockOffset> offsets = clocks;
@@ -124,7 +106,7 @@ public final class StepRunner {
         abortAll(step, "another node could not be armed");
         return StepResults.failed(stepId, kind, step.nodes(), step.errors());
       }
-      listener.stepArmed(stepId, step.nodes(), lead / 1_000_000);
+      setup.listener().stepArmed(stepId, step.nodes(), lead / 1_000_000);
       faults.schedule(instant);
       watch(step, lead);
       faults.close();
@@ -167,7 +149,7 @@ public final class StepRunner {
             step.nodes(),
             startAt,
             outcomes,
-            scenario.kind(),
+            setup.scenario().kind(),
             step.errors(),
             faults.lostVictims())
         .withFaults(faults.records());
@@ -176,10 +158,10 @@ public final class StepRunner {
   private PrepareRequest prepare(StepContext step) {
     return PrepareRequest.newBuilder()
         .setRunId(step.agentRunId())
-        .setWorkload(scenario.workload())
-        .setLeaseMillis(bounds.leaseMillis())
+        .setWorkload(setup.scenario().workload())
+        .setLeaseMillis(setup.bounds().leaseMillis())
         .setStepNodeCount(step.agents().size())
-        .setTelemetryOff(!scenario.telemetry())
+        .setTelemetryOff(!setup.scenario().telemetry())
         .build();
   }
 
@@ -212,7 +194,7 @@ public final class StepRunner {
                       + "; "
                       + files
                       + "; the agent removes them itself within its lease of "
-                      + bounds.leaseMillis() / 1000
+                      + setup.bounds().leaseMillis() / 1000
                       + " s if it still runs, or when it starts again (run manifest)");
             });
   }
@@ -226,14 +208,13 @@ public final class StepRunner {
     Thread t =
         new Thread(
             () ->
-                ensemble.call(
-                    Phase.ABORT.label(),
+                fanOut(
+                    Phase.ABORT,
                     others,
                     a -> {
                       safely(() -> a.abort(step.agentRunId(), reason));
                       return true;
-                    },
-                    Phase.ABORT.boundMillis()),
+                    }),
             "abort-" + step.agentRunId());
     t.setDaemon(true);
     t.start();
@@ -241,8 +222,9 @@ public final class StepRunner {
 
   private void watch(StepContext step, long leadNanos) {
     AtomicBoolean aborted = new AtomicBoolean();
-    long timeoutMillis = scenario.timeout().toMillis() + leadNanos / 1_000_000 + 5_000;
+    long timeoutMillis = setup.scenario().timeout().toMillis() + leadNanos / 1_000_000 + 5_000;
     List<Agent> agents = step.agents();
+    AgentEnsemble ensemble = setup.ensemble();
     FanOut<RunState> watched =
         ensemble.call(
             Phase.RUN.label(),
@@ -278,7 +260,7 @@ public final class StepRunner {
                 }
               });
       if (watched.errors().keySet().stream().anyMatch(a -> !step.guard().isLost(a))) {
-        abortAll(step, "the run did not finish on every node within " + scenario.timeout());
+        abortAll(step, "the run did not finish on every node within " + setup.scenario().timeout());
       }
     }
   }
@@ -292,7 +274,7 @@ public final class StepRunner {
       while (it.hasNext()) {
         WatchProgressResponse p = it.next();
         last = p.getState();
-        listener.progress(step.stepId(), step.node(a), p.getSample(), last);
+        setup.listener().progress(step.stepId(), step.node(a), p.getSample(), last);
       }
     } catch (AgentCallException e) {
       if (e.code() != Status.Code.DEADLINE_EXCEEDED) {
@@ -310,12 +292,7 @@ public final class StepRunner {
   private <T> FanOut<T> phase(
       StepContext step, Phase phase, List<Agent> agents, Function<Agent, T> call) {
     long began = System.nanoTime();
-    FanOut<T> out =
-        ensemble.call(
-            phase.label(),
-            agents,
-            a -> step.guard().call(a, phase.label(), call),
-            phase.boundMillis());
+    FanOut<T> out = fanOut(phase, agents, a -> step.guard().call(a, phase.label(), call));
     LOG.info(
         "phase {}: {} agents, {} ms",
         phase,
@@ -338,8 +315,8 @@ public final class StepRunner {
   }
 
   private void abortAll(StepContext step, String reason) {
-    ensemble.call(
-        Phase.ABORT.label(),
+    fanOut(
+        Phase.ABORT,
         step.live(),
         a -> {
           safely(
@@ -347,8 +324,12 @@ public final class StepRunner {
                   step.guard()
                       .call(a, Phase.ABORT.label(), x -> x.abort(step.agentRunId(), reason)));
           return true;
-        },
-        Phase.ABORT.boundMillis());
+        });
+  }
+
+  /** {@code call} on each of {@code agents} at once, all within the phase's bound. */
+  private <T> FanOut<T> fanOut(Phase phase, List<Agent> agents, Function<Agent, T> call) {
+    return setup.ensemble().call(phase.label(), agents, call, phase.boundMillis());
   }
 
   private static void safely(Runnable r) {

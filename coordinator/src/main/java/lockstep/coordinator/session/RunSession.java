@@ -18,6 +18,7 @@ import lockstep.coordinator.report.TextReport;
 import lockstep.coordinator.results.RunIds;
 import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.FaultBounds;
+import lockstep.coordinator.run.RunSetup;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
 
@@ -97,11 +98,12 @@ public final class RunSession {
       try (Interruption interruption = Interruption.install(ensemble, store, runId, System.err)) {
         ExperimentRunner runner =
             new ExperimentRunner(
-                scenario,
-                ensemble,
-                interruption.quiet(ConsoleProgress.forScenario(out, scenario)),
-                bounds,
-                faults);
+                new RunSetup(
+                    scenario,
+                    ensemble,
+                    interruption.quiet(ConsoleProgress.forScenario(out, scenario)),
+                    bounds,
+                    faults));
         interruption.attach(runner);
         RunRecord result = runner.run(runId);
         RunRecord labelled =

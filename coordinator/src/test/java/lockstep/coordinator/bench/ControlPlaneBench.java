@@ -20,6 +20,7 @@ import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.run.RunListener;
+import lockstep.coordinator.run.RunSetup;
 import lockstep.coordinator.run.StepNode;
 import lockstep.coordinator.run.StepRunner;
 import lockstep.coordinator.scenario.Scenario;
@@ -68,7 +69,12 @@ public final class ControlPlaneBench {
         }
         StepRunner runner =
             new StepRunner(
-                scenario, ensemble, RunListener.SILENT, FaultBounds.defaults(), FaultInjector.NONE);
+                new RunSetup(
+                    scenario,
+                    ensemble,
+                    RunListener.SILENT,
+                    FaultBounds.defaults(),
+                    FaultInjector.NONE));
         runner.run("warm-up", "all", "all", nodes); // class loading and JIT, not counted
         System.gc();
         resetPeaks();

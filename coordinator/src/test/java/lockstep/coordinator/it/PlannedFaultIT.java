@@ -24,6 +24,7 @@ import lockstep.coordinator.report.ResultsStore;
 import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.run.RunListener;
+import lockstep.coordinator.run.RunSetup;
 import lockstep.coordinator.scenario.Scenario;
 import lockstep.coordinator.scenario.ScenarioParser;
 import org.junit.jupiter.api.AfterEach;
@@ -101,7 +102,8 @@ class PlannedFaultIT {
       run =
           RunAnalyzer.analysed(
               new ExperimentRunner(
-                      s, ensemble, RunListener.SILENT, FaultBounds.defaults(), injector)
+                      new RunSetup(
+                          s, ensemble, RunListener.SILENT, FaultBounds.defaults(), injector))
                   .run("planned-kill-1"));
     }
     assertThat(run.status()).as("errors %s", run.errors()).isEqualTo(RunStatus.OK);

@@ -59,7 +59,8 @@ class StepRunnerTest {
     try (AgentEnsemble ensemble = new AgentEnsemble(agents(2))) {
       RunRecord run =
           new ExperimentRunner(
-                  s, ensemble, RunListener.SILENT, FaultBounds.defaults(), FaultInjector.NONE)
+                  new RunSetup(
+                      s, ensemble, RunListener.SILENT, FaultBounds.defaults(), FaultInjector.NONE))
               .run("test-run");
 
       assertThat(run.status()).isEqualTo(RunStatus.OK);
@@ -97,7 +98,8 @@ class StepRunnerTest {
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
       StepRecord step =
           new StepRunner(
-                  s, ensemble, RunListener.SILENT, FaultBounds.defaults(), FaultInjector.NONE)
+                  new RunSetup(
+                      s, ensemble, RunListener.SILENT, FaultBounds.defaults(), FaultInjector.NONE))
               .run(
                   "r",
                   "all",

@@ -27,13 +27,31 @@ final class EChartsOptions {
     return m;
   }
 
-  static Map<String, Object> base(String yName, List<String> legend) {
+  static Map<String, Object> base(List<String> legend) {
     return map(
         "animation", false,
         "grid", map("left", 70, "right", 30, "top", 50, "bottom", 60, "containLabel", true),
         "tooltip", map("trigger", "axis"),
         "legend", map("data", legend, "top", 0, "left", 0),
         "toolbox", map("right", 0, "top", 0, "feature", map("saveAsImage", map("title", "PNG"))));
+  }
+
+  /** A chart of {@code series} on two axes: {@link #base} with the axes and the series. */
+  static Map<String, Object> xy(
+      List<String> legend, Object xAxis, Object yAxis, List<Object> series) {
+    Map<String, Object> o = base(legend);
+    o.put("xAxis", xAxis);
+    o.put("yAxis", yAxis);
+    o.put("series", series);
+    return o;
+  }
+
+  /** A value axis along x, named below its middle; {@code more}: further options, as in map. */
+  static Map<String, Object> xValueAxis(String name, Object... more) {
+    Map<String, Object> axis =
+        map("type", "value", "name", name, "nameLocation", "middle", "nameGap", 30);
+    axis.putAll(map(more));
+    return axis;
   }
 
   static Map<String, Object> valueAxis(String name, boolean log) {

@@ -13,7 +13,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 import lockstep.coordinator.analysis.Bottlenecks;
+import lockstep.coordinator.model.DeviceFigures;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.InterfaceFigures;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.OverlapWindow;
 import lockstep.coordinator.model.ResourceFigures;
@@ -114,7 +116,7 @@ public final class ResourceCharts {
       series.add(line(n.node(), 2, points(pts, ResourcePoint::cpuBusyPercent), s, w));
       series.add(line(n.node(), 3, points(pts, ResourcePoint::netMBps), s, w));
     }
-    Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
+    Map<String, Object> o = EChartsOptions.base(legend);
     o.put("grid", grids);
     o.put("xAxis", xs);
     o.put("yAxis", ys);
@@ -226,26 +228,6 @@ public final class ResourceCharts {
           .append("<td colspan=\"8\" class=\"l\">too short to measure</td></tr>");
       return;
     }
-    var d = f.busiestDevice();
-    var i = f.busiestInterface();
-    String device =
-        d == null
-            ? "none"
-            : d.device()
-                + ": "
-                + pct(d.busyPercent())
-                + ", "
-                + num(d.readMBps() + d.writeMBps())
-                + ", "
-                + num(d.queueDepth());
-    String net =
-        i == null
-            ? "–"
-            : i.name()
-                + ": "
-                + num(i.mbPerSecond())
-                + " MB/s"
-                + (i.linkPercent() == null ? "" : ", " + pct(i.linkPercent()) + " of link");
     b.append("<tr")
         .append(span.equals("run") ? "" : " class=\"muted\"")
         .append(">")
@@ -254,12 +236,35 @@ public final class ResourceCharts {
         .append(td(pct(f.cpuBusyPercent())))
         .append(td(pct(f.workloadCpuPercent())))
         .append(td(pct(f.iowaitPercent())))
-        .append(labelTd(device))
-        .append(labelTd(net))
+        .append(labelTd(device(f.busiestDevice())))
+        .append(labelTd(network(f.busiestInterface())))
         .append(td(String.format(Locale.ROOT, "%,.0f", f.contextSwitchesPerSecond())))
         .append(td(Bottlenecks.bytes(f.dirtyBytes())))
         .append(td(lockShare == null ? "–" : pct(lockShare * 100)))
         .append("</tr>");
+  }
+
+  /** The busiest device: name, busy share, MB/s read and written, queue depth. */
+  private static String device(DeviceFigures d) {
+    if (d == null) {
+      return "none";
+    }
+    return d.device()
+        + ": "
+        + pct(d.busyPercent())
+        + ", "
+        + num(d.readMBps() + d.writeMBps())
+        + ", "
+        + num(d.queueDepth());
+  }
+
+  /** The busiest interface: name, MB/s, and its share of the link where the speed is known. */
+  private static String network(InterfaceFigures i) {
+    if (i == null) {
+      return "–";
+    }
+    String link = i.linkPercent() == null ? "" : ", " + pct(i.linkPercent()) + " of link";
+    return i.name() + ": " + num(i.mbPerSecond()) + " MB/s" + link;
   }
 
   private static String pct(double v) {

@@ -76,17 +76,17 @@ public final class RunCharts {
     if (series.isEmpty()) {
       return null;
     }
-    Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
-    o.put("xAxis", EChartsOptions.categoryAxis(nodes));
-    o.put("yAxis", EChartsOptions.valueAxis(run.unit() + " per node", false));
-    o.put("series", series);
     return new Chart(
         "solo-vs-together",
         "Each node: alone vs together",
         "Mean "
             + run.unit()
             + " of each node over the repeats, alone and in every multi-node step.",
-        o);
+        EChartsOptions.xy(
+            legend,
+            EChartsOptions.categoryAxis(nodes),
+            EChartsOptions.valueAxis(run.unit() + " per node", false),
+            series));
   }
 
   /** For each of {@code nodes}, the rounded {@code value} of the entry that names it, or null. */
@@ -151,26 +151,19 @@ public final class RunCharts {
         pts,
         ScalingPoint::ideal,
         map("lineStyle", map("type", "dashed"), "symbol", "none"));
-    Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
-    o.put(
-        "xAxis",
-        map(
-            "type",
-            "value",
-            "name",
-            "nodes running at once",
-            "nameLocation",
-            "middle",
-            "nameGap",
-            30,
-            "minInterval",
-            1,
-            "min",
-            0,
-            "max",
-            pts.stream().mapToInt(ScalingPoint::nodes).max().orElse(1) + 1));
-    o.put("yAxis", EChartsOptions.valueAxis("aggregate " + run.unit(), false));
-    o.put("series", series);
+    Map<String, Object> o =
+        EChartsOptions.xy(
+            legend,
+            EChartsOptions.xValueAxis(
+                "nodes running at once",
+                "minInterval",
+                1,
+                "min",
+                0,
+                "max",
+                pts.stream().mapToInt(ScalingPoint::nodes).max().orElse(1) + 1),
+            EChartsOptions.valueAxis("aggregate " + run.unit(), false),
+            series);
     return new Chart(
         "scaling-curve",
         "Scaling curve",
@@ -296,23 +289,14 @@ public final class RunCharts {
       }
       series.add(s);
     }
-    Map<String, Object> o = EChartsOptions.base(run.unit(), legend);
     double minT = EChartsOptions.sampleTimes(byName.values()).min().orElse(0);
-    o.put(
-        "xAxis",
-        map(
-            "type",
-            "value",
-            "name",
-            "seconds since the start instant",
-            "nameLocation",
-            "middle",
-            "nameGap",
-            30,
-            "min",
-            Math.min(0, Math.floor(minT * 10) / 10)));
-    o.put("yAxis", EChartsOptions.valueAxis(run.unit(), false));
-    o.put("series", series);
+    Map<String, Object> o =
+        EChartsOptions.xy(
+            legend,
+            EChartsOptions.xValueAxis(
+                "seconds since the start instant", "min", Math.min(0, Math.floor(minT * 10) / 10)),
+            EChartsOptions.valueAxis(run.unit(), false),
+            series);
     o.put("dataZoom", List.of(map("type", "inside")));
     return new Chart(id, title, caption, o);
   }
@@ -344,23 +328,21 @@ public final class RunCharts {
     for (int i = 0; i < names.size(); i++) {
       series.add(map("name", names.get(i), "type", "bar", "data", cols.get(i)));
     }
-    Map<String, Object> o = EChartsOptions.base("µs", names);
-    o.put(
-        "xAxis",
-        map(
-            "type",
-            "category",
-            "data",
-            cats,
-            "axisLabel",
-            map("rotate", cats.size() > 6 ? 30 : 0, "interval", 0)));
-    o.put("yAxis", EChartsOptions.valueAxis("latency µs (log scale)", true));
-    o.put("series", series);
     return new Chart(
         "latency",
         "Operation latency percentiles",
         "Per node and step (first repeat), from each node's HdrHistogram; log scale.",
-        o);
+        EChartsOptions.xy(
+            names,
+            map(
+                "type",
+                "category",
+                "data",
+                cats,
+                "axisLabel",
+                map("rotate", cats.size() > 6 ? 30 : 0, "interval", 0)),
+            EChartsOptions.valueAxis("latency µs (log scale)", true),
+            series));
   }
 
   private static Double positive(double v) {
