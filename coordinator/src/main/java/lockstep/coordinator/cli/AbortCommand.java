@@ -1,11 +1,9 @@
 package lockstep.coordinator.cli;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.collect.RunAborter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -18,45 +16,40 @@ import picocli.CommandLine.Parameters;
     name = "abort",
     description =
         "Abort RUN on every agent that still holds it and remove its files (only its owner may).")
-final class AbortCommand implements Callable<Integer> {
+final class AbortCommand extends OnAgents {
   @Parameters(
       index = "0",
       paramLabel = "RUN",
       description = "Run id (as `lockstep run` printed it, or as `lockstep collect` lists it).")
   String runId;
 
-  @CommandLine.Mixin AgentTargetOptions targets = new AgentTargetOptions();
-
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @Override
+  void check() {
+    checkRunId(runId);
+  }
 
   @Override
-  public Integer call() {
-    CollectCommand.checkRunId(runId);
-    List<Agent> list = targets.connect();
-    try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
-      var outcome = new RunAborter(ensemble).abort(runId, "aborted by `lockstep abort`");
-      int steps = 0;
-      for (Agent a : list) {
-        for (RunAborter.Aborted s : outcome.values().getOrDefault(a, List.of())) {
-          steps++;
-          System.out.printf(
-              "node %s: %s aborted, %d file(s) removed%s%n",
-              s.node(),
-              s.agentRunId(),
-              s.filesRemoved(),
-              s.leftovers().isEmpty() ? "" : "; left: " + String.join("; ", s.leftovers()));
-        }
+  int on(AgentEnsemble agents) {
+    var outcome = new RunAborter(agents).abort(runId, "aborted by `lockstep abort`");
+    int steps = 0;
+    for (Agent a : agents.agents()) {
+      for (RunAborter.Aborted s : outcome.values().getOrDefault(a, List.of())) {
+        steps++;
+        System.out.printf(
+            "node %s: %s aborted, %d file(s) removed%s%n",
+            s.node(),
+            s.agentRunId(),
+            s.filesRemoved(),
+            s.leftovers().isEmpty() ? "" : "; left: " + String.join("; ", s.leftovers()));
       }
-      var err = spec.commandLine().getErr();
-      outcome.errorMessages().forEach(m -> err.println("lockstep: " + m));
-      if (outcome.ok() && steps == 0) {
-        err.println(
-            "lockstep: no agent holds run "
-                + runId
-                + " in progress (see `lockstep collect` for what they hold)");
-      }
-      err.flush();
-      return outcome.ok() && steps > 0 ? 0 : LockstepCli.EXIT_RUN_FAILED;
     }
+    outcome.errorMessages().forEach(this::printError);
+    if (outcome.ok() && steps == 0) {
+      printError(
+          "no agent holds run "
+              + runId
+              + " in progress (see `lockstep collect` for what they hold)");
+    }
+    return outcome.ok() && steps > 0 ? 0 : LockstepCli.EXIT_RUN_FAILED;
   }
 }

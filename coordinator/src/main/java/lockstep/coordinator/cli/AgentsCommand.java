@@ -1,8 +1,6 @@
 package lockstep.coordinator.cli;
 
-import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
@@ -18,42 +16,40 @@ import picocli.CommandLine.Command;
     name = "agents",
     description = "Show each agent: node, version, file system, clock offset.",
     subcommands = {AgentsLaunchCommand.class, AgentsStopCommand.class})
-final class AgentsCommand implements Callable<Integer> {
-  @picocli.CommandLine.Mixin AgentTargetOptions targets = new AgentTargetOptions();
-
+final class AgentsCommand extends OnAgents {
   record Row(DescribeResponse info, ClockOffset clock) {}
 
   @Override
-  public Integer call() {
-    List<Agent> list = targets.connect();
-    try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
-      var rows =
-          ensemble.call(
-              "describe", list, a -> new Row(a.describe(), ClockOffset.measure(a)), 20_000);
-      System.out.printf(
-          "%-24s %-12s %-15s %-10s %-10s %12s %10s %-5s  %s%n",
-          "address", "node", "version", "reachable", "fs", "offset ms", "+- ms", "probe", "root");
-      for (Agent a : list) {
-        Row r = rows.values().get(a);
-        if (r == null) {
-          System.out.printf("%-24s %-12s %-15s %-10s%n", a.address(), "-", "-", "no");
-          continue;
-        }
-        System.out.printf(
-            Locale.ROOT,
-            "%-24s %-12s %-15s %-10s %-10s %12.3f %10.3f %-5s  %s%n",
-            a.address(),
-            r.info().getNodeName(),
-            r.info().getVersion(),
-            "yes",
-            r.info().getFsType(),
-            r.clock().offsetNanos() / 1e6,
-            r.clock().uncertaintyNanos() / 1e6,
-            a instanceof GrpcAgent g && g.probesClockOverUdp() ? "udp" : "grpc",
-            r.info().getRoot());
+  int on(AgentEnsemble agents) {
+    var rows =
+        agents.call(
+            "describe",
+            agents.agents(),
+            a -> new Row(a.describe(), ClockOffset.measure(a)),
+            20_000);
+    System.out.printf(
+        "%-24s %-12s %-15s %-10s %-10s %12s %10s %-5s  %s%n",
+        "address", "node", "version", "reachable", "fs", "offset ms", "+- ms", "probe", "root");
+    for (Agent a : agents.agents()) {
+      Row r = rows.values().get(a);
+      if (r == null) {
+        System.out.printf("%-24s %-12s %-15s %-10s%n", a.address(), "-", "-", "no");
+        continue;
       }
-      rows.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
-      return rows.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
+      System.out.printf(
+          Locale.ROOT,
+          "%-24s %-12s %-15s %-10s %-10s %12.3f %10.3f %-5s  %s%n",
+          a.address(),
+          r.info().getNodeName(),
+          r.info().getVersion(),
+          "yes",
+          r.info().getFsType(),
+          r.clock().offsetNanos() / 1e6,
+          r.clock().uncertaintyNanos() / 1e6,
+          a instanceof GrpcAgent g && g.probesClockOverUdp() ? "udp" : "grpc",
+          r.info().getRoot());
     }
+    rows.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
+    return rows.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
   }
 }

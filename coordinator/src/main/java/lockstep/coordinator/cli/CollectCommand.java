@@ -2,16 +2,12 @@ package lockstep.coordinator.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.Callable;
-import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.collect.RunCollector;
 import lockstep.coordinator.collect.RunListing;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.ResultsStore;
 import lockstep.coordinator.report.TextReport;
-import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,7 +23,7 @@ import picocli.CommandLine.Parameters;
     description =
         "List the runs the agents hold, or fetch RUN's results that a coordinator that died could"
             + " not save.")
-final class CollectCommand implements Callable<Integer> {
+final class CollectCommand extends OnAgents {
   @Parameters(
       index = "0",
       arity = "0..1",
@@ -37,20 +33,8 @@ final class CollectCommand implements Callable<Integer> {
 
   @CommandLine.Mixin SavedResultsOption results = new SavedResultsOption();
 
-  @CommandLine.Mixin AgentTargetOptions targets = new AgentTargetOptions();
-
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  /** RUN as a user gives it: a run id, not a path. */
-  static void checkRunId(String runId) {
-    if (runId.isBlank() || runId.contains("/") || runId.startsWith(".")) {
-      throw new ScenarioException(
-          "RUN: '" + Echo.value(runId) + "' is not a run id (such as 20261130-134608-demo-a2c7)");
-    }
-  }
-
   @Override
-  public Integer call() {
+  void check() {
     if (runId != null) {
       checkRunId(runId);
     }
@@ -61,28 +45,28 @@ final class CollectCommand implements Callable<Integer> {
               + " exists already (its coordinator saved the run); give another --out to collect it"
               + " again");
     }
-    List<Agent> list = targets.connect();
-    try (AgentEnsemble ensemble = new AgentEnsemble(list)) {
-      RunCollector collector = new RunCollector(ensemble);
-      if (runId == null) {
-        var surveyed = collector.survey();
-        RunListing.print(
-            list.stream()
-                .filter(surveyed.values()::containsKey)
-                .map(surveyed.values()::get)
-                .toList(),
-            System.out);
-        surveyed.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
-        return surveyed.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
-      }
-      RunRecord run = collector.collect(runId);
-      Path file = new ResultsStore(results.out).save(run);
-      TextReport.print(run, System.out);
-      run.errors().forEach(e -> spec.commandLine().getErr().println("lockstep: " + e));
-      spec.commandLine().getErr().flush();
-      System.out.printf(
-          "%nResults: %s%nReport:  %s%n", file, file.resolveSibling(ResultsStore.REPORT_FILE));
-      return 0;
+  }
+
+  @Override
+  int on(AgentEnsemble agents) {
+    RunCollector collector = new RunCollector(agents);
+    if (runId == null) {
+      var surveyed = collector.survey();
+      RunListing.print(
+          agents.agents().stream()
+              .filter(surveyed.values()::containsKey)
+              .map(surveyed.values()::get)
+              .toList(),
+          System.out);
+      surveyed.errorMessages().forEach(m -> System.err.println("lockstep: " + m));
+      return surveyed.ok() ? 0 : LockstepCli.EXIT_RUN_FAILED;
     }
+    RunRecord run = collector.collect(runId);
+    Path file = new ResultsStore(results.out).save(run);
+    TextReport.print(run, System.out);
+    run.errors().forEach(this::printError);
+    System.out.printf(
+        "%nResults: %s%nReport:  %s%n", file, file.resolveSibling(ResultsStore.REPORT_FILE));
+    return 0;
   }
 }

@@ -3,6 +3,7 @@ package lockstep.coordinator.expect;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The figures an expectation can judge, each one the report already shows: its key in {@code
@@ -10,16 +11,16 @@ import java.util.Locale;
  * is judged on its own.
  */
 public enum Figure {
-  EFFICIENCY(Quantity.RATIO, true, true, false),
-  NODE_EFFICIENCY(Quantity.RATIO, true, true, true),
-  MIN_NODE_EFFICIENCY(Quantity.RATIO, true, true, false),
-  THROUGHPUT(Quantity.THROUGHPUT, false, true, false),
-  NODE_THROUGHPUT(Quantity.THROUGHPUT, false, true, true),
-  SOLO_THROUGHPUT(Quantity.THROUGHPUT, true, false, true),
-  SKEW(Quantity.DURATION, false, false, false),
-  P99(Quantity.DURATION, false, true, false),
-  NODE_P99(Quantity.DURATION, false, true, true),
-  COHERENCE_ERRORS(Quantity.COUNT, false, false, false);
+  EFFICIENCY(Quantity.RATIO, Trait.NEEDS_SOLO, Trait.NEEDS_TOGETHER),
+  NODE_EFFICIENCY(Quantity.RATIO, Trait.NEEDS_SOLO, Trait.NEEDS_TOGETHER, Trait.EACH_NODE),
+  MIN_NODE_EFFICIENCY(Quantity.RATIO, Trait.NEEDS_SOLO, Trait.NEEDS_TOGETHER),
+  THROUGHPUT(Quantity.THROUGHPUT, Trait.NEEDS_TOGETHER),
+  NODE_THROUGHPUT(Quantity.THROUGHPUT, Trait.NEEDS_TOGETHER, Trait.EACH_NODE),
+  SOLO_THROUGHPUT(Quantity.THROUGHPUT, Trait.NEEDS_SOLO, Trait.EACH_NODE),
+  SKEW(Quantity.DURATION),
+  P99(Quantity.DURATION, Trait.NEEDS_TOGETHER),
+  NODE_P99(Quantity.DURATION, Trait.NEEDS_TOGETHER, Trait.EACH_NODE),
+  COHERENCE_ERRORS(Quantity.COUNT);
 
   /** What a figure counts, which decides the units its bound may have. */
   public enum Quantity {
@@ -50,16 +51,19 @@ public enum Figure {
     }
   }
 
-  private final Quantity quantity;
-  private final boolean needsSolo;
-  private final boolean needsTogether;
-  private final boolean eachNode;
+  /** Which plan steps a figure needs, and whether every node is judged on its own. */
+  private enum Trait {
+    NEEDS_SOLO,
+    NEEDS_TOGETHER,
+    EACH_NODE
+  }
 
-  Figure(Quantity quantity, boolean needsSolo, boolean needsTogether, boolean eachNode) {
+  private final Quantity quantity;
+  private final Set<Trait> traits;
+
+  Figure(Quantity quantity, Trait... traits) {
     this.quantity = quantity;
-    this.needsSolo = needsSolo;
-    this.needsTogether = needsTogether;
-    this.eachNode = eachNode;
+    this.traits = Set.of(traits);
   }
 
   /**
@@ -76,17 +80,17 @@ public enum Figure {
 
   /** Needs each node's solo figure (a solo step, or a one-node ramp step). */
   public boolean needsSolo() {
-    return needsSolo;
+    return traits.contains(Trait.NEEDS_SOLO);
   }
 
   /** Needs a step with the nodes together (all, or a ramp step of more than one node). */
   public boolean needsTogether() {
-    return needsTogether;
+    return traits.contains(Trait.NEEDS_TOGETHER);
   }
 
   /** Every node is judged on its own, and the expectation holds when it holds on each. */
   public boolean eachNode() {
-    return eachNode;
+    return traits.contains(Trait.EACH_NODE);
   }
 
   /** The figure whose key this is, or null. */
