@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -35,11 +37,12 @@ public final class Required {
 
   /**
    * For a class that checks the machine once ({@code @BeforeAll}): a skip there would make the
-   * report count a class with no tests, so {@link #checkOnce} keeps the reason and {@link
-   * #eachTest} (from {@code @BeforeEach}) skips every test with it: each one counted as skipped.
+   * report count a class with no tests, so {@link #checkOnce} keeps the reason and, registered as
+   * the class's extension ({@code @RegisterExtension static final Required.Gate MACHINE}), the gate
+   * skips every test with it before its {@code @BeforeEach} methods: each one counted as skipped.
    * Under {@code CI=true} a missing need still fails in {@code @BeforeAll}.
    */
-  public static final class Gate {
+  public static final class Gate implements BeforeEachCallback {
     private String missing;
 
     /**
@@ -56,7 +59,8 @@ public final class Required {
       }
     }
 
-    public void eachTest() {
+    @Override
+    public void beforeEach(ExtensionContext context) {
       if (missing != null) {
         Assumptions.abort(missing);
       }

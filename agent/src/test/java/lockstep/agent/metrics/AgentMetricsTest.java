@@ -1,7 +1,6 @@
 package lockstep.agent.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,12 +17,15 @@ import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The metrics endpoint over real HTTP on 127.0.0.1: what a Prometheus scrape reads. */
 class AgentMetricsTest {
   private final List<RunView> runs = new ArrayList<>();
   private final AtomicInteger idleSamples = new AtomicInteger();
+  private AgentMetrics m;
 
   private static ResourceSample sample(long userTicks) {
     return ResourceSample.newBuilder()
@@ -41,7 +43,7 @@ class AgentMetricsTest {
         .build();
   }
 
-  private static String scrape(AgentMetrics m, boolean openMetrics) throws Exception {
+  private String scrape(boolean openMetrics) throws Exception {
     HttpRequest.Builder r =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/metrics"));
     if (openMetrics) {
@@ -57,129 +59,111 @@ class AgentMetricsTest {
     return answer.body();
   }
 
-  private AgentMetrics started() throws Exception {
-    return new AgentMetrics(
-            "n1",
-            () -> List.copyOf(runs),
-            () -> {
-              idleSamples.incrementAndGet();
-              return sample(10);
-            })
-        .start("127.0.0.1", 0);
+  @BeforeEach
+  void start() throws Exception {
+    m =
+        new AgentMetrics(
+                "n1",
+                () -> List.copyOf(runs),
+                () -> {
+                  idleSamples.incrementAndGet();
+                  return sample(10);
+                })
+            .start("127.0.0.1", 0);
+  }
+
+  @AfterEach
+  void stop() {
+    m.close();
   }
 
   @Test
   void aRunInProgressShowsItsIdStateAndCountersAndTheNodeFromItsOwnTelemetry() throws Exception {
-    try (AgentMetrics m = started()) {
-      runs.add(
-          new RunView(
-              "r1.all", "write", RunState.RUN_STATE_RUNNING, 42, 42 * 4096, sample(250), true));
-      String text = scrape(m, true);
-      assertThat(text)
-          .contains("lockstep_run_info{node=\"n1\",run_id=\"r1.all\",workload=\"write\"} 1")
-          .contains(
-              "lockstep_run_state{node=\"n1\",run_id=\"r1.all\",lockstep_run_state=\"running\"} 1")
-          .contains(
-              "lockstep_run_state{node=\"n1\",run_id=\"r1.all\",lockstep_run_state=\"prepared\"} 0")
-          .contains(
-              "lockstep_run_operations_total{node=\"n1\",run_id=\"r1.all\",workload=\"write\"}"
-                  + " 42.0")
-          .contains(
-              "lockstep_run_bytes_total{node=\"n1\",run_id=\"r1.all\",workload=\"write\"} 172032.0")
-          .contains("lockstep_operations_total{node=\"n1\",workload=\"write\"} 42.0")
-          .contains("lockstep_run_active{node=\"n1\"} 1.0")
-          // the run's own sample (250 ticks), not a new one: a scrape never samples beside a run
-          .contains("lockstep_node_cpu_seconds_total{mode=\"user\",node=\"n1\"} 2.5")
-          .contains("lockstep_node_disk_busy_seconds_total{device=\"vda\",node=\"n1\"} 1.5")
-          .contains(
-              "lockstep_node_disk_bytes_total{device=\"vda\",direction=\"write\",node=\"n1\"}"
-                  + " 4096.0")
-          .contains(
-              "lockstep_node_network_bytes_total{direction=\"receive\",interface=\"lo\",node=\"n1\"}"
-                  + " 11.0")
-          .contains("lockstep_node_context_switches_total{node=\"n1\"} 777.0")
-          .endsWith("# EOF\n");
-      assertThat(idleSamples).hasValue(0);
-    }
+    runs.add(
+        new RunView(
+            "r1.all", "write", RunState.RUN_STATE_RUNNING, 42, 42 * 4096, sample(250), true));
+    String text = scrape(true);
+    assertThat(text)
+        .contains("lockstep_run_info{node=\"n1\",run_id=\"r1.all\",workload=\"write\"} 1")
+        .contains(
+            "lockstep_run_state{node=\"n1\",run_id=\"r1.all\",lockstep_run_state=\"running\"} 1")
+        .contains(
+            "lockstep_run_state{node=\"n1\",run_id=\"r1.all\",lockstep_run_state=\"prepared\"} 0")
+        .contains(
+            "lockstep_run_operations_total{node=\"n1\",run_id=\"r1.all\",workload=\"write\"}"
+                + " 42.0")
+        .contains(
+            "lockstep_run_bytes_total{node=\"n1\",run_id=\"r1.all\",workload=\"write\"} 172032.0")
+        .contains("lockstep_operations_total{node=\"n1\",workload=\"write\"} 42.0")
+        .contains("lockstep_run_active{node=\"n1\"} 1.0")
+        // the run's own sample (250 ticks), not a new one: a scrape never samples beside a run
+        .contains("lockstep_node_cpu_seconds_total{mode=\"user\",node=\"n1\"} 2.5")
+        .contains("lockstep_node_disk_busy_seconds_total{device=\"vda\",node=\"n1\"} 1.5")
+        .contains(
+            "lockstep_node_disk_bytes_total{device=\"vda\",direction=\"write\",node=\"n1\"}"
+                + " 4096.0")
+        .contains(
+            "lockstep_node_network_bytes_total{direction=\"receive\",interface=\"lo\",node=\"n1\"}"
+                + " 11.0")
+        .contains("lockstep_node_context_switches_total{node=\"n1\"} 777.0")
+        .endsWith("# EOF\n");
+    assertThat(idleSamples).hasValue(0);
   }
 
   @Test
   void aRunWithoutTelemetryShowsNoNodeFiguresAndTakesNoSample() throws Exception {
-    try (AgentMetrics m = started()) {
-      runs.add(new RunView("r2", "lock-files", RunState.RUN_STATE_ARMED, 0, 0, null, false));
-      assertThat(scrape(m, false)).doesNotContain("lockstep_node_cpu_seconds_total");
-      assertThat(idleSamples).hasValue(0);
-    }
+    runs.add(new RunView("r2", "lock-files", RunState.RUN_STATE_ARMED, 0, 0, null, false));
+    assertThat(scrape(false)).doesNotContain("lockstep_node_cpu_seconds_total");
+    assertThat(idleSamples).hasValue(0);
   }
 
   @Test
   void betweenRunsAScrapeSamplesTheNodeItself() throws Exception {
-    try (AgentMetrics m = started()) {
-      assertThat(scrape(m, false))
-          .contains("lockstep_node_cpu_seconds_total{mode=\"user\",node=\"n1\"} 0.1")
-          .contains("lockstep_run_active{node=\"n1\"} 0.0");
-      assertThat(idleSamples).hasValue(1);
-    }
+    assertThat(scrape(false))
+        .contains("lockstep_node_cpu_seconds_total{mode=\"user\",node=\"n1\"} 0.1")
+        .contains("lockstep_run_active{node=\"n1\"} 0.0");
+    assertThat(idleSamples).hasValue(1);
   }
 
   @Test
   void endedRunsAddTheirOperationsAndTheirHdrHistogramToTheTotalsOnce() throws Exception {
-    try (AgentMetrics m = started()) {
-      Histogram h = LatencyHistograms.create();
-      h.recordValueWithCount(3_000, 1000); // 3 us
-      h.recordValueWithCount(7_000_000, 10); // 7 ms
-      WorkloadResult result =
-          WorkloadResult.newBuilder()
-              .setState(RunState.RUN_STATE_SUCCEEDED)
-              .setOps(1010)
-              .setBytes(0)
-              .setLatencyHistogram(LatencyHistograms.encode(h))
-              .build();
-      m.finished("r3", "hot-lock", result);
-      m.finished("r3", "hot-lock", result); // told twice: counted once
-      runs.add(new RunView("r3", "hot-lock", RunState.RUN_STATE_SUCCEEDED, 1010, 0, null, true));
-      runs.add(new RunView("r4", "hot-lock", RunState.RUN_STATE_RUNNING, 5, 0, null, true));
-      String text = scrape(m, true);
-      assertThat(text)
-          // r3 from its result, r4 so far
-          .contains("lockstep_operations_total{node=\"n1\",workload=\"hot-lock\"} 1015.0")
-          .contains(
-              "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"2.0E-6\"}"
-                  + " 0")
-          .contains(
-              "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"5.0E-6\"}"
-                  + " 1000")
-          .contains(
-              "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"0.005\"}"
-                  + " 1000")
-          .contains(
-              "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"0.01\"}"
-                  + " 1010")
-          .contains(
-              "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"+Inf\"}"
-                  + " 1010")
-          .contains(
-              "lockstep_operation_latency_seconds_count{node=\"n1\",workload=\"hot-lock\"} 1010")
-          .contains(
-              "lockstep_runs_finished_total{node=\"n1\",state=\"succeeded\",workload=\"hot-lock\"}"
-                  + " 1.0");
-    }
-  }
-
-  @Test
-  void metricsServeOnLoopbackUnlessToldOtherwise() {
-    assertThat(MetricsAddress.parse("9464", false))
-        .isEqualTo(new MetricsAddress("127.0.0.1", 9464));
-    assertThat(MetricsAddress.parse("[::1]:9464", false))
-        .isEqualTo(new MetricsAddress("::1", 9464));
-    assertThat(MetricsAddress.parse("127.0.0.3:0", false).host()).isEqualTo("127.0.0.3");
-    assertThatThrownBy(() -> MetricsAddress.parse("0.0.0.0:9464", false))
-        .hasMessageStartingWith("--metrics: 0.0.0.0 is not a loopback address")
-        .hasMessageContaining("--metrics-public");
-    assertThat(MetricsAddress.parse("0.0.0.0:9464", true).host()).isEqualTo("0.0.0.0");
-    assertThatThrownBy(() -> MetricsAddress.parse("x:y", false))
-        .hasMessage("--metrics: port 'y' is not a number (give PORT or HOST:PORT)");
-    assertThatThrownBy(() -> MetricsAddress.parse("70000", false))
-        .hasMessage("--metrics: port 70000 is outside 0..65535");
+    Histogram h = LatencyHistograms.create();
+    h.recordValueWithCount(3_000, 1000); // 3 us
+    h.recordValueWithCount(7_000_000, 10); // 7 ms
+    WorkloadResult result =
+        WorkloadResult.newBuilder()
+            .setState(RunState.RUN_STATE_SUCCEEDED)
+            .setOps(1010)
+            .setBytes(0)
+            .setLatencyHistogram(LatencyHistograms.encode(h))
+            .build();
+    m.finished("r3", "hot-lock", result);
+    m.finished("r3", "hot-lock", result); // told twice: counted once
+    runs.add(new RunView("r3", "hot-lock", RunState.RUN_STATE_SUCCEEDED, 1010, 0, null, true));
+    runs.add(new RunView("r4", "hot-lock", RunState.RUN_STATE_RUNNING, 5, 0, null, true));
+    String text = scrape(true);
+    assertThat(text)
+        // r3 from its result, r4 so far
+        .contains("lockstep_operations_total{node=\"n1\",workload=\"hot-lock\"} 1015.0")
+        .contains(
+            "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"2.0E-6\"}"
+                + " 0")
+        .contains(
+            "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"5.0E-6\"}"
+                + " 1000")
+        .contains(
+            "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"0.005\"}"
+                + " 1000")
+        .contains(
+            "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"0.01\"}"
+                + " 1010")
+        .contains(
+            "lockstep_operation_latency_seconds_bucket{node=\"n1\",workload=\"hot-lock\",le=\"+Inf\"}"
+                + " 1010")
+        .contains(
+            "lockstep_operation_latency_seconds_count{node=\"n1\",workload=\"hot-lock\"} 1010")
+        .contains(
+            "lockstep_runs_finished_total{node=\"n1\",state=\"succeeded\",workload=\"hot-lock\"}"
+                + " 1.0");
   }
 }

@@ -2,29 +2,22 @@ package lockstep.agent.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class RunSeriesEndTest {
-  @Test
-  void aRunThatWorkedToTheEndOfItsWindowEndsAtItsLastOp() {
+  @ParameterizedTest(name = "{4}")
+  @CsvSource({
+    // last op end, window end, now (ms): where the series ends
     // window to 6.0 s, last op ended at 6.001 s, the agent had the result at 6.1 s
-    assertThat(Run.seriesEnd(6_001, 6_000, 6_100)).isEqualTo(6_001);
-  }
-
-  @Test
-  void aRunStalledUntilItsWindowEndedKeepsTheStall() {
+    "6001, 6000, 6100, 6001, a run that worked to the end of its window ends at its last op",
     // last op at 2.5 s, window to 6.0 s: the flat stretch from 2.5 to 6.0 s is the stall
-    assertThat(Run.seriesEnd(2_500, 6_000, 6_100)).isEqualTo(6_000);
-  }
-
-  @Test
-  void anAbortedRunEndsNow() {
-    assertThat(Run.seriesEnd(2_500, 6_000, 3_000)).isEqualTo(3_000);
-  }
-
-  @Test
-  void aRunWithoutALastOpOrWindowEndsNow() {
-    assertThat(Run.seriesEnd(0, 6_000, 6_100)).isEqualTo(6_100);
-    assertThat(Run.seriesEnd(4_000, 0, 6_100)).isEqualTo(4_000);
+    "2500, 6000, 6100, 6000, a run stalled until its window ended keeps the stall",
+    "2500, 6000, 3000, 3000, an aborted run ends now",
+    "0, 6000, 6100, 6100, a run without a last op ends now",
+    "4000, 0, 6100, 4000, a run without a window ends at its last op",
+  })
+  void seriesEnd(long lastOpEnd, long windowEnd, long now, long end, String run) {
+    assertThat(Run.seriesEnd(lastOpEnd, windowEnd, now)).isEqualTo(end);
   }
 }

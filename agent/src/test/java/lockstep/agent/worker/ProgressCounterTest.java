@@ -8,10 +8,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ProgressCounterTest {
-  @TempDir Path dir;
-
   @Test
-  void twoMappingsOfOneFileSeeOneCountEvenAfterTheFileIsRemoved() throws Exception {
+  void twoMappingsOfOneFileSeeOneCountEvenAfterTheFileIsRemoved(@TempDir Path dir)
+      throws Exception {
     Path file = dir.resolve("count");
     ProgressCounter agent = ProgressCounter.map(file);
     ProgressCounter worker = ProgressCounter.map(file);

@@ -1,22 +1,18 @@
 package lockstep.agent.workload;
 
 import static lockstep.agent.workload.WorkloadResults.runOnce;
+import static lockstep.agent.workload.WorkloadResults.runOnceTimed;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
+import lockstep.agent.workload.WorkloadResults.Ran;
 import lockstep.common.LatencyHistograms;
-import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class HotLockProcessesTest {
-  @TempDir Path root;
-
+class HotLockProcessesTest extends TempRootTest {
   private static HotLockWorkload.Builder spec() {
     return HotLockWorkload.newBuilder()
         .setFile("hot.dat")
@@ -28,28 +24,23 @@ class HotLockProcessesTest {
 
   @Test
   void processesAndThreadsAllAcquireTheOneLock() {
-    HotLockProcesses w = new HotLockProcesses(spec().build(), new RootedPaths(root, "n1"));
-    try {
-      w.prepare();
-      long start = WallClock.nowNanos() + 100_000_000;
-      WorkloadResult r = w.run(start).build();
-      assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
-      assertThat(r.getProcessesList())
-          .hasSize(2)
-          .allSatisfy(p -> assertThat(p.getOps()).isPositive());
-      assertThat(r.getOps())
-          .isEqualTo(r.getProcessesList().stream().mapToLong(p -> p.getOps()).sum());
-      assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount())
-          .isEqualTo(r.getOps());
-      assertThat(r.getEndUnixNanos()).isLessThanOrEqualTo(start + 300_000_000L + 50_000_000L);
-      // every thread waited for the instant itself: the first attempt began at it
-      assertThat(r.getStartedUnixNanos())
-          .isGreaterThanOrEqualTo(start)
-          .isLessThanOrEqualTo(r.getFirstOpUnixNanos());
-    } finally {
-      w.cleanup();
-    }
-    assertThat(root.resolve("hot.dat")).doesNotExist();
+    Ran ran = runOnceTimed(new HotLockProcesses(spec().build(), paths()), 100_000_000);
+    assertThat(root.resolve("hot.dat")).as("removed at cleanup").doesNotExist();
+    long start = ran.start();
+    WorkloadResult r = ran.result();
+    assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+    assertThat(r.getProcessesList())
+        .hasSize(2)
+        .allSatisfy(p -> assertThat(p.getOps()).isPositive());
+    assertThat(r.getOps())
+        .isEqualTo(r.getProcessesList().stream().mapToLong(p -> p.getOps()).sum());
+    assertThat(LatencyHistograms.decode(r.getLatencyHistogram()).getTotalCount())
+        .isEqualTo(r.getOps());
+    assertThat(r.getEndUnixNanos()).isLessThanOrEqualTo(start + 300_000_000L + 50_000_000L);
+    // every thread waited for the instant itself: the first attempt began at it
+    assertThat(r.getStartedUnixNanos())
+        .isGreaterThanOrEqualTo(start)
+        .isLessThanOrEqualTo(r.getFirstOpUnixNanos());
   }
 
   @Test
@@ -62,7 +53,7 @@ class HotLockProcessesTest {
                 .setTryLock(true)
                 .setHoldMicros(2000)
                 .build(),
-            new RootedPaths(root, "n1"));
+            paths());
     WorkloadResult r = runOnce(w, 100_000_000);
     assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
     assertThat(r.getOps()).isPositive();

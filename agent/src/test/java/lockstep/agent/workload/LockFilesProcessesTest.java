@@ -14,7 +14,6 @@ import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Locks;
 import lockstep.agent.fs.OpenFileLimit;
 import lockstep.agent.fs.Posix;
-import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.RunState;
@@ -22,14 +21,11 @@ import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Starts real worker processes; the locks they hold must really block this JVM. */
-class LockFilesProcessesTest {
-  @TempDir Path root;
-
+class LockFilesProcessesTest extends TempRootTest {
   private static LockFilesWorkload spec(LockKind kind) {
     return LockFilesWorkload.newBuilder()
         .setDir("locks.{node}")
@@ -57,7 +53,7 @@ class LockFilesProcessesTest {
       value = LockKind.class,
       names = {"LOCK_KIND_FCNTL", "LOCK_KIND_FLOCK", "LOCK_KIND_OFD"})
   void workersHoldRealLocksUntilCleanup(LockKind kind) throws Exception {
-    LockFilesProcesses w = new LockFilesProcesses(spec(kind), new RootedPaths(root, "n1"));
+    LockFilesProcesses w = new LockFilesProcesses(spec(kind), paths());
     try {
       w.prepare();
       assertThat(w.workerPids())
@@ -105,8 +101,7 @@ class LockFilesProcessesTest {
     int files = 400;
     LockFilesProcesses w =
         new LockFilesProcesses(
-            spec(LockKind.LOCK_KIND_FCNTL).toBuilder().setFiles(files).build(),
-            new RootedPaths(root, "n1"));
+            spec(LockKind.LOCK_KIND_FCNTL).toBuilder().setFiles(files).build(), paths());
     try {
       w.prepare();
       long needed = OpenFileLimit.needed(files);
@@ -157,8 +152,7 @@ class LockFilesProcessesTest {
 
   @Test
   void aFileThatCannotBeOpenedFailsThatWorkerWithErrnoAndPath() throws Exception {
-    LockFilesProcesses w =
-        new LockFilesProcesses(spec(LockKind.LOCK_KIND_FCNTL), new RootedPaths(root, "n1"));
+    LockFilesProcesses w = new LockFilesProcesses(spec(LockKind.LOCK_KIND_FCNTL), paths());
     try {
       w.prepare();
       // made after prepare's check: the worker's O_EXCL open meets it
@@ -186,7 +180,7 @@ class LockFilesProcessesTest {
                 .setClose(close)
                 .setTryLock(true)
                 .build(),
-            new RootedPaths(root, "n1"));
+            paths());
     try {
       WorkloadResult r = prepareAndRun(w, 50_000_000);
       assertThat(r.getState()).isEqualTo(RunState.RUN_STATE_SUCCEEDED);
@@ -207,7 +201,7 @@ class LockFilesProcessesTest {
                 .setClose(lockstep.agent.v1.FileClose.FILE_CLOSE_EACH)
                 .setShared(true)
                 .build(),
-            new RootedPaths(root, "n1"));
+            paths());
     try {
       WorkloadResult r = prepareAndRun(w, 0);
       assertThat(r.getOps()).isEqualTo(50);

@@ -4,7 +4,6 @@ import static lockstep.agent.workload.WorkloadResults.assertFailedOn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.MetadataOp;
 import lockstep.agent.v1.MetadataWorkload;
@@ -14,11 +13,8 @@ import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class MetadataOpsWorkloadTest {
-  @TempDir Path root;
-
+class MetadataOpsWorkloadTest extends TempRootTest {
   private static MetadataWorkload.Builder spec() {
     return MetadataWorkload.newBuilder()
         .setDir("md.{node}")
@@ -33,7 +29,7 @@ class MetadataOpsWorkloadTest {
 
   @Test
   void everyPhaseDoesEveryFileAndReportsItsOwnFigures() {
-    MetadataOpsWorkload w = new MetadataOpsWorkload(spec().build(), new RootedPaths(root, "n1"));
+    MetadataOpsWorkload w = new MetadataOpsWorkload(spec().build(), paths());
     w.prepare();
     assertThat(root.resolve("md.n1/d1/d2/d3")).isDirectory();
     WorkloadResult r = w.run(WallClock.nowNanos()).build();
@@ -75,8 +71,7 @@ class MetadataOpsWorkloadTest {
 
   @Test
   void aFailingCallNamesTheOpErrnoAndPath() throws Exception {
-    MetadataOpsWorkload w =
-        new MetadataOpsWorkload(spec().setDepth(0).build(), new RootedPaths(root, "n1"));
+    MetadataOpsWorkload w = new MetadataOpsWorkload(spec().setDepth(0).build(), paths());
     w.prepare();
     Files.createFile(root.resolve("md.n1/n1-t0-f3"));
     WorkloadResult r = w.run(WallClock.nowNanos()).build();

@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
@@ -22,14 +21,11 @@ import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Real worker processes in one ring on a local file: the data-increment check must hold. */
-class PingPongProcessesTest {
-  @TempDir Path root;
-
+class PingPongProcessesTest extends TempRootTest {
   private static PingPongWorkload.Builder spec() {
     return PingPongWorkload.newBuilder()
         .setFile("pp.dat")
@@ -45,8 +41,7 @@ class PingPongProcessesTest {
       value = LockKind.class,
       names = {"LOCK_KIND_FCNTL", "LOCK_KIND_OFD"})
   void twoProcessesPingPongCoherentlyOnALocalFile(LockKind kind) {
-    PingPongProcesses w =
-        new PingPongProcesses(spec().setLock(kind).build(), new RootedPaths(root, "n1"), 1);
+    PingPongProcesses w = new PingPongProcesses(spec().setLock(kind).build(), paths(), 1);
     assertThat(w.participants()).isEqualTo(2);
     assertThat(w.slots()).isEqualTo(3);
     try {
@@ -84,9 +79,7 @@ class PingPongProcessesTest {
   void withoutIoThereIsNothingToCheck() {
     PingPongProcesses w =
         new PingPongProcesses(
-            spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE).build(),
-            new RootedPaths(root, "n1"),
-            1);
+            spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE).build(), paths(), 1);
     WorkloadResult r = runOnce(w, 50_000_000);
     assertThat(r.getOps()).isPositive();
     assertThat(r.getCoherenceChecks()).isZero();
@@ -101,7 +94,7 @@ class PingPongProcessesTest {
                 .setPingPong(spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE))
                 .setInstrumentationOff(true)
                 .build(),
-            new RootedPaths(root, "n1"),
+            paths(),
             1);
     try {
       w.prepare();
@@ -137,7 +130,7 @@ class PingPongProcessesTest {
             WorkloadSpec.newBuilder()
                 .setPingPong(spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE))
                 .build(),
-            new RootedPaths(root, "n1"),
+            paths(),
             1);
     Set<Path> before = countFiles();
     try {
@@ -172,12 +165,10 @@ class PingPongProcessesTest {
 
   @Test
   void theRingNeedsMoreSlotsThanParticipantsOnAllNodes() {
-    assertThatThrownBy(
-            () -> new PingPongProcesses(spec().setSlots(4).build(), new RootedPaths(root, "n1"), 2))
+    assertThatThrownBy(() -> new PingPongProcesses(spec().setSlots(4).build(), paths(), 2))
         .hasMessageContaining("workload.slots")
         .hasMessageContaining("4 participants (2 node(s) x 2 process(es))")
         .hasMessageContaining("at least 5");
-    assertThat(new PingPongProcesses(spec().build(), new RootedPaths(root, "n1"), 3).slots())
-        .isEqualTo(7);
+    assertThat(new PingPongProcesses(spec().build(), paths(), 3).slots()).isEqualTo(7);
   }
 }

@@ -2,23 +2,18 @@ package lockstep.agent.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
-import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.AccessPattern;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-class ReadFileWorkloadTest {
-  @TempDir Path root;
-
+class ReadFileWorkloadTest extends TempRootTest {
   @ParameterizedTest
   @EnumSource(
       value = AccessPattern.class,
@@ -26,8 +21,7 @@ class ReadFileWorkloadTest {
   void readsEveryBlockOnceWithSeveralThreads(AccessPattern pattern) {
     ReadFileWorkload w =
         new ReadFileWorkload(
-            FileSpecs.read("r.{node}").setThreads(3).setPattern(pattern).build(),
-            new RootedPaths(root, "n1"));
+            FileSpecs.read("r.{node}").setThreads(3).setPattern(pattern).build(), paths());
     w.prepare();
     assertThat(root.resolve("r.n1")).hasSize(1 << 20);
     WorkloadResult r = w.run(WallClock.nowNanos()).build();

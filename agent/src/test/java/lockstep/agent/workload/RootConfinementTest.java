@@ -14,7 +14,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import lockstep.agent.fs.PosixException;
-import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockKind;
@@ -32,8 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the path was checked at scenario time. Each must be refused with the path named, and a checksum
  * of everything outside the root must not change.
  */
-class RootConfinementTest {
-  @TempDir Path root;
+class RootConfinementTest extends TempRootTest {
   @TempDir Path outside;
   private String before;
 
@@ -64,10 +62,6 @@ class RootConfinementTest {
       }
     }
     return HexFormat.of().formatHex(md.digest());
-  }
-
-  private RootedPaths paths() {
-    return new RootedPaths(root, "n1");
   }
 
   @Test

@@ -3,17 +3,12 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
-import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The agent checks every spec with the shared WorkloadValidator before it creates anything. */
-class WorkloadFactoryTest {
-  @TempDir Path root;
-
+class WorkloadFactoryTest extends TempRootTest {
   @Test
   void theAgentRefusesThroughTheValidatorBeforeTouchingAnything() {
     WriteWorkload write =
@@ -21,9 +16,7 @@ class WorkloadFactoryTest {
     assertThatThrownBy(
             () ->
                 WorkloadFactory.create(
-                    WorkloadSpec.newBuilder().setWrite(write).build(),
-                    new RootedPaths(root, "n1"),
-                    1))
+                    WorkloadSpec.newBuilder().setWrite(write).build(), paths(), 1))
         .hasMessage("workload.size: must be greater than 0");
     assertThat(root.toFile().list()).isEmpty();
   }

@@ -18,8 +18,18 @@ final class WorkloadResults {
 
   /** Prepares, runs from {@code leadNanos} from now and cleans up, even when a step throws. */
   static WorkloadResult runOnce(Workload w, long leadNanos) {
+    return runOnceTimed(w, leadNanos).result();
+  }
+
+  /** A run's result and the instant it was told to start at. */
+  record Ran(long start, WorkloadResult result) {}
+
+  /** As {@link #runOnce}, keeping the instant the run was told to start at (once prepared). */
+  static Ran runOnceTimed(Workload w, long leadNanos) {
     try {
-      return prepareAndRun(w, leadNanos);
+      w.prepare();
+      long start = WallClock.nowNanos() + leadNanos;
+      return new Ran(start, w.run(start).build());
     } finally {
       w.cleanup();
     }

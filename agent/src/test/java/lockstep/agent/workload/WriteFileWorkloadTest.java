@@ -5,26 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WriteWorkload;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class WriteFileWorkloadTest {
-  @TempDir Path root;
-
+class WriteFileWorkloadTest extends TempRootTest {
   private static WriteWorkload.Builder spec() {
     return FileSpecs.write("sub/out.{node}");
   }
 
   @Test
   void writesTheWholeFileInBlocksAndCleansUp() throws Exception {
-    WriteFileWorkload w =
-        new WriteFileWorkload(spec().setFdatasync(true).build(), new RootedPaths(root, "n1"));
+    WriteFileWorkload w = new WriteFileWorkload(spec().setFdatasync(true).build(), paths());
     w.prepare();
     Path file = root.resolve("sub/out.n1");
     assertThat(file).exists();
@@ -47,8 +42,7 @@ class WriteFileWorkloadTest {
 
   @Test
   void lastBlockMayBeShort() {
-    WriteFileWorkload w =
-        new WriteFileWorkload(spec().setSizeBytes(10_000).build(), new RootedPaths(root, "n1"));
+    WriteFileWorkload w = new WriteFileWorkload(spec().setSizeBytes(10_000).build(), paths());
     WorkloadResult r = prepareAndRun(w, 0);
     assertThat(r.getBytes()).isEqualTo(10_000);
     assertThat(r.getOps()).isEqualTo(3);
@@ -57,7 +51,7 @@ class WriteFileWorkloadTest {
 
   @Test
   void abortBeforeTheInstantStopsWithoutWriting() throws Exception {
-    WriteFileWorkload w = new WriteFileWorkload(spec().build(), new RootedPaths(root, "n1"));
+    WriteFileWorkload w = new WriteFileWorkload(spec().build(), paths());
     w.prepare();
     w.abort();
     WorkloadResult r = w.run(WallClock.nowNanos() + 60_000_000_000L).build();

@@ -26,51 +26,44 @@ import org.junit.jupiter.api.Test;
  * B / A with its interval and the call in words, in the text and HTML outputs.
  */
 class CompareSignificanceTest {
-  /** solo of node1 and node2, then both: each repeat's ops/s per node (over 1 s). */
-  private static RunRecord repeated(double[] solo1, double[] solo2, double[] all1, double[] all2) {
+  /**
+   * Solo of node1 and node2, then both, once per repeat: each repeat's ops/s (over 1 s) of node1
+   * alone, node2 alone, then node1 and node2 together.
+   */
+  private static RunRecord repeated(double[]... repeats) {
     List<StepRecord> steps = new ArrayList<>();
-    for (int r = 0; r < solo1.length; r++) {
+    for (int r = 0; r < repeats.length; r++) {
+      double[] ops = repeats[r];
       int rep = r + 1;
       steps.add(
-          step(
-              "solo-node1-r" + rep,
-              "solo-node1",
-              "solo",
-              rep,
-              node("node1", (long) solo1[r], 1.0)));
+          step("solo-node1-r" + rep, "solo-node1", "solo", rep, node("node1", (long) ops[0], 1.0)));
       steps.add(
-          step(
-              "solo-node2-r" + rep,
-              "solo-node2",
-              "solo",
-              rep,
-              node("node2", (long) solo2[r], 1.0)));
+          step("solo-node2-r" + rep, "solo-node2", "solo", rep, node("node2", (long) ops[1], 1.0)));
       steps.add(
           step(
               "all-r" + rep,
               "all",
               "all",
               rep,
-              node("node1", (long) all1[r], 1.0),
-              node("node2", (long) all2[r], 1.0)));
+              node("node1", (long) ops[2], 1.0),
+              node("node2", (long) ops[3], 1.0)));
     }
-    return analysed(run(List.of(agent("node1"), agent("node2")), steps, solo1.length, 0.05));
+    return analysed(run(List.of(agent("node1"), agent("node2")), steps, repeats.length, 0.05));
   }
 
+  // each row a repeat: node1 alone, node2 alone, node1 together, node2 together
   private final RunRecord before =
       repeated(
-          new double[] {1000, 1050, 980},
-          new double[] {3000, 2100, 3900},
-          new double[] {500, 520, 490},
-          new double[] {1500, 1050, 1950});
+          new double[] {1000, 3000, 500, 1500},
+          new double[] {1050, 2100, 520, 1050},
+          new double[] {980, 3900, 490, 1950});
 
   /** node1 together doubled; node2 together up 20% within its 30% noise; solos unchanged. */
   private final RunRecord after =
       repeated(
-          new double[] {1010, 1040, 990},
-          new double[] {2950, 2200, 3800},
-          new double[] {1000, 1040, 980},
-          new double[] {1800, 1260, 2340});
+          new double[] {1010, 2950, 1000, 1800},
+          new double[] {1040, 2200, 1040, 1260},
+          new double[] {990, 3800, 980, 2340});
 
   @Test
   void eachStepNodeAndAggregateGetsAnIntervalAndACall() {
@@ -140,10 +133,8 @@ class CompareSignificanceTest {
 
   @Test
   void runsWithoutRepeatsAreNotJudgedAndSaySo() {
-    RunRecord a =
-        repeated(new double[] {1000}, new double[] {1000}, new double[] {500}, new double[] {500});
-    RunRecord b =
-        repeated(new double[] {1100}, new double[] {1000}, new double[] {900}, new double[] {500});
+    RunRecord a = repeated(new double[] {1000, 1000, 500, 500});
+    RunRecord b = repeated(new double[] {1100, 1000, 900, 500});
     SignificanceTable t = SignificanceTable.of(a, b);
     assertThat(t.lines())
         .allSatisfy(l -> assertThat(l.s().verdict()).isEqualTo(Verdict.TOO_FEW_REPEATS));

@@ -1,6 +1,7 @@
 package lockstep.coordinator.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -13,6 +14,7 @@ import lockstep.coordinator.model.ResourceFigures;
 import lockstep.coordinator.model.ResourcePoint;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.compare.ResourceComparison;
+import lockstep.coordinator.report.compare.ResourceComparison.Line;
 import lockstep.coordinator.report.csv.CsvExport;
 import lockstep.coordinator.report.csv.ResourceRow;
 import lockstep.coordinator.report.html.RunHtmlReport;
@@ -115,13 +117,8 @@ class ResourceReportsTest {
               assertThat(b.b()).startsWith("storage-bound:");
             });
     assertThat(c.lines())
-        .anySatisfy(
-            l -> {
-              assertThat(l.step()).isEqualTo("all");
-              assertThat(l.figure()).isEqualTo("device busy");
-              assertThat(l.a()).isEqualTo("3% (vda)");
-              assertThat(l.b()).isEqualTo("95% (vda)");
-            });
+        .extracting(Line::step, Line::figure, Line::a, Line::b)
+        .contains(tuple("all", "device busy", "3% (vda)", "95% (vda)"));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     c.print(new PrintStream(out, true, StandardCharsets.UTF_8));
     assertThat(out.toString(StandardCharsets.UTF_8))

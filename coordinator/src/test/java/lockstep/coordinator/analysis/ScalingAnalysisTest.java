@@ -83,14 +83,17 @@ class ScalingAnalysisTest {
         .build();
   }
 
+  /** Seed 2: orca alone, porpoise alone, then both together. */
+  private static Analysis seed2() {
+    return analyse(
+        step("solo-orca", "solo", 0.1, 11, node("orca", 180, 0.1)),
+        step("solo-porpoise", "solo", 0.1, 12, node("porpoise", 162, 0.1)),
+        step("all", "all", 0.2, 24, node("orca", 85.6, 0.1), node("porpoise", 80.9, 0.2)));
+  }
+
   @Test
   void seed2HalvesEachNode() {
-    var a =
-        analyse(
-            step("solo-orca", "solo", 0.1, 11, node("orca", 180, 0.1)),
-            step("solo-porpoise", "solo", 0.1, 12, node("porpoise", 162, 0.1)),
-            step("all", "all", 0.2, 24, node("orca", 85.6, 0.1), node("porpoise", 80.9, 0.2)));
-
+    var a = seed2();
     assertThat(a.nodes().get(0).efficiency()).isCloseTo(85.6 / 180, within(1e-9));
     assertThat(a.nodes().get(1).efficiency()).isCloseTo(80.9 / 162, within(1e-9));
     assertThat(a.sumOfSolos()).isCloseTo(342, within(1e-9));

@@ -341,8 +341,9 @@ public final class TestRuns {
       return this;
     }
 
-    public RunBuilder analysis(Analysis newAnalysis) {
-      analysis = newAnalysis;
+    /** Not analysed (a copy drops its run's analysis). */
+    public RunBuilder unanalysed() {
+      analysis = null;
       return this;
     }
 

@@ -13,8 +13,8 @@ import lockstep.coordinator.local.LocalAgents;
 import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,11 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * aborted and cleaned.
  */
 class PermissionDeniedIT {
+  @RegisterExtension static final Required.Gate MACHINE = new Required.Gate();
+
   @TempDir static Path tmp;
 
   private static LocalAgents agents;
-
-  private static final Required.Gate MACHINE = new Required.Gate();
 
   @BeforeAll
   static void startAgents() throws Exception {
@@ -50,11 +50,6 @@ class PermissionDeniedIT {
       nodes.add(new LocalAgents.Node("node" + i, r, tmp.resolve("node" + i + ".log"), prefix));
     }
     agents = LocalAgents.start(nodes);
-  }
-
-  @BeforeEach
-  void machineHasRootAndSetpriv() {
-    MACHINE.eachTest();
   }
 
   @AfterAll

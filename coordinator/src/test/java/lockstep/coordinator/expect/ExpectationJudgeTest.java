@@ -339,7 +339,7 @@ class ExpectationJudgeTest {
         TestRuns.copy(r)
             .workload("ping-pong", r.workload(), "locks/s", "lock")
             .plan("all")
-            .analysis(null)
+            .unanalysed()
             .build());
   }
 
@@ -364,7 +364,7 @@ class ExpectationJudgeTest {
   void aFailedRunJudgesNothing() {
     RunRecord failed =
         TestRuns.copy(RUN)
-            .analysis(null)
+            .unanalysed()
             .ended(RunStatus.FAILED, "node2: prepare: EACCES /r/x", "node1: aborted")
             .build()
             .withAnalysis(RUN.analysis());

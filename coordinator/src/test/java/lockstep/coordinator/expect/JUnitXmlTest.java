@@ -112,7 +112,7 @@ class JUnitXmlTest {
         judged(
             TestRuns.copy(RUN)
                 .named("r2", "fails")
-                .analysis(null)
+                .unanalysed()
                 .ended(RunStatus.FAILED, "node2: prepare: open lock-files.node2/test-0-40: EEXIST")
                 .build()
                 .withAnalysis(RUN.analysis()),

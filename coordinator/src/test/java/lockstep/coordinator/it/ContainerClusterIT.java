@@ -24,8 +24,8 @@ import lockstep.coordinator.report.ResultsStore;
 import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.testcontainers.DockerClientFactory;
 
@@ -38,14 +38,14 @@ import org.testcontainers.DockerClientFactory;
  * it with {@link #assertRanTogetherAndCleaned}.
  */
 class ContainerClusterIT {
+  @RegisterExtension static final Required.Gate MACHINE = new Required.Gate();
+
   static final int NODES = 3;
 
   static SharedDir shared;
   static AgentContainerCluster cluster;
 
   @TempDir Path work;
-
-  private static final Required.Gate MACHINE = new Required.Gate();
 
   @BeforeAll
   static void startCluster() throws Exception {
@@ -59,11 +59,6 @@ class ContainerClusterIT {
     }
     shared = SharedDir.create("lockstep-it");
     cluster = AgentContainerCluster.start(image[0], NODES, shared);
-  }
-
-  @BeforeEach
-  void machineHasWhatTheClusterNeeds() {
-    MACHINE.eachTest();
   }
 
   @AfterAll

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import lockstep.coordinator.local.LocalAgents;
 import org.junit.jupiter.api.AfterEach;
@@ -135,6 +136,20 @@ class FaultsIT {
 
   private static double secondsSince(long nanos) {
     return (System.nanoTime() - nanos) / 1e9;
+  }
+
+  /**
+   * A step of run.json has a result from each of the two nodes, each with {@code status} and ops
+   * that {@code ops} accepts.
+   */
+  private static void assertEachNode(JsonNode step, String status, LongConsumer ops) {
+    assertThat(step.get("results"))
+        .hasSize(2)
+        .allSatisfy(
+            n -> {
+              assertThat(n.get("status").asText()).isEqualTo(status);
+              ops.accept(n.get("ops").asLong());
+            });
   }
 
   private static int exitWithin(Coordinator c, Duration bound) throws InterruptedException {
@@ -320,13 +335,7 @@ class FaultsIT {
     assertThat(run.get("workloadType").asText()).isEqualTo("hot-lock");
     JsonNode step = run.get("steps").get(0);
     assertThat(step.get("id").asText()).isEqualTo("all");
-    assertThat(step.get("results"))
-        .hasSize(2)
-        .allSatisfy(
-            n -> {
-              assertThat(n.get("status").asText()).isEqualTo("aborted");
-              assertThat(n.get("ops").asLong()).isPositive();
-            });
+    assertEachNode(step, "aborted", ops -> assertThat(ops).isPositive());
     assertThat(run.get("errors").toString())
         .contains("collected by `lockstep collect`")
         .contains("node node1: aborted")
@@ -388,13 +397,7 @@ class FaultsIT {
     assertThat(code).as(c.err()).isZero();
     JsonNode step = runJson().get("steps").get(0);
     assertThat(step.get("status").asText()).isEqualTo("ok");
-    assertThat(step.get("results"))
-        .hasSize(2)
-        .allSatisfy(
-            n -> {
-              assertThat(n.get("status").asText()).isEqualTo("ok");
-              assertThat(n.get("ops").asLong()).isEqualTo(200);
-            });
+    assertEachNode(step, "ok", ops -> assertThat(ops).isEqualTo(200));
     assertThat(filesUnder(1)).isEmpty();
     assertThat(filesUnder(2)).isEmpty();
   }

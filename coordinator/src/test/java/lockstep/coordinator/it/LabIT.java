@@ -11,11 +11,11 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.testsupport.Required;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LabIT {
-  private static final Required.Gate MACHINE = new Required.Gate();
+  @RegisterExtension static final Required.Gate MACHINE = new Required.Gate();
   private static LabCluster lab;
 
   @TempDir static Path work;
@@ -35,11 +35,6 @@ class LabIT {
   @BeforeAll
   static void machineCanRunTheLab() throws Exception {
     MACHINE.checkOnce(LabCluster::requireMachine);
-  }
-
-  @BeforeEach
-  void gate() {
-    MACHINE.eachTest();
   }
 
   @Test

@@ -6,11 +6,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import lockstep.coordinator.analysis.NodeLoad;
-import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
-import lockstep.coordinator.model.RunStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -52,14 +50,11 @@ class LabSeed2IT extends LabTest {
   void onTheSharedThrottledDiskTogetherHalvesAndTheVerdictNamesTheDevice() throws Exception {
     LabCluster.set("disk-mbps=" + DISK_MBPS, "localalloc=8");
     throttled = lab.run("ocfs2", SEED2, work);
-    assertThat(throttled.status()).isEqualTo(RunStatus.OK);
-    for (AgentRecord a : throttled.agents()) {
-      assertThat(a.clusterSettings())
-          .containsEntry("ocfs2:cluster_stack", "o2cb")
-          .containsEntry("ocfs2:localalloc", "8")
-          .containsKey("o2cb:idle_timeout_ms")
-          .containsKey("o2cb:heartbeat_dead_threshold");
-    }
+    assertOkWithSettings(
+        throttled,
+        Map.of("ocfs2:cluster_stack", "o2cb", "ocfs2:localalloc", "8"),
+        "o2cb:idle_timeout_ms",
+        "o2cb:heartbeat_dead_threshold");
     Map<String, Double> ratio = togetherOverSolo(throttled);
     System.out.println("seed 2, shared disk at " + DISK_MBPS + " MB/s: together/solo " + ratio);
     // A fixed amount per node: whoever ends first leaves the other the whole disk, so a node's
@@ -131,9 +126,7 @@ class LabSeed2IT extends LabTest {
   void withEveryAllocationThroughTheGlobalBitmapTheVerdictIsNotTheDevices() throws Exception {
     LabCluster.set("disk-mbps=200", "localalloc=0");
     RunRecord trial = lab.run("ocfs2", TRIAL, work);
-    assertThat(trial.status()).isEqualTo(RunStatus.OK);
-    assertThat(trial.agents())
-        .allSatisfy(a -> assertThat(a.clusterSettings()).containsEntry("ocfs2:localalloc", "0"));
+    assertOkWithSettings(trial, Map.of("ocfs2:localalloc", "0"));
     Map<String, Double> ratio = togetherOverSolo(trial);
     Finding bound = allStepBottleneck(trial);
     List<NodeLoad> loads = NodeLoad.byGroup(trial).get("all");

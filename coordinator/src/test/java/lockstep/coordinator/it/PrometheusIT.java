@@ -28,6 +28,7 @@ import java.util.regex.Pattern;
 import lockstep.common.ListeningLine;
 import lockstep.coordinator.launch.AgentJar;
 import lockstep.testsupport.Required;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -147,20 +148,19 @@ class PrometheusIT {
             .redirectOutput(log.toFile())
             .start();
     processes.add(p);
-    int[] port = {0};
-    await("Prometheus logs the port it listens on")
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(200))
+    return polled("Prometheus logs the port it listens on", 60)
         .until(
             () -> {
               assertThat(p.isAlive()).as("prometheus exited: " + Files.readString(log)).isTrue();
               Matcher m = LISTENING_ON.matcher(Files.readString(log));
-              if (m.find()) {
-                port[0] = Integer.parseInt(m.group(1));
-              }
-              return port[0] > 0;
-            });
-    return port[0];
+              return m.find() ? Integer.parseInt(m.group(1)) : 0;
+            },
+            port -> port > 0);
+  }
+
+  /** Waiting for {@code what}, asked every 250 ms, for {@code seconds} at the most. */
+  private static ConditionFactory polled(String what, int seconds) {
+    return await(what).atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(250));
   }
 
   /** {@code /api/v1/query?query=Q}: the result vector. */
@@ -198,9 +198,7 @@ class PrometheusIT {
     long began = System.nanoTime();
     Agent agent = startAgent();
     int prom = startPrometheus(prometheus, agent.metricsPort());
-    await("Prometheus scraped the agent once")
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(250))
+    polled("Prometheus scraped the agent once", 30)
         .until(() -> query(prom, "up{job=\"lockstep-agent\"} == 1").size() == 1);
 
     Path scenario =
@@ -218,25 +216,19 @@ class PrometheusIT {
     processes.add(coordinator.process());
 
     String ops = "lockstep_run_operations_total";
-    double[] first = {0};
-    await("Prometheus has the running run's operations under its run id")
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(250))
-        .until(
-            () -> {
-              Optional<Double> v = valueFor(prom, ops, "-prom-it-");
-              Optional<Double> running =
-                  valueFor(prom, "lockstep_run_state{lockstep_run_state=\"running\"}", "-prom-it-");
-              if (v.isPresent() && v.get() > 0 && running.orElse(0.0) == 1.0) {
-                first[0] = v.get();
-                return true;
-              }
-              return false;
-            });
-    await("the operations counter rose in a later scrape of the same run")
-        .atMost(Duration.ofSeconds(20))
-        .pollInterval(Duration.ofMillis(250))
-        .until(() -> valueFor(prom, ops, "-prom-it-").orElse(0.0) > first[0]);
+    double first =
+        polled("Prometheus has the running run's operations under its run id", 60)
+            .until(
+                () -> {
+                  Optional<Double> v = valueFor(prom, ops, "-prom-it-");
+                  Optional<Double> running =
+                      valueFor(
+                          prom, "lockstep_run_state{lockstep_run_state=\"running\"}", "-prom-it-");
+                  return running.orElse(0.0) == 1.0 ? v.orElse(0.0) : 0.0;
+                },
+                v -> v > 0);
+    polled("the operations counter rose in a later scrape of the same run", 20)
+        .until(() -> valueFor(prom, ops, "-prom-it-").orElse(0.0) > first);
 
     assertThat(coordinator.process().waitFor(90, TimeUnit.SECONDS)).isTrue();
     assertThat(coordinator.process().exitValue()).as(coordinator.err()).isZero();
@@ -245,9 +237,7 @@ class PrometheusIT {
     // the series Prometheus stored carry exactly the id of the run the coordinator saved
     JsonNode series = query(prom, "max_over_time(" + ops + "[5m])");
     assertThat(series.findValuesAsText("run_id")).contains(runId + ".all");
-    await("the ended run's latency histogram was scraped")
-        .atMost(Duration.ofSeconds(20))
-        .pollInterval(Duration.ofMillis(250))
+    polled("the ended run's latency histogram was scraped", 20)
         .until(
             () -> {
               JsonNode count =
@@ -271,7 +261,7 @@ class PrometheusIT {
         "PrometheusIT: %.1f s in all; first scrape of the run showed %.0f operations; scrape"
             + " duration avg %.2f ms, max %.2f ms, up to %.0f samples%n",
         (System.nanoTime() - began) / 1e9,
-        first[0],
+        first,
         avg * 1e3,
         max * 1e3,
         samples);

@@ -21,8 +21,8 @@ import lockstep.testsupport.Required;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * run on the launched agents.
  */
 class SshLaunchIT {
+  @RegisterExtension static final Required.Gate MACHINE = new Required.Gate();
+
   private static final Pattern AGENTS = Pattern.compile("(?m)^agents: (\\S+)$");
 
   static Path dir;
@@ -41,8 +43,6 @@ class SshLaunchIT {
   static int closedPort;
 
   @TempDir Path work;
-
-  private static final Required.Gate MACHINE = new Required.Gate();
 
   @BeforeAll
   static void startNodes() throws Exception {
@@ -89,11 +89,6 @@ class SshLaunchIT {
         .append(dir.resolve("known_hosts"))
         .append("\n  StrictHostKeyChecking accept-new\n  LogLevel ERROR\n");
     sshConfig = Files.writeString(dir.resolve("ssh_config"), cfg);
-  }
-
-  @BeforeEach
-  void machineHasWhatTheNodesNeed() {
-    MACHINE.eachTest();
   }
 
   @AfterAll

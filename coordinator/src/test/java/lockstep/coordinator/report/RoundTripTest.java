@@ -213,7 +213,7 @@ class RoundTripTest {
         TestRuns.copy(older)
             .named("20260102-000000-t-ffff", older.name())
             .createdAt("2026-01-02T00:00:00Z")
-            .analysis(null)
+            .unanalysed()
             .ended(RunStatus.OK)
             .repeat(1)
             .ramp()
