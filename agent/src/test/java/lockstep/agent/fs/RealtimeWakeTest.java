@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import lockstep.common.WallClock;
 import lockstep.testsupport.Required;
 import org.junit.jupiter.api.Test;
@@ -52,39 +53,46 @@ class RealtimeWakeTest {
     Required.root("raising a thread to SCHED_FIFO");
     RealtimeWake wake = new RealtimeWake(posix, true);
     int[] policies =
-        CompletableFuture.supplyAsync(
-                () -> {
-                  boolean raised = wake.sleepUntilStayingRaised(WallClock.nowNanos() + 5_000_000L);
-                  int afterWake = posix.libc().sched_getscheduler(0);
-                  wake.lower();
-                  int afterLower = posix.libc().sched_getscheduler(0);
-                  wake.lower();
-                  return new int[] {raised ? 1 : 0, afterWake, afterLower};
-                })
-            .get(5, TimeUnit.SECONDS);
-    assertThat(policies[0]).isEqualTo(1);
-    assertThat(policies[1] & ~RealtimeWake.SCHED_RESET_ON_FORK).isEqualTo(RealtimeWake.SCHED_FIFO);
-    assertThat(policies[2]).isEqualTo(RealtimeWake.SCHED_OTHER);
+        onItsOwnThread(
+            () -> {
+              boolean raised = wake.sleepUntilStayingRaised(WallClock.nowNanos() + 5_000_000L);
+              int afterWake = policy();
+              wake.lower();
+              int afterLower = policy();
+              wake.lower();
+              return new int[] {raised ? 1 : 0, afterWake, afterLower};
+            });
+    assertThat(policies).containsExactly(1, RealtimeWake.SCHED_FIFO, RealtimeWake.SCHED_OTHER);
   }
 
   @Test
   void lowerLeavesAThreadItDidNotRaiseAsItIs() throws Exception {
     Required.root("raising a thread to SCHED_FIFO");
     RealtimeWake wake = new RealtimeWake(posix, true);
+    RealtimeWake other = new RealtimeWake(posix, true);
     int[] policies =
-        CompletableFuture.supplyAsync(
-                () -> {
-                  RealtimeWake other = new RealtimeWake(posix, true);
-                  other.sleepUntilStayingRaised(0); // real-time by someone else's raise
-                  boolean raised = wake.sleepUntilStayingRaised(0);
-                  wake.lower();
-                  int afterLower = posix.libc().sched_getscheduler(0);
-                  other.lower();
-                  return new int[] {raised ? 1 : 0, afterLower};
-                })
-            .get(5, TimeUnit.SECONDS);
-    assertThat(policies[0]).isZero();
-    assertThat(policies[1] & ~RealtimeWake.SCHED_RESET_ON_FORK).isEqualTo(RealtimeWake.SCHED_FIFO);
+        onItsOwnThread(
+            () -> {
+              other.sleepUntilStayingRaised(0); // real-time by someone else's raise
+              boolean raised = wake.sleepUntilStayingRaised(0);
+              wake.lower();
+              int afterLower = policy();
+              other.lower();
+              return new int[] {raised ? 1 : 0, afterLower, policy()};
+            });
+    assertThat(policies).containsExactly(0, RealtimeWake.SCHED_FIFO, RealtimeWake.SCHED_OTHER);
+  }
+
+  /** The calling thread's policy, without the reset-on-fork flag. */
+  private int policy() {
+    return posix.libc().sched_getscheduler(0) & ~RealtimeWake.SCHED_RESET_ON_FORK;
+  }
+
+  /**
+   * {@code body} on a pool thread, so a failure leaves no real-time thread behind in the test's.
+   */
+  private static int[] onItsOwnThread(Supplier<int[]> body) throws Exception {
+    return CompletableFuture.supplyAsync(body).get(5, TimeUnit.SECONDS);
   }
 
   @Test
