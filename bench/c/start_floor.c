@@ -4,8 +4,9 @@
  * same instant (now + lead), then reads CLOCK_REALTIME. Repeated REPS times; for each repeat
  * prints the largest lateness (wake - instant) and the spread (last wake - first wake), in ms:
  *   rep <i> max_late_ms <x> spread_ms <y>
- * With rt (the 4th argument), each process sleeps as SCHED_FIFO 1 and is back to SCHED_OTHER
- * before it reads the clock: the wake Lockstep's agents make where allowed (RealtimeWake).
+ * With rt (the 4th argument), each process sleeps as SCHED_FIFO 1, reads the clock (its first
+ * operation) and only then is back to SCHED_OTHER: the wake Lockstep's agents make where allowed
+ * (RealtimeWake, lowered after the first operation).
  * Usage: start_floor N REPS [LEAD_MS [rt]]
  */
 #define _GNU_SOURCE
@@ -44,9 +45,9 @@ int main(int argc, char **argv) {
                     _exit(1);
                 }
                 while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) != 0) { }
-                if (rt) sched_setscheduler(0, SCHED_OTHER, &normal);
                 struct timespec w;
                 clock_gettime(CLOCK_REALTIME, &w);
+                if (rt) sched_setscheduler(0, SCHED_OTHER, &normal);
                 woke[i] = ns(&w);
                 _exit(0);
             }
