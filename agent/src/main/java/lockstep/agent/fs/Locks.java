@@ -87,6 +87,11 @@ public final class Locks {
       if (got) {
         return retries;
       }
+      if (retries == 0) {
+        // A thread still real-time from its start wake would spin here with the holder, a
+        // normal thread, perhaps kept off this CPU: it steps down before its first retry.
+        WallClockWait.firstOpDone();
+      }
       if (stop.getAsBoolean()) {
         return -1 - retries;
       }

@@ -15,10 +15,11 @@ import jnr.ffi.Pointer;
  * before it, a thread that woke together with another on the same CPU waited a whole time slice
  * (1.5-2.5 ms) for the other's run to give the CPU back, so its first operation was that late.
  * Real-time threads of one priority do not preempt each other, so each first operation runs to its
- * end and the thread lowers itself; none holds a CPU for longer than one operation. Where the
- * process may not (EPERM: no CAP_SYS_NICE and no RLIMIT_RTPRIO, or systemd's RestrictRealtime) or
- * where {@code LOCKSTEP_REALTIME_WAKE=off}, the sleep is a normal one; {@link #describe()} says
- * which, for the node's environment.
+ * end and the thread lowers itself; none holds a CPU for longer than one operation, and none spins
+ * (a try-lock steps down before its first retry, {@link Locks#acquire}). Where the process may not
+ * (EPERM: no CAP_SYS_NICE and no RLIMIT_RTPRIO, or systemd's RestrictRealtime) or where {@code
+ * LOCKSTEP_REALTIME_WAKE=off}, the sleep is a normal one; {@link #describe()} says which, for the
+ * node's environment.
  */
 public final class RealtimeWake {
   static final int SCHED_OTHER = 0;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import lockstep.testsupport.Required;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,6 +92,43 @@ class PosixTest {
         locks.release(waiter, tryExclusive, 0, 0, f);
       }
     }
+  }
+
+  @Test
+  void aThreadStillRealTimeFromItsWakeStepsDownBeforeItSpinsForAHeldLock() throws Exception {
+    Required.root("raising a thread to SCHED_FIFO");
+    try (OpenedTwice d = openedTwice("spun")) {
+      String f = d.path();
+      LockMode exclusive = new LockMode(LockCall.OFD, true, true);
+      LockMode tryExclusive = new LockMode(LockCall.OFD, true, false);
+      locks.acquire(d.first(), exclusive, 0, 0, f, () -> false);
+      int[] policies =
+          CompletableFuture.supplyAsync(
+                  () -> {
+                    RealtimeWake.get().sleepUntilStayingRaised(0);
+                    int afterWake = policy();
+                    int[] whileSpinning = {-1};
+                    locks.acquire(
+                        d.second(),
+                        tryExclusive,
+                        0,
+                        0,
+                        f,
+                        () -> {
+                          whileSpinning[0] = policy();
+                          return true;
+                        });
+                    return new int[] {afterWake, whileSpinning[0]};
+                  })
+              .get(5, TimeUnit.SECONDS);
+      locks.release(d.first(), exclusive, 0, 0, f);
+      assertThat(policies).containsExactly(RealtimeWake.SCHED_FIFO, RealtimeWake.SCHED_OTHER);
+    }
+  }
+
+  /** The calling thread's policy, without the reset-on-fork flag. */
+  private int policy() {
+    return posix.libc().sched_getscheduler(0) & ~RealtimeWake.SCHED_RESET_ON_FORK;
   }
 
   @Test
