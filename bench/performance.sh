@@ -191,7 +191,7 @@ $body")
   echo "skew $label: C floor max lateness ms median $(field "$f" 1) worst $(field "$f" 3); lockstep true max|skew| median $(field "$t" 1) worst $(field "$t" 3); reported median $(field "$r" 1) worst $(field "$r" 3) (steps: ${#floors[@]} vs ${#ls_true[@]})"
   if ((${#floors_rt[@]} > 0)); then
     local rt; rt=$(python3 "$STATS" summary "${floors_rt[@]}")
-    echo "skew $label: C floor with the agents' real-time wake (SCHED_FIFO while asleep) median $(field "$rt" 1) worst $(field "$rt" 3); lockstep / that median $(calc "$(field "$t" 1) / max($(field "$rt" 1), 1e-9)")"
+    echo "skew $label: C floor with the agents' real-time wake (SCHED_FIFO asleep and through its clock read) median $(field "$rt" 1) worst $(field "$rt" 3); lockstep / that median $(calc "$(field "$t" 1) / max($(field "$rt" 1), 1e-9)")"
   else
     echo "skew $label: no C floor with a real-time wake (start_floor rt refused: no CAP_SYS_NICE or RLIMIT_RTPRIO)"
   fi

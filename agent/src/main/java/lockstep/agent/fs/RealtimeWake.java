@@ -105,8 +105,9 @@ public final class RealtimeWake {
   }
 
   /**
-   * What a wait for an instant is on this node: {@code SCHED_FIFO 1 while asleep}, or the normal
-   * policy and why (a trial raise of the calling thread, lowered right away).
+   * What a wait for an instant is on this node: {@code SCHED_FIFO 1 asleep and for the first
+   * operation}, or the normal policy and why (a trial raise of the calling thread, lowered right
+   * away).
    */
   public String describe() {
     if (!enabled) {
@@ -123,7 +124,7 @@ public final class RealtimeWake {
       return "SCHED_OTHER (sched_setscheduler(SCHED_FIFO): " + lastError() + ")";
     }
     libc.sched_setscheduler(0, SCHED_OTHER, normal);
-    return "SCHED_FIFO 1 while asleep";
+    return "SCHED_FIFO 1 asleep and for the first operation";
   }
 
   private String lastError() {

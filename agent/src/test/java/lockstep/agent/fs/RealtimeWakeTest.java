@@ -23,7 +23,7 @@ class RealtimeWakeTest {
   void sleepsAsARealTimeThreadAndWakesAsANormalOne() throws Exception {
     Required.root("raising a thread to SCHED_FIFO");
     RealtimeWake wake = new RealtimeWake(posix, true);
-    assertThat(wake.describe()).isEqualTo("SCHED_FIFO 1 while asleep");
+    assertThat(wake.describe()).isEqualTo("SCHED_FIFO 1 asleep and for the first operation");
     AtomicReference<Path> task = new AtomicReference<>();
     long at = WallClock.nowNanos() + 400_000_000L;
     CompletableFuture<int[]> slept =
