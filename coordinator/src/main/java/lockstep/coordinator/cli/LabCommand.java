@@ -139,6 +139,13 @@ final class LabCommand implements Runnable {
     int memory;
 
     @Option(
+        names = "--cpus",
+        defaultValue = "" + LabConfig.DEFAULT_CPUS,
+        paramLabel = "N",
+        description = "Virtual CPUs per guest (default: ${DEFAULT-VALUE}).")
+    int cpus;
+
+    @Option(
         names = "--disk-mbps",
         defaultValue = "" + LabConfig.DEFAULT_DISK_MBPS,
         paramLabel = "MB/s",
@@ -180,6 +187,7 @@ final class LabCommand implements Runnable {
               where.cache(),
               accel,
               memory,
+              cpus,
               diskMbps,
               localalloc,
               plockRateLimit,

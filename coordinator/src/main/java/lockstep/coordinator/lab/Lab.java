@@ -140,6 +140,7 @@ public final class Lab {
             accel.name(),
             accel.why(),
             config.memoryMib(),
+            config.cpus(),
             Map.of(),
             List.of(),
             settings,
@@ -189,7 +190,7 @@ public final class Lab {
       Files.deleteIfExists(paths.pidFile(n));
       commands
           .run(
-              ns.exec(QemuCommand.guest(n, image, paths, accel, config.memoryMib())),
+              ns.exec(QemuCommand.guest(n, image, paths, accel, config.memoryMib(), config.cpus())),
               Duration.ofSeconds(60))
           .orThrow("qemu-system-x86_64 (" + n.name() + ")");
       state =

@@ -8,6 +8,7 @@ import java.nio.file.Path;
  *
  * @param accel "auto", "kvm" or "tcg"
  * @param memoryMib guest memory
+ * @param cpus virtual CPUs per guest
  * @param diskMbps the bandwidth budget of the OCFS2 shared disk (both guests together) and of each
  *     private disk, MB/s (10^6 bytes) of writes
  * @param localallocMb OCFS2's localalloc mount option; null: the kernel's default
@@ -19,6 +20,7 @@ public record LabConfig(
     Path cache,
     String accel,
     int memoryMib,
+    int cpus,
     int diskMbps,
     Integer localallocMb,
     int plockRateLimit,
@@ -27,6 +29,8 @@ public record LabConfig(
   public static final Path DEFAULT_CACHE = Path.of("/var/cache/lockstep/lab");
   public static final int DEFAULT_MEMORY_MIB = 1536;
   public static final int DEFAULT_DISK_MBPS = 20;
+  public static final int DEFAULT_CPUS = 1;
+  public static final int MAX_CPUS = 16;
 
   /** The old gfs_controld's defaults, the seed's era: 100 plocks/s, ownership on. */
   public static final int DEFAULT_PLOCK_RATE_LIMIT = 100;
@@ -39,6 +43,9 @@ public record LabConfig(
     }
     if (memoryMib < 512) {
       throw new LabException("--memory: " + memoryMib + " MiB is too little for a guest (512+)");
+    }
+    if (cpus < 1 || cpus > MAX_CPUS) {
+      throw new LabException("--cpus: " + cpus + " is not 1 to " + MAX_CPUS);
     }
     if (diskMbps < 1) {
       throw new LabException("--disk-mbps: must be 1 or more");
@@ -61,6 +68,7 @@ public record LabConfig(
         cache,
         "auto",
         DEFAULT_MEMORY_MIB,
+        DEFAULT_CPUS,
         DEFAULT_DISK_MBPS,
         null,
         DEFAULT_PLOCK_RATE_LIMIT,

@@ -18,6 +18,7 @@ final class LabInventory {
   static Map<String, String> labels(Stack stack, LabState state) {
     Map<String, String> l = new LinkedHashMap<>();
     l.put("lab-accel", state.accel());
+    l.put("lab-cpus", Integer.toString(state.cpus()));
     l.put("lab-stack", stack.word());
     for (LabSetting s : LabSetting.values()) {
       if (s.stack() == null || s.stack() == stack) {

@@ -17,6 +17,7 @@ import java.util.Optional;
  * What a lab is (DIR/state.json), written as soon as each piece exists, so that {@code down} (or
  * the shutdown hook of a failed or interrupted {@code up}) finds everything to remove.
  *
+ * @param cpus virtual CPUs per guest
  * @param namespace the network namespace holding every QEMU process
  * @param pids process ids by role (node1, node2, storage)
  * @param stacks stacks brought up (gfs2, ocfs2), in order
@@ -30,6 +31,7 @@ public record LabState(
     String accel,
     String accelWhy,
     int memoryMib,
+    int cpus,
     Map<String, Long> pids,
     List<String> stacks,
     Map<String, String> settings,
@@ -40,6 +42,7 @@ public record LabState(
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   public LabState {
+    cpus = Math.max(1, cpus); // state.json of a lab booted before --cpus existed
     pids = Map.copyOf(pids);
     stacks = List.copyOf(stacks);
     settings = Map.copyOf(settings);
@@ -74,6 +77,7 @@ public record LabState(
         accel,
         accelWhy,
         memoryMib,
+        cpus,
         newPids,
         newStacks,
         newSettings,

@@ -93,7 +93,8 @@ record NodeRecovery(LabPaths paths, Commands commands, LabLog log, LabFiles file
     commands
         .run(
             Netns.exec(
-                state.namespace(), QemuCommand.guest(n, image, paths, accel, state.memoryMib())),
+                state.namespace(),
+                QemuCommand.guest(n, image, paths, accel, state.memoryMib(), state.cpus())),
             Duration.ofSeconds(60))
         .orThrow("qemu-system-x86_64 (" + n.name() + ")");
     LabState s =

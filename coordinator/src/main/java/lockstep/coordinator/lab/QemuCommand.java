@@ -31,13 +31,13 @@ final class QemuCommand {
    * socket pair on 127.0.0.1 of the namespace), QMP on a unix socket.
    */
   static List<String> guest(
-      LabNode n, GuestImage image, LabPaths paths, Accelerator accel, int memoryMib) {
+      LabNode n, GuestImage image, LabPaths paths, Accelerator accel, int memoryMib, int cpus) {
     List<String> c = new ArrayList<>();
     c.add("qemu-system-x86_64");
     c.addAll(List.of("-name", n.name() + ",process=" + processName(n)));
     c.addAll(List.of("-machine", "q35"));
     c.addAll(accel.qemuArgs());
-    c.addAll(List.of("-m", Integer.toString(memoryMib), "-smp", "1"));
+    c.addAll(List.of("-m", Integer.toString(memoryMib), "-smp", Integer.toString(cpus)));
     c.addAll(List.of("-kernel", image.kernel().toString(), "-initrd", image.initrd().toString()));
     c.addAll(List.of("-append", kernelCommandLine(n)));
     c.addAll(

@@ -93,7 +93,7 @@ class LabPartsTest {
 
   private static LabState stateWith(Map<String, Long> pids) {
     return new LabState(
-        "lockstep-lab-x", "/img", "/key", "tcg", "test", 1536, pids, List.of(), Map.of(), "now");
+        "lockstep-lab-x", "/img", "/key", "tcg", "test", 1536, 1, pids, List.of(), Map.of(), "now");
   }
 
   @Test
@@ -108,9 +108,10 @@ class LabPartsTest {
     GuestImage image = new GuestImage(Path.of("/cache/image-k"), "k", Path.of("/cache/key"));
     LabNode n2 = LabNode.all().get(1);
     assertCommand(
-            QemuCommand.guest(n2, image, LAB, new Accelerator("tcg", "test"), 1536),
+            QemuCommand.guest(n2, image, LAB, new Accelerator("tcg", "test"), 1536, 2),
             "qemu-system-x86_64")
         .contains("-name node2,process=lockstep-node2")
+        .contains("-m 1536 -smp 2")
         .contains("-kernel /cache/image-k/vmlinuz -initrd /cache/image-k/initrd.img")
         .contains("systemd.hostname=node2 ip=192.168.77.2:::255.255.255.0::clu0:off")
         .contains("file=/lab/gfs2.img,if=none,id=gfs2,format=raw,cache=none")
@@ -335,6 +336,7 @@ class LabPartsTest {
         "tcg",
         "test",
         1536,
+        1,
         Map.of(),
         List.of(),
         Map.of(
