@@ -82,7 +82,7 @@ public final class RealtimeWake {
   public boolean sleepUntilStayingRaised(long unixNanos) {
     boolean raised =
         enabled
-            && libc.sched_getscheduler(0) == SCHED_OTHER
+            && policy(libc.sched_getscheduler(0)) == SCHED_OTHER
             && libc.sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, fifo) == 0;
     if (raised) {
       raisedHere.set(Boolean.TRUE);
@@ -100,8 +100,22 @@ public final class RealtimeWake {
   public void lower() {
     if (raisedHere.get()) {
       raisedHere.set(Boolean.FALSE);
-      libc.sched_setscheduler(0, SCHED_OTHER, normal);
+      toNormal();
     }
+  }
+
+  /**
+   * SCHED_OTHER, keeping the reset-on-fork flag the raise set: a thread without CAP_SYS_NICE (the
+   * agent under its systemd unit: an unprivileged user with LimitRTPRIO=1) may not clear that flag,
+   * and a call that tried would fail with EPERM and leave the thread real-time.
+   */
+  private boolean toNormal() {
+    return libc.sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, normal) == 0;
+  }
+
+  /** A policy without the reset-on-fork flag. */
+  static int policy(int policyAndFlags) {
+    return policyAndFlags < 0 ? policyAndFlags : policyAndFlags & ~SCHED_RESET_ON_FORK;
   }
 
   /**
@@ -113,7 +127,7 @@ public final class RealtimeWake {
     if (!enabled) {
       return "SCHED_OTHER (" + SWITCH + "=off)";
     }
-    int policy = libc.sched_getscheduler(0);
+    int policy = policy(libc.sched_getscheduler(0));
     if (policy < 0) {
       return "unchanged (sched_getscheduler: " + lastError() + ")";
     }
@@ -123,7 +137,10 @@ public final class RealtimeWake {
     if (libc.sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, fifo) != 0) {
       return "SCHED_OTHER (sched_setscheduler(SCHED_FIFO): " + lastError() + ")";
     }
-    libc.sched_setscheduler(0, SCHED_OTHER, normal);
+    if (!toNormal()) {
+      String why = lastError();
+      return "the wake is unsafe here: a raised thread cannot lower itself (" + why + ")";
+    }
     return "SCHED_FIFO 1 asleep and for the first operation";
   }
 

@@ -31,7 +31,9 @@ class RealtimeWakeTest {
             () -> {
               task.set(threadSelf());
               boolean raised = wake.sleepUntil(at);
-              return new int[] {raised ? 1 : 0, posix.libc().sched_getscheduler(0)};
+              return new int[] {
+                raised ? 1 : 0, RealtimeWake.policy(posix.libc().sched_getscheduler(0))
+              };
             });
     String policyWhileAsleep = "";
     while (WallClock.nowNanos() < at - 100_000_000L) {
@@ -99,7 +101,8 @@ class RealtimeWakeTest {
   void switchedOffItSleepsAsANormalThreadAndSaysWhy() {
     RealtimeWake wake = new RealtimeWake(posix, false);
     assertThat(wake.sleepUntil(WallClock.nowNanos() + 1_000_000L)).isFalse();
-    assertThat(posix.libc().sched_getscheduler(0)).isEqualTo(RealtimeWake.SCHED_OTHER);
+    assertThat(RealtimeWake.policy(posix.libc().sched_getscheduler(0)))
+        .isEqualTo(RealtimeWake.SCHED_OTHER);
     assertThat(wake.describe()).isEqualTo("SCHED_OTHER (LOCKSTEP_REALTIME_WAKE=off)");
   }
 

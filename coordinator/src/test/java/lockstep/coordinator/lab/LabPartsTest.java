@@ -112,6 +112,7 @@ class LabPartsTest {
             "qemu-system-x86_64")
         .contains("-name node2,process=lockstep-node2")
         .contains("-m 1536 -smp 2")
+        .contains("-append tsc=reliable root=LABEL=")
         .contains("-kernel /cache/image-k/vmlinuz -initrd /cache/image-k/initrd.img")
         .contains("systemd.hostname=node2 ip=192.168.77.2:::255.255.255.0::clu0:off")
         .contains("file=/lab/gfs2.img,if=none,id=gfs2,format=raw,cache=none")
