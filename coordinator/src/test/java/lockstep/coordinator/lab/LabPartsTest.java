@@ -97,6 +97,21 @@ class LabPartsTest {
   }
 
   @Test
+  void labSettingsOutOfBoundsNameTheOption() {
+    Path d = LabConfig.DEFAULT_DIR;
+    assertThatThrownBy(() -> new LabConfig(d, d, "auto", 1536, 0, 20, null, 100, 1))
+        .isInstanceOf(LabException.class)
+        .hasMessage("--cpus: 0 is not 1 to 16");
+    assertThatThrownBy(() -> new LabConfig(d, d, "qemu", 1536, 1, 20, null, 100, 1))
+        .hasMessage("--accel: 'qemu' is not auto, kvm or tcg");
+    assertThatThrownBy(() -> new LabConfig(d, d, "tcg", 256, 1, 20, null, 100, 1))
+        .hasMessage("--memory: 256 MiB is too little for a guest (512+)");
+    assertThatThrownBy(() -> new LabConfig(d, d, "tcg", 1536, 2, 20, -1, 100, 1))
+        .hasMessage("--localalloc: must be 0 or more (MB)");
+    assertThat(new LabConfig(d, d, "tcg", 1536, 2, 20, null, 0, 0).cpus()).isEqualTo(2);
+  }
+
+  @Test
   void unknownStackIsOneLine() {
     assertThat(Stack.parse("GFS2")).isEqualTo(Stack.GFS2);
     assertThatThrownBy(() -> Stack.parse("nfs"))
