@@ -205,8 +205,8 @@ public final class GrpcAgent implements Agent {
         "clock probe",
         () -> {
           var s = stub(SHORT);
+          long t0 = System.nanoTime(); // before the wall clock: see UdpClockProbe
           long wall = WallClock.nowNanos();
-          long t0 = System.nanoTime();
           ProbeClockResponse r = s.probeClock(ProbeClockRequest.getDefaultInstance());
           long rtt = System.nanoTime() - t0;
           if (r.getReceiveUnixNanos() == 0 || r.getSendUnixNanos() == 0) {

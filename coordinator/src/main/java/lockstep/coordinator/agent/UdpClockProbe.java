@@ -87,8 +87,10 @@ final class UdpClockProbe implements AutoCloseable {
     DatagramPacket packet = new DatagramPacket(buffer, ClockProbeDatagram.BYTES);
     long deadline = System.nanoTime() + timeout.toNanos();
     socket.setSoTimeout(Math.max(1, (int) timeout.toMillis()));
-    long sentWall = WallClock.nowNanos();
+    // monotonic first: a pause between the two reads then widens the round trip (and the
+    // uncertainty) instead of making the answer look earlier than the agent's clock says it left
     long sent = System.nanoTime();
+    long sentWall = WallClock.nowNanos();
     socket.send(packet);
     while (true) {
       packet.setLength(buffer.length);

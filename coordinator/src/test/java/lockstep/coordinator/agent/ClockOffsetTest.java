@@ -77,6 +77,14 @@ class ClockOffsetTest {
       assertThat(one.agentReceiveUnixNanos())
           .isPositive()
           .isLessThanOrEqualTo(one.agentSendUnixNanos());
+      // every probe, not only the best: the agent's two readings lie inside the coordinator's
+      // send and receive (a pause between its monotonic and wall-clock reads once put the answer
+      // 12 us before the agent sent it)
+      for (int i = 0; i < 200; i++) {
+        ClockSample s = agent.probeClock();
+        assertThat(s.agentReceiveUnixNanos()).isGreaterThanOrEqualTo(s.sentUnixNanos());
+        assertThat(s.agentSendUnixNanos()).isLessThanOrEqualTo(s.receivedUnixNanos());
+      }
       ClockOffset o = ClockOffset.measure(agent, 2, 5);
       assertThat(o.probes()).isEqualTo(5);
       assertThat(Math.abs(o.offsetNanos())).isLessThanOrEqualTo(o.uncertaintyNanos() + 1);
