@@ -32,8 +32,8 @@ public record LabConfig(
   public static final int DEFAULT_DISK_MBPS = 20;
 
   /**
-   * One vCPU a guest: with two under TCG a worker JVM died once in C1-compiled code (docs/lab.md,
-   * "vCPUs").
+   * One vCPU a guest: with two under TCG a worker JVM died in C1-compiled code in both tries
+   * (docs/lab.md, "vCPUs").
    */
   public static final int DEFAULT_CPUS = 1;
 
