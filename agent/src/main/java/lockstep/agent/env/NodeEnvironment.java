@@ -48,6 +48,7 @@ public record NodeEnvironment(
         new TreeMap<>(ClusterSettings.fromClusterConf(base.resolve("etc/cluster/cluster.conf")));
     settings.putAll(ClusterSettings.fromO2cb(base));
     mount.ifPresent(m -> settings.putAll(ClusterSettings.fromMount(m)));
+    cpuAffinity(base).ifPresent(a -> settings.put("host:cpu-affinity", a));
     return new NodeEnvironment(
         firstLine(base.resolve("proc/sys/kernel/osrelease")).orElse(""),
         cpus,
@@ -67,6 +68,23 @@ public record NodeEnvironment(
     } catch (IOException | RuntimeException e) {
       return List.of();
     }
+  }
+
+  /**
+   * The agent's CPUs when they are fewer than the node's (systemd {@code CPUAffinity=}, taskset):
+   * "1 of 0-1"; its worker processes inherit them, so every figure of the node was made on them.
+   */
+  static Optional<String> cpuAffinity(Path base) {
+    Optional<String> online = firstLine(base.resolve("sys/devices/system/cpu/online"));
+    Optional<String> allowed =
+        lines(base.resolve("proc/self/status")).stream()
+            .filter(l -> l.startsWith("Cpus_allowed_list:"))
+            .map(l -> l.substring(l.indexOf(':') + 1).trim())
+            .findFirst();
+    if (online.isEmpty() || allowed.isEmpty() || allowed.get().equals(online.get())) {
+      return Optional.empty();
+    }
+    return Optional.of(allowed.get() + " of " + online.get());
   }
 
   static String cpuModel(Path cpuinfo) {

@@ -56,6 +56,18 @@ class NodeEnvironmentTest {
   }
 
   @Test
+  void namesTheCpusTheAgentIsConfinedTo() throws IOException {
+    write("sys/devices/system/cpu/online", "0-1\n");
+    write("proc/self/status", "Name:\tjava\nCpus_allowed:\t2\nCpus_allowed_list:\t1\n");
+    assertThat(NodeEnvironment.capture(base, Optional.empty(), 1).clusterSettings())
+        .containsEntry("host:cpu-affinity", "1 of 0-1");
+
+    write("proc/self/status", "Name:\tjava\nCpus_allowed_list:\t0-1\n");
+    assertThat(NodeEnvironment.capture(base, Optional.empty(), 2).clusterSettings())
+        .doesNotContainKey("host:cpu-affinity");
+  }
+
+  @Test
   void missingFilesLeaveFieldsEmpty() {
     MountInfo mount = new MountInfo("/", "ext4", "/dev/nonexistent", "rw");
     NodeEnvironment env = NodeEnvironment.capture(base, Optional.of(mount), 2);

@@ -25,6 +25,18 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
    */
   static final String AGENT_JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
+  /**
+   * The CPUs of a guest with more than one the agent and its workers run on (systemd CPUAffinity=,
+   * through the playbook's lockstep_cpu_affinity): the last one; the cluster's daemons keep the
+   * others. Under multi-threaded TCG a JVM whose threads ran on two vCPUs died twice in ten starts
+   * (SIGSEGV, SIGILL in C1 code just patched: the JIT changes code that another emulated vCPU is
+   * running, which TCG does not make safe); on one vCPU the JIT's writes and the code's execution
+   * stay on one emulated CPU. Empty for one vCPU.
+   */
+  static String agentCpus(int cpus) {
+    return cpus > 1 ? Integer.toString(cpus - 1) : "";
+  }
+
   void deploy(Stack s, LabState state) {
     Path inv = paths.inventory(s);
     if (!Files.isRegularFile(paths.certs().resolve("ca.pem"))) {
@@ -52,7 +64,7 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
             + ") ...");
     commands
         .run(
-            Netns.exec(state.namespace(), ansible(s, inv, Path.of(state.sshKey()))),
+            Netns.exec(state.namespace(), ansible(s, inv, Path.of(state.sshKey()), state.cpus())),
             "",
             ANSIBLE_TIMEOUT,
             files.repo(),
@@ -93,7 +105,7 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     throw new LabException("the " + s.word() + " agents do not answer over mTLS: " + r.lastLine());
   }
 
-  List<String> ansible(Stack s, Path inventory, Path sshKey) {
+  List<String> ansible(Stack s, Path inventory, Path sshKey, int cpus) {
     List<String> c = new ArrayList<>(List.of("ansible-playbook", files.playbook().toString()));
     c.addAll(List.of("-e", "lockstep_inventory=" + inventory));
     c.addAll(List.of("-e", "lockstep_tls_dir=" + paths.certs()));
@@ -109,6 +121,8 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
                 + AGENT_JAVA_OPTS
                 + "\", \"lockstep_root_mount_point\": \""
                 + s.mountPoint()
+                + "\", \"lockstep_cpu_affinity\": \""
+                + agentCpus(cpus)
                 + "\"}"));
     c.addAll(List.of("--private-key", sshKey.toString()));
     return c;

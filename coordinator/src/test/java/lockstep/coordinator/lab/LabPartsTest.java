@@ -283,7 +283,7 @@ class LabPartsTest {
     Path repo = Path.of("/repo");
     LabFiles files = new LabFiles(repo, repo.resolve("c.jar"), repo.resolve("agent.jar"));
     AgentDeploy d = new AgentDeploy(LAB, files, null, null);
-    List<String> c = d.ansible(Stack.OCFS2, LAB.inventory(Stack.OCFS2), Path.of("/key"));
+    List<String> c = d.ansible(Stack.OCFS2, LAB.inventory(Stack.OCFS2), Path.of("/key"), 1);
     assertThat(c.subList(0, 2))
         .containsExactly("ansible-playbook", "/repo/deploy/ansible/site.yml");
     assertThat(String.join(" ", c))
@@ -293,8 +293,11 @@ class LabPartsTest {
         .contains("-e lockstep_agent_jar=/repo/agent.jar")
         .contains(
             "-e {\"lockstep_java_opts\": \"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\","
-                + " \"lockstep_root_mount_point\": \"/mnt/ocfs2\"}")
+                + " \"lockstep_root_mount_point\": \"/mnt/ocfs2\", \"lockstep_cpu_affinity\":"
+                + " \"\"}")
         .contains("--private-key /key");
+    assertThat(String.join(" ", d.ansible(Stack.GFS2, LAB.inventory(Stack.GFS2), Path.of("/k"), 2)))
+        .contains("\"lockstep_cpu_affinity\": \"1\"}");
     Map<String, String> env = AgentDeploy.ansibleEnv(Path.of("/key"), LAB.knownHosts(), LAB.dir());
     assertThat(env.get("ANSIBLE_SSH_ARGS"))
         .contains("UserKnownHostsFile=/lab/known_hosts")
