@@ -112,10 +112,8 @@ record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
             + recipe.packages().size()
             + " packages; mmdebstrap from the Debian archive, a few minutes) ...");
     double t0 = log.seconds();
-    for (var c :
-        List.of(
-            List.of(files.lockbenchSource(), "lockbench"),
-            List.of(files.lockFilesSource(), "lock_files"))) {
+    for (Path source : files.guestPrograms()) {
+      String binary = source.getFileName().toString().replaceFirst("\\.c$", "");
       commands
           .run(
               List.of(
@@ -124,10 +122,10 @@ record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
                   "-Wall",
                   "-static",
                   "-o",
-                  stage.resolve((String) c.get(1)).toString(),
-                  c.get(0).toString()),
+                  stage.resolve(binary).toString(),
+                  source.toString()),
               Duration.ofMinutes(2))
-          .orThrow("gcc -static " + c.get(0));
+          .orThrow("gcc -static " + source);
     }
     Files.copy(
         image.sshKey().resolveSibling(image.sshKey().getFileName() + ".pub"),
