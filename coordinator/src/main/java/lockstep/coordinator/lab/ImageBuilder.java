@@ -112,10 +112,8 @@ record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
             + recipe.packages().size()
             + " packages; mmdebstrap from the Debian archive, a few minutes) ...");
     double t0 = log.seconds();
-    for (var c :
-        List.of(
-            List.of(files.lockbenchSource(), "lockbench"),
-            List.of(files.lockFilesSource(), "lock_files"))) {
+    for (Path source : files.guestPrograms()) {
+      String binary = source.getFileName().toString().replaceFirst("\\.c$", "");
       commands
           .run(
               List.of(
@@ -124,10 +122,10 @@ record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
                   "-Wall",
                   "-static",
                   "-o",
-                  stage.resolve((String) c.get(1)).toString(),
-                  c.get(0).toString()),
+                  stage.resolve(binary).toString(),
+                  source.toString()),
               Duration.ofMinutes(2))
-          .orThrow("gcc -static " + c.get(0));
+          .orThrow("gcc -static " + source);
     }
     Files.copy(
         image.sshKey().resolveSibling(image.sshKey().getFileName() + ".pub"),
@@ -140,11 +138,11 @@ record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
             null)
         .orThrow("mmdebstrap (log: " + log.file() + ")");
     double t1 = log.seconds();
-    Path out = Files.createDirectories(work.resolve("out"));
-    Files.copy(newest(tree.resolve("boot"), "vmlinuz-"), out.resolve("vmlinuz"));
-    Files.copy(newest(tree.resolve("boot"), "initrd.img-"), out.resolve("initrd.img"));
-    Files.copy(
-        tree.resolve("etc/ssh/ssh_host_ed25519_key.pub"), out.resolve("ssh_host_ed25519_key.pub"));
+    GuestImage out =
+        new GuestImage(Files.createDirectories(work.resolve("out")), image.key(), image.sshKey());
+    Files.copy(newest(tree.resolve("boot"), "vmlinuz-"), out.kernel());
+    Files.copy(newest(tree.resolve("boot"), "initrd.img-"), out.initrd());
+    Files.copy(tree.resolve("etc/ssh/ssh_host_ed25519_key.pub"), out.hostKey());
     commands
         .run(
             List.of(
@@ -155,13 +153,13 @@ record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
                 GuestImage.ROOT_LABEL,
                 "-d",
                 tree.toString(),
-                out.resolve("root.img").toString(),
+                out.root().toString(),
                 ROOT_SIZE),
             Duration.ofMinutes(10))
         .orThrow("mkfs.ext4 -d");
     deleteTree(tree);
     deleteTree(stage);
-    Files.move(out, image.dir());
+    Files.move(out.dir(), image.dir());
     deleteTree(work);
     log.say(
         String.format(

@@ -46,8 +46,9 @@ public final class ImageRecipe {
     } catch (IOException e) {
       throw new LabException("cannot read " + rootfs + ": " + e.getMessage());
     }
-    inputs.add(new Input("lockbench.c", readBytes(files.lockbenchSource())));
-    inputs.add(new Input("lock_files.c", readBytes(files.lockFilesSource())));
+    for (Path source : files.guestPrograms()) {
+      inputs.add(new Input(source.getFileName().toString(), readBytes(source)));
+    }
     inputs.add(new Input("authorized_keys", authorizedKey.getBytes(StandardCharsets.UTF_8)));
     return new ImageRecipe(packages, inputs);
   }

@@ -165,10 +165,11 @@ public final class Lab {
                   paths.overlay(n).toString()),
               Duration.ofSeconds(30))
           .orThrow("qemu-img create");
-      sparse(paths.privateDisk(n), PRIVATE_DISK_BYTES);
+      sparse(paths.disk(n.privateExport()), PRIVATE_DISK_BYTES);
     }
-    sparse(paths.gfs2Disk(), SHARED_DISK_BYTES);
-    sparse(paths.ocfs2Disk(), SHARED_DISK_BYTES);
+    for (Stack s : Stack.values()) {
+      sparse(paths.disk(s.word()), SHARED_DISK_BYTES);
+    }
     String hostKey = Files.readString(image.hostKey()).strip();
     StringBuilder kh = new StringBuilder();
     for (LabNode n : LabNode.all()) {

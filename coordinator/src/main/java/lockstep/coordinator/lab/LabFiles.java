@@ -3,6 +3,7 @@ package lockstep.coordinator.lab;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import lockstep.coordinator.launch.AgentJar;
 
 /**
@@ -18,12 +19,13 @@ public record LabFiles(Path repo, Path coordinatorJar, Path agentJar) {
     return repo.resolve("deploy/lab/guest/lab-node.sh");
   }
 
-  public Path lockbenchSource() {
-    return repo.resolve("deploy/lab/guest/lockbench.c");
-  }
-
-  public Path lockFilesSource() {
-    return repo.resolve("bench/c/lock_files.c");
+  /**
+   * The C lock programs the guest image carries, in the recipe's order; each is compiled to a
+   * static binary named as its source without ".c".
+   */
+  public List<Path> guestPrograms() {
+    return List.of(
+        repo.resolve("deploy/lab/guest/lockbench.c"), repo.resolve("bench/c/lock_files.c"));
   }
 
   public Path playbook() {

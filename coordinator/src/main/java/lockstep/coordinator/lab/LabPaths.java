@@ -24,18 +24,13 @@ public record LabPaths(Path dir) {
     return dir.resolve(n.name() + ".pid");
   }
 
-  /** GFS2's shared disk: a raw file both QEMUs open (cache=none, share-rw=on). */
-  public Path gfs2Disk() {
-    return dir.resolve("gfs2.img");
-  }
-
-  /** OCFS2's shared disk: a raw file the storage daemon serves to both guests. */
-  public Path ocfs2Disk() {
-    return dir.resolve("ocfs2.img");
-  }
-
-  public Path privateDisk(LabNode n) {
-    return dir.resolve(n.privateExport() + ".img");
+  /**
+   * A disk of the lab, a raw file named after it: a stack's shared disk by the stack's word (gfs2:
+   * both QEMUs open it, cache=none, share-rw=on; ocfs2: the storage daemon serves it to both
+   * guests), a node's private disk by its {@link LabNode#privateExport()}.
+   */
+  public Path disk(String name) {
+    return dir.resolve(name + ".img");
   }
 
   public Path nbdSocket() {

@@ -57,7 +57,7 @@ final class QemuCommand {
     c.addAll(
         List.of(
             "-drive",
-            "file=" + paths.gfs2Disk() + ",if=none,id=gfs2,format=raw,cache=none",
+            "file=" + paths.disk(Stack.GFS2.word()) + ",if=none,id=gfs2,format=raw,cache=none",
             "-device",
             "virtio-blk-pci,drive=gfs2,serial=gfs2,share-rw=on"));
     c.addAll(
@@ -129,7 +129,7 @@ final class QemuCommand {
 
   /** The storage daemon's exports: OCFS2's shared disk and every node's private disk. */
   static List<String> exports() {
-    List<String> e = new ArrayList<>(List.of("ocfs2"));
+    List<String> e = new ArrayList<>(List.of(Stack.OCFS2.word()));
     LabNode.all().forEach(n -> e.add(n.privateExport()));
     return e;
   }
@@ -142,10 +142,7 @@ final class QemuCommand {
   static List<String> storageDaemon(LabPaths paths, long bytesPerSecond) {
     List<String> c = new ArrayList<>(List.of("qemu-storage-daemon"));
     for (String e : exports()) {
-      String file =
-          e.equals("ocfs2")
-              ? paths.ocfs2Disk().toString()
-              : paths.privateDisk(LabNode.named("node" + e.substring(4))).toString();
+      String file = paths.disk(e).toString();
       c.addAll(
           List.of(
               "--blockdev",

@@ -122,16 +122,14 @@ final class Teardown {
   private void removeFiles() {
     List<Path> files = new ArrayList<>();
     for (LabNode n : LabNode.all()) {
-      files.addAll(List.of(paths.overlay(n), paths.qmp(n), paths.pidFile(n), paths.privateDisk(n)));
+      files.addAll(
+          List.of(paths.overlay(n), paths.qmp(n), paths.pidFile(n), paths.disk(n.privateExport())));
+    }
+    for (Stack s : Stack.values()) {
+      files.add(paths.disk(s.word()));
     }
     files.addAll(
-        List.of(
-            paths.gfs2Disk(),
-            paths.ocfs2Disk(),
-            paths.nbdSocket(),
-            paths.storageQmp(),
-            paths.storagePidFile(),
-            paths.knownHosts()));
+        List.of(paths.nbdSocket(), paths.storageQmp(), paths.storagePidFile(), paths.knownHosts()));
     try {
       for (Path p : files) {
         Files.deleteIfExists(p);
