@@ -228,12 +228,7 @@ public final class Run {
       return;
     }
     series.removeIf(p -> p.getAtUnixNanos() >= cut);
-    series.add(
-        ProgressSample.newBuilder()
-            .setAtUnixNanos(cut)
-            .setOps(workload.opsSoFar())
-            .setBytes(workload.bytesSoFar())
-            .build());
+    series.add(progressAt(cut));
   }
 
   /**
@@ -257,8 +252,13 @@ public final class Run {
   }
 
   public ProgressSample progress() {
+    return progressAt(WallClock.nowNanos());
+  }
+
+  /** The counts so far, stamped {@code atUnixNanos}. */
+  private ProgressSample progressAt(long atUnixNanos) {
     return ProgressSample.newBuilder()
-        .setAtUnixNanos(WallClock.nowNanos())
+        .setAtUnixNanos(atUnixNanos)
         .setOps(workload.opsSoFar())
         .setBytes(workload.bytesSoFar())
         .build();

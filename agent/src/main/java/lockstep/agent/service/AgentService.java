@@ -1,5 +1,11 @@
 package lockstep.agent.service;
 
+import static io.grpc.stub.ServerCalls.asyncServerStreamingCall;
+import static io.grpc.stub.ServerCalls.asyncUnaryCall;
+
+import io.grpc.BindableService;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -14,6 +20,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import lockstep.agent.env.BootId;
@@ -55,8 +62,12 @@ import lockstep.common.WorkloadKind;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
-/** The gRPC face of the agent: maps each call onto the {@link RunRegistry}. */
-final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
+/**
+ * The gRPC face of the agent: maps each call onto the {@link RunRegistry}. A unary call's handler
+ * is a function from its request to its response, bound to its method by {@link #bindService}; what
+ * one throws becomes the call's status in one place ({@code respond}).
+ */
+final class AgentService implements BindableService {
   static final List<String> CAPABILITIES =
       Stream.concat(
               WorkloadKind.names().stream().map(n -> "workload:" + n),
@@ -94,39 +105,52 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
   }
 
   @Override
-  public void describe(DescribeRequest request, StreamObserver<DescribeResponse> response) {
-    respond(
-        response,
-        () -> {
-          AgentConfig config = registry.config();
-          DescribeResponse.Builder b =
-              DescribeResponse.newBuilder()
-                  .setNodeName(config.nodeName())
-                  .setVersion(Version.get())
-                  .addAllCapabilities(CAPABILITIES)
-                  .setRoot(config.root().toString())
-                  .setHostname(hostname())
-                  .setPid(ProcessHandle.current().pid())
-                  .setBootId(BootId.current())
-                  .setClockProbePort(clockProbePort)
-                  .setListenPort(listenPort)
-                  .setStepsPrepared(registry.stepsPrepared());
-          MountInfo.of(config.root())
-              .ifPresent(
-                  m ->
-                      b.setFsType(m.fsType())
-                          .setMountPoint(m.mountPoint())
-                          .setMountOptions(m.options())
-                          .setMountSource(m.source()));
-          NodeEnvironment env = NodeEnvironment.capture(config.root());
-          b.setKernel(env.kernel())
-              .setCpuCount(env.cpuCount())
-              .setCpuModel(env.cpuModel())
-              .setMemoryBytes(env.memoryBytes())
-              .setBlockDevice(env.blockDevice())
-              .putAllClusterSettings(env.clusterSettings());
-          return b.build();
-        });
+  public ServerServiceDefinition bindService() {
+    return ServerServiceDefinition.builder(AgentServiceGrpc.getServiceDescriptor())
+        .addMethod(AgentServiceGrpc.getDescribeMethod(), unary(this::describe))
+        .addMethod(AgentServiceGrpc.getProbeClockMethod(), asyncUnaryCall(this::probeClock))
+        .addMethod(AgentServiceGrpc.getPrepareMethod(), unary(this::prepare))
+        .addMethod(AgentServiceGrpc.getStartMethod(), unary(this::start))
+        .addMethod(
+            AgentServiceGrpc.getWatchProgressMethod(),
+            asyncServerStreamingCall(this::watchProgress))
+        .addMethod(AgentServiceGrpc.getGetResultMethod(), unary(this::getResult))
+        .addMethod(AgentServiceGrpc.getAbortMethod(), unary(this::abort))
+        .addMethod(AgentServiceGrpc.getCleanupMethod(), unary(this::cleanup))
+        .addMethod(AgentServiceGrpc.getKeepAliveMethod(), unary(this::keepAlive))
+        .addMethod(AgentServiceGrpc.getListRunsMethod(), unary(this::listRuns))
+        .build();
+  }
+
+  private DescribeResponse describe(DescribeRequest request) {
+    AgentConfig config = registry.config();
+    DescribeResponse.Builder b =
+        DescribeResponse.newBuilder()
+            .setNodeName(config.nodeName())
+            .setVersion(Version.get())
+            .addAllCapabilities(CAPABILITIES)
+            .setRoot(config.root().toString())
+            .setHostname(hostname())
+            .setPid(ProcessHandle.current().pid())
+            .setBootId(BootId.current())
+            .setClockProbePort(clockProbePort)
+            .setListenPort(listenPort)
+            .setStepsPrepared(registry.stepsPrepared());
+    MountInfo.of(config.root())
+        .ifPresent(
+            m ->
+                b.setFsType(m.fsType())
+                    .setMountPoint(m.mountPoint())
+                    .setMountOptions(m.options())
+                    .setMountSource(m.source()));
+    NodeEnvironment env = NodeEnvironment.capture(config.root());
+    b.setKernel(env.kernel())
+        .setCpuCount(env.cpuCount())
+        .setCpuModel(env.cpuModel())
+        .setMemoryBytes(env.memoryBytes())
+        .setBlockDevice(env.blockDevice())
+        .putAllClusterSettings(env.clusterSettings());
+    return b.build();
   }
 
   private static String hostname() {
@@ -137,8 +161,7 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     }
   }
 
-  @Override
-  public void probeClock(ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
+  private void probeClock(ProbeClockRequest request, StreamObserver<ProbeClockResponse> response) {
     long received = WallClock.nowNanos();
     ProbeClockResponse.Builder b =
         ProbeClockResponse.newBuilder().setReceiveUnixNanos(received).setAgentUnixNanos(received);
@@ -146,52 +169,39 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     response.onCompleted();
   }
 
-  @Override
-  public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
-    respond(
-        response,
-        () -> {
-          owners.claim(request.getRunId());
-          Run run;
-          try {
-            run = registry.prepare(request, PeerAddress.current());
-          } catch (RuntimeException e) {
-            if (!registry.isKnown(request.getRunId())) {
-              owners.forget(request.getRunId());
-            }
-            throw e;
-          }
-          return PrepareResponse.newBuilder()
-              .setState(run.state())
-              .addAllPaths(run.workload().paths())
-              .addAllWorkerPids(run.workload().workerPids())
-              .build();
-        });
+  private PrepareResponse prepare(PrepareRequest request) {
+    owners.claim(request.getRunId());
+    Run run;
+    try {
+      run = registry.prepare(request, PeerAddress.current());
+    } catch (RuntimeException e) {
+      if (!registry.isKnown(request.getRunId())) {
+        owners.forget(request.getRunId());
+      }
+      throw e;
+    }
+    return PrepareResponse.newBuilder()
+        .setState(run.state())
+        .addAllPaths(run.workload().paths())
+        .addAllWorkerPids(run.workload().workerPids())
+        .build();
   }
 
-  @Override
-  public void start(StartRequest request, StreamObserver<StartResponse> response) {
-    respond(
-        response,
-        () -> {
-          Run run = ownedRun(request.getRunId(), "start");
-          if (request.getStartAtUnixNanos() <= 0) {
-            throw Status.INVALID_ARGUMENT
-                .withDescription("start_at_unix_nanos must be set")
-                .asRuntimeException();
-          }
-          try {
-            return StartResponse.newBuilder()
-                .setState(run.arm(request.getStartAtUnixNanos()))
-                .build();
-          } catch (IllegalStateException e) {
-            throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
-          }
-        });
+  private StartResponse start(StartRequest request) {
+    Run run = ownedRun(request.getRunId(), "start");
+    if (request.getStartAtUnixNanos() <= 0) {
+      throw Status.INVALID_ARGUMENT
+          .withDescription("start_at_unix_nanos must be set")
+          .asRuntimeException();
+    }
+    try {
+      return StartResponse.newBuilder().setState(run.arm(request.getStartAtUnixNanos())).build();
+    } catch (IllegalStateException e) {
+      throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
+    }
   }
 
-  @Override
-  public void watchProgress(
+  private void watchProgress(
       WatchProgressRequest request, StreamObserver<WatchProgressResponse> response) {
     Run run;
     try {
@@ -261,95 +271,67 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
     }
   }
 
-  @Override
-  public void getResult(GetResultRequest request, StreamObserver<GetResultResponse> response) {
-    respond(
-        response,
-        () -> {
-          Run run = ownedRun(request.getRunId(), "get-result");
-          return GetResultResponse.newBuilder()
+  private GetResultResponse getResult(GetResultRequest request) {
+    Run run = ownedRun(request.getRunId(), "get-result");
+    return GetResultResponse.newBuilder().setState(run.state()).setResult(run.result()).build();
+  }
+
+  private AbortResponse abort(AbortRequest request) {
+    Run run = ownedRun(request.getRunId(), "abort");
+    if (!request.getRemoveFiles()) {
+      return AbortResponse.newBuilder().setState(run.abort(request.getReason())).build();
+    }
+    CleanupReport report = run.cleanupOnRequest(request.getReason());
+    return AbortResponse.newBuilder()
+        .setState(run.state())
+        .setFilesRemoved(report.filesRemoved())
+        .addAllLeftovers(report.leftovers())
+        .build();
+  }
+
+  private CleanupResponse cleanup(CleanupRequest request) {
+    owners.check(request.getRunId(), "cleanup");
+    if (request.getRunDirOnly()) {
+      registry.removeRunDir(request.getRunId());
+      owners.forget(request.getRunId());
+      return CleanupResponse.getDefaultInstance();
+    }
+    CleanupReport report = registry.cleanup(request.getRunId(), true);
+    return CleanupResponse.newBuilder()
+        .setFilesRemoved(report.filesRemoved())
+        .addAllLeftovers(report.leftovers())
+        .build();
+  }
+
+  private KeepAliveResponse keepAlive(KeepAliveRequest request) {
+    KeepAliveResponse.Builder b = KeepAliveResponse.newBuilder();
+    for (Run ended : registry.keepAlive(request.getRunIdsList())) {
+      b.addExpiredRunIds(ended.runId());
+      if (ended.cleanedOnRequest()) {
+        b.addAbortedRunIds(ended.runId());
+      }
+    }
+    return b.build();
+  }
+
+  private ListRunsResponse listRuns(ListRunsRequest request) {
+    String caller = CallerIdentity.current();
+    ListRunsResponse.Builder b = ListRunsResponse.newBuilder();
+    for (Run run : registry.list()) {
+      String owner = owners.ownerOf(run.runId());
+      b.addRuns(
+          RunSummary.newBuilder()
+              .setRunId(run.runId())
+              .setOwner(CallerIdentity.shown(owner))
+              .setYours(owner.equals(caller))
               .setState(run.state())
-              .setResult(run.result())
-              .build();
-        });
-  }
-
-  @Override
-  public void abort(AbortRequest request, StreamObserver<AbortResponse> response) {
-    respond(
-        response,
-        () -> {
-          Run run = ownedRun(request.getRunId(), "abort");
-          if (!request.getRemoveFiles()) {
-            return AbortResponse.newBuilder().setState(run.abort(request.getReason())).build();
-          }
-          CleanupReport report = run.cleanupOnRequest(request.getReason());
-          return AbortResponse.newBuilder()
-              .setState(run.state())
-              .setFilesRemoved(report.filesRemoved())
-              .addAllLeftovers(report.leftovers())
-              .build();
-        });
-  }
-
-  @Override
-  public void cleanup(CleanupRequest request, StreamObserver<CleanupResponse> response) {
-    respond(
-        response,
-        () -> {
-          owners.check(request.getRunId(), "cleanup");
-          if (request.getRunDirOnly()) {
-            registry.removeRunDir(request.getRunId());
-            owners.forget(request.getRunId());
-            return CleanupResponse.getDefaultInstance();
-          }
-          CleanupReport report = registry.cleanup(request.getRunId(), true);
-          return CleanupResponse.newBuilder()
-              .setFilesRemoved(report.filesRemoved())
-              .addAllLeftovers(report.leftovers())
-              .build();
-        });
-  }
-
-  @Override
-  public void keepAlive(KeepAliveRequest request, StreamObserver<KeepAliveResponse> response) {
-    respond(
-        response,
-        () -> {
-          KeepAliveResponse.Builder b = KeepAliveResponse.newBuilder();
-          for (Run ended : registry.keepAlive(request.getRunIdsList())) {
-            b.addExpiredRunIds(ended.runId());
-            if (ended.cleanedOnRequest()) {
-              b.addAbortedRunIds(ended.runId());
-            }
-          }
-          return b.build();
-        });
-  }
-
-  @Override
-  public void listRuns(ListRunsRequest request, StreamObserver<ListRunsResponse> response) {
-    respond(
-        response,
-        () -> {
-          String caller = CallerIdentity.current();
-          ListRunsResponse.Builder b = ListRunsResponse.newBuilder();
-          for (Run run : registry.list()) {
-            String owner = owners.ownerOf(run.runId());
-            b.addRuns(
-                RunSummary.newBuilder()
-                    .setRunId(run.runId())
-                    .setOwner(CallerIdentity.shown(owner))
-                    .setYours(owner.equals(caller))
-                    .setState(run.state())
-                    .setPreparedBy(run.preparedBy())
-                    .setPreparedAtUnixMillis(run.preparedAtMillis())
-                    .setCleanedAtUnixMillis(run.cleanedAtMillis())
-                    .setAbortReason(run.abortReason() == null ? "" : run.abortReason())
-                    .setWorkload(run.spec()));
-          }
-          return b.build();
-        });
+              .setPreparedBy(run.preparedBy())
+              .setPreparedAtUnixMillis(run.preparedAtMillis())
+              .setCleanedAtUnixMillis(run.cleanedAtMillis())
+              .setAbortReason(run.abortReason() == null ? "" : run.abortReason())
+              .setWorkload(run.spec()));
+    }
+    return b.build();
   }
 
   void close() {
@@ -378,6 +360,11 @@ final class AgentService extends AgentServiceGrpc.AgentServiceImplBase {
             + (d.length() - 2 * keep)
             + " characters left out)… "
             + d.substring(d.length() - keep));
+  }
+
+  /** A unary call answered by {@code handler} through {@link #respond}. */
+  private static <Q, R> ServerCallHandler<Q, R> unary(Function<Q, R> handler) {
+    return asyncUnaryCall((request, response) -> respond(response, () -> handler.apply(request)));
   }
 
   private static <T> void respond(StreamObserver<T> response, Supplier<T> call) {
