@@ -52,9 +52,7 @@ public final class ProcessFleet {
       WorkerStartGuard.check(tasks.size(), "workload.processes");
       for (WorkerTask t : tasks) {
         long launched = System.nanoTime();
-        workers.add(
-            WorkerProcess.start(
-                instrumentationOff ? t.toBuilder().setInstrumentationOff(true).build() : t));
+        workers.add(WorkerProcess.start(instrumentationOff ? withoutInstrumentation(t) : t));
         if (workers.size() == 1 && (tasks.size() > 1 || WorkerStartGuard.measured() == 0)) {
           // measure one worker before starting the others: would they all fit in memory and start
           // in time?
@@ -77,6 +75,12 @@ public final class ProcessFleet {
       killAll();
       throw WorkloadErrors.asException(e.error(), where);
     }
+  }
+
+  private static WorkerTask withoutInstrumentation(WorkerTask task) {
+    WorkerTask.Builder b = task.toBuilder();
+    b.getWorkloadBuilder().setInstrumentationOff(true);
+    return b.build();
   }
 
   public List<Long> pids() {

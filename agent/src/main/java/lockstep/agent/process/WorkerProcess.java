@@ -110,7 +110,7 @@ final class WorkerProcess {
   }
 
   static WorkerProcess start(WorkerTask task) throws IOException {
-    CountFile count = CountFile.make(task.getInstrumentationOff());
+    CountFile count = CountFile.make(task.getWorkload().getInstrumentationOff());
     String extra = System.getenv(EXTRA_OPTIONS_ENV);
     WorkerClassArchive.Use classArchive = WorkerClassArchive.forThisJvm().use(extra);
     try {

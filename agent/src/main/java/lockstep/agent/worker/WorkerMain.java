@@ -209,7 +209,7 @@ public final class WorkerMain {
   private static WorkerLoop loopFor(WorkerTask task) {
     Path root = Path.of(task.getRoot());
     WorkloadSpec spec = task.getWorkload();
-    boolean instrumented = !task.getInstrumentationOff();
+    boolean instrumented = !spec.getInstrumentationOff();
     return switch (spec.getKindCase()) {
       case LOCK_FILES ->
           new LockFilesLoop(
