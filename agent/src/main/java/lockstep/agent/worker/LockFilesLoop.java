@@ -52,18 +52,24 @@ public final class LockFilesLoop extends CountingLoop {
 
   /**
    * Opens {@code dir} beneath {@code root} without following links; throws PosixException if it
-   * cannot. {@code instrumented}: time each file into the latency histogram.
+   * cannot. {@code process}: the worker's index, which its file names carry. {@code instrumented}:
+   * time each file into the latency histogram.
    */
   public LockFilesLoop(
-      Path dir, String prefix, LockFilesWorkload spec, Path root, boolean instrumented) {
+      Path dir, int process, LockFilesWorkload spec, Path root, boolean instrumented) {
     super(root, instrumented);
     this.dir = dir;
     try (RootDir rootDir = RootDir.open(root)) {
       this.dirFd = rootDir.dir(root.relativize(dir));
     }
-    this.prefix = prefix;
+    this.prefix = prefix(process);
     this.names = new NumberedName(prefix);
     this.spec = spec;
+  }
+
+  /** What the names of worker {@code process}'s files begin with. */
+  public static String prefix(int process) {
+    return "test-" + process + "-";
   }
 
   /**

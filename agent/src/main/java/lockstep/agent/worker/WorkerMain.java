@@ -216,11 +216,7 @@ public final class WorkerMain {
     return switch (spec.getKindCase()) {
       case LOCK_FILES ->
           new LockFilesLoop(
-              Path.of(task.getDir()),
-              task.getFilePrefix(),
-              spec.getLockFiles(),
-              root,
-              instrumented);
+              Path.of(task.getDir()), task.getIndex(), spec.getLockFiles(), root, instrumented);
       case PING_PONG ->
           new PingPongLoop(
               Path.of(task.getFile()),
