@@ -52,9 +52,7 @@ public final class ProcessFleet {
       WorkerStartGuard.check(tasks.size(), "workload.processes");
       for (WorkerTask t : tasks) {
         long launched = System.nanoTime();
-        workers.add(
-            WorkerProcess.start(
-                instrumentationOff ? t.toBuilder().setInstrumentationOff(true).build() : t));
+        workers.add(WorkerProcess.start(instrumentationOff ? withoutInstrumentation(t) : t));
         if (workers.size() == 1 && (tasks.size() > 1 || WorkerStartGuard.measured() == 0)) {
           // measure one worker before starting the others: would they all fit in memory and start
           // in time?
@@ -79,6 +77,12 @@ public final class ProcessFleet {
     }
   }
 
+  private static WorkerTask withoutInstrumentation(WorkerTask task) {
+    WorkerTask.Builder b = task.toBuilder();
+    b.getWorkloadBuilder().setInstrumentationOff(true);
+    return b.build();
+  }
+
   public List<Long> pids() {
     return workers.stream().map(WorkerProcess::pid).toList();
   }
@@ -96,12 +100,13 @@ public final class ProcessFleet {
    * sent, read by the worker, its loop waiting, its first attempt.
    */
   private static void logLateStart(WorkerProcess w, WorkerOutcome o, long sent, long instant) {
-    if (o.getStartedUnixNanos() - instant > LATE_START_NANOS) {
+    long started = o.getResult().getStartedUnixNanos();
+    if (started - instant > LATE_START_NANOS) {
       LOG.info(
           "worker {} started {} ms after its instant: start command sent at {} ms, read at {} ms,"
               + " waiting at {} ms",
           w.pid(),
-          millis(o.getStartedUnixNanos() - instant),
+          millis(started - instant),
           millis(sent - instant),
           o.getCommandReadUnixNanos() == 0 ? "?" : millis(o.getCommandReadUnixNanos() - instant),
           o.getWaitingUnixNanos() == 0 ? "?" : millis(o.getWaitingUnixNanos() - instant));
@@ -130,8 +135,9 @@ public final class ProcessFleet {
     long coherenceErrors = 0;
     long checks = 0;
     for (WorkerProcess w : workers) {
-      WorkerOutcome o = awaitOutcome(w);
-      logLateStart(w, o, sent, startAtUnixNanos);
+      WorkerOutcome outcome = awaitOutcome(w);
+      logLateStart(w, outcome, sent, startAtUnixNanos);
+      WorkloadResult o = outcome.getResult();
       ProcessResult.Builder pr =
           ProcessResult.newBuilder()
               .setPid(w.pid())
@@ -182,17 +188,20 @@ public final class ProcessFleet {
           w.kill();
         }
       } catch (ExecutionException e) {
-        return WorkerOutcome.newBuilder()
-            .setError(WorkloadErrors.of("worker process", e.getCause().toString()))
-            .build();
+        return failed(e.getCause().toString());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         w.kill();
-        return WorkerOutcome.newBuilder()
-            .setError(WorkloadErrors.of("worker process", "interrupted"))
-            .build();
+        return failed("interrupted");
       }
     }
+  }
+
+  private static WorkerOutcome failed(String message) {
+    return WorkerOutcome.newBuilder()
+        .setResult(
+            WorkloadResult.newBuilder().setError(WorkloadErrors.of("worker process", message)))
+        .build();
   }
 
   public void abort() {

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import lockstep.agent.v1.WorkloadError;
+import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.worker.WorkerMain;
 import lockstep.common.WorkloadKind;
 import lockstep.worker.v1.WorkerCommand;
@@ -110,7 +111,7 @@ final class WorkerProcess {
   }
 
   static WorkerProcess start(WorkerTask task) throws IOException {
-    CountFile count = CountFile.make(task.getInstrumentationOff());
+    CountFile count = CountFile.make(task.getWorkload().getInstrumentationOff());
     String extra = System.getenv(EXTRA_OPTIONS_ENV);
     WorkerClassArchive.Use classArchive = WorkerClassArchive.forThisJvm().use(extra);
     try {
@@ -149,7 +150,8 @@ final class WorkerProcess {
             ready.complete(event.getReadyPid());
           }
           case OUTCOME -> {
-            ready.completeExceptionally(new WorkerFailedException(event.getOutcome().getError()));
+            ready.completeExceptionally(
+                new WorkerFailedException(event.getOutcome().getResult().getError()));
             outcome.complete(event.getOutcome());
           }
           default -> LOG.warn("worker {}: unknown event {}", index, event);
@@ -173,7 +175,10 @@ final class WorkerProcess {
                     + " before reporting its result")
             .build();
     ready.completeExceptionally(new WorkerFailedException(died));
-    outcome.complete(WorkerOutcome.newBuilder().setOps(count.get()).setError(died).build());
+    outcome.complete(
+        WorkerOutcome.newBuilder()
+            .setResult(WorkloadResult.newBuilder().setOps(count.get()).setError(died))
+            .build());
   }
 
   private String exitCodeText() {
@@ -194,7 +199,7 @@ final class WorkerProcess {
   /** The worker's count: its outcome's once it has one, else what its counter holds now. */
   long ops() {
     WorkerOutcome done = outcome.getNow(null);
-    return done != null ? done.getOps() : count.get();
+    return done != null ? done.getResult().getOps() : count.get();
   }
 
   /** Waits until the worker has set up; throws with the worker's error if it could not. */

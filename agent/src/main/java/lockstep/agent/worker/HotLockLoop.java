@@ -13,9 +13,9 @@ import lockstep.agent.fs.RootDir;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.HotLockWorkload;
+import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
-import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -83,13 +83,13 @@ public final class HotLockLoop extends CountingLoop {
       Histogram latency, long retries, long started, long first, long last, PosixException error) {}
 
   @Override
-  public WorkerOutcome run(long startAtUnixNanos) {
+  public WorkloadResult run(long startAtUnixNanos) {
     // Everything the threads need was made at construction (histograms, the lambdas and their
     // call sites), and each thread waits for the instant itself: what runs after the start
     // command is two stores and the fan-out.
     startAt = startAtUnixNanos;
     endAt = startAtUnixNanos + spec.getDurationMillis() * 1_000_000L;
-    WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
+    WorkloadResult.Builder out = WorkloadResult.newBuilder();
     if (!Threads.runAll(fds.length, "hot-lock", each, stopAll)) {
       stopped = true;
     }

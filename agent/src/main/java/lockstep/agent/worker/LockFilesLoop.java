@@ -16,9 +16,9 @@ import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.FileClose;
 import lockstep.agent.v1.LockFilesWorkload;
 import lockstep.agent.v1.LockRelease;
+import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
-import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -52,18 +52,24 @@ public final class LockFilesLoop extends CountingLoop {
 
   /**
    * Opens {@code dir} beneath {@code root} without following links; throws PosixException if it
-   * cannot. {@code instrumented}: time each file into the latency histogram.
+   * cannot. {@code process}: the worker's index, which its file names carry. {@code instrumented}:
+   * time each file into the latency histogram.
    */
   public LockFilesLoop(
-      Path dir, String prefix, LockFilesWorkload spec, Path root, boolean instrumented) {
+      Path dir, int process, LockFilesWorkload spec, Path root, boolean instrumented) {
     super(root, instrumented);
     this.dir = dir;
     try (RootDir rootDir = RootDir.open(root)) {
       this.dirFd = rootDir.dir(root.relativize(dir));
     }
-    this.prefix = prefix;
+    this.prefix = prefix(process);
     this.names = new NumberedName(prefix);
     this.spec = spec;
+  }
+
+  /** What the names of worker {@code process}'s files begin with. */
+  public static String prefix(int process) {
+    return "test-" + process + "-";
   }
 
   /**
@@ -117,7 +123,7 @@ public final class LockFilesLoop extends CountingLoop {
     }
     closeAll(kept);
     progress.set(0);
-    endOfRun(WorkerOutcome.newBuilder(), 0, 0, scratch);
+    endOfRun(WorkloadResult.newBuilder(), 0, 0, scratch);
   }
 
   private void closeAll(List<Integer> kept) {
@@ -126,8 +132,8 @@ public final class LockFilesLoop extends CountingLoop {
   }
 
   @Override
-  public WorkerOutcome run(long startAtUnixNanos) {
-    WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
+  public WorkloadResult run(long startAtUnixNanos) {
+    WorkloadResult.Builder out = WorkloadResult.newBuilder();
     Histogram latency = instrumented ? LatencyHistograms.forRecording() : null;
     Settings settings = settings();
     long retries = 0;
@@ -166,8 +172,8 @@ public final class LockFilesLoop extends CountingLoop {
     return endOfRun(out.setEndUnixNanos(end), done, retries, latency);
   }
 
-  private static WorkerOutcome endOfRun(
-      WorkerOutcome.Builder out, long ops, long retries, Histogram latency) {
+  private static WorkloadResult endOfRun(
+      WorkloadResult.Builder out, long ops, long retries, Histogram latency) {
     return out.setOps(ops)
         .setLockRetries(retries)
         .setLatencyHistogram(

@@ -11,9 +11,9 @@ import lockstep.agent.fs.WallClockWait;
 import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
+import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.LatencyHistograms;
 import lockstep.common.WallClock;
-import lockstep.worker.v1.WorkerOutcome;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -93,7 +93,7 @@ public final class PingPongLoop extends CountingLoop {
       try {
         String path = scratch.dir().pathOf(name);
         posix.ftruncate(scratchFd, slots + 1L, path);
-        WorkerOutcome warm =
+        WorkloadResult warm =
             ring(scratchFd, path, WallClock.nowNanos(), 0, WARM_UP_NANOS, WARM_UP_ITERATIONS);
         warmUpIterations = warm.getOps() / 2;
         if (warm.hasError()) {
@@ -112,7 +112,7 @@ public final class PingPongLoop extends CountingLoop {
   }
 
   @Override
-  public WorkerOutcome run(long startAtUnixNanos) {
+  public WorkloadResult run(long startAtUnixNanos) {
     return ring(
         fd,
         file.toString(),
@@ -122,11 +122,11 @@ public final class PingPongLoop extends CountingLoop {
         Long.MAX_VALUE);
   }
 
-  private WorkerOutcome ring(
+  private WorkloadResult ring(
       int fd, String path, long startAtUnixNanos, long warmupNanos, long durationNanos, long most) {
     // Everything the loop needs is made before the wait: what runs after the instant is the loop
     // itself (a class loaded or an object allocated there shows as start skew on a slow node).
-    WorkerOutcome.Builder out = WorkerOutcome.newBuilder();
+    WorkloadResult.Builder out = WorkloadResult.newBuilder();
     Histogram latency = LatencyHistograms.forRecording();
     LockMode mode = LockMode.of(spec.getLock(), false, spec.getTryLock());
     boolean reads =

@@ -1,6 +1,6 @@
 package lockstep.agent.worker;
 
-import lockstep.worker.v1.WorkerOutcome;
+import lockstep.agent.v1.WorkloadResult;
 
 /**
  * The work one worker process does: set up at construction, run at an instant; the process exiting
@@ -26,7 +26,7 @@ public interface WorkerLoop {
   default void warmUp() {}
 
   /**
-   * Waits for the instant, works, and returns the outcome (never throws for file-system errors).
+   * Waits for the instant, works, and returns its figures (never throws for file-system errors).
    */
-  WorkerOutcome run(long startAtUnixNanos);
+  WorkloadResult run(long startAtUnixNanos);
 }

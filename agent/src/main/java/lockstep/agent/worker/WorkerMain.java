@@ -13,6 +13,7 @@ import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.WallClockWait;
 import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.v1.WorkloadError;
+import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.WallClock;
 import lockstep.common.WorkloadKind;
@@ -124,7 +125,8 @@ public final class WorkerMain {
               System.exit(0);
             },
             "stdin");
-    WorkerOutcome.newBuilder().setOps(0).build(); // the outcome's classes, loaded now
+    // the outcome's classes, loaded now
+    WorkerOutcome.newBuilder().setResult(WorkloadResult.newBuilder().setOps(0)).build();
     start.rehearse();
     stdin.start();
     send(WorkerEvent.newBuilder().setReadyPid(posix.getpid()).build());
@@ -133,22 +135,23 @@ public final class WorkerMain {
     if (startAt == 0) {
       return 0; // released (or the agent gone) before the start
     }
-    WorkerOutcome outcome;
+    WorkloadResult result;
     try {
-      outcome = loop.run(startAt);
+      result = loop.run(startAt);
     } catch (RuntimeException e) {
       // Without an outcome the agent would wait for this worker until the run's timeout.
       loop.stop();
-      outcome =
-          failure(
+      result =
+          WorkloadResult.newBuilder()
+              .setError(
                   WorkloadError.newBuilder()
                       .setOperation("worker")
-                      .setMessage("worker process " + posix.getpid() + " failed: " + e)
-                      .build())
-              .getOutcome();
+                      .setMessage("worker process " + posix.getpid() + " failed: " + e))
+              .build();
     }
-    outcome =
-        outcome.toBuilder()
+    WorkerOutcome outcome =
+        WorkerOutcome.newBuilder()
+            .setResult(result)
             .setCommandReadUnixNanos(start.readAtUnixNanos())
             .setWaitingUnixNanos(WallClockWait.entered(startAt))
             .build();
@@ -209,15 +212,11 @@ public final class WorkerMain {
   private static WorkerLoop loopFor(WorkerTask task) {
     Path root = Path.of(task.getRoot());
     WorkloadSpec spec = task.getWorkload();
-    boolean instrumented = !task.getInstrumentationOff();
+    boolean instrumented = !spec.getInstrumentationOff();
     return switch (spec.getKindCase()) {
       case LOCK_FILES ->
           new LockFilesLoop(
-              Path.of(task.getDir()),
-              task.getFilePrefix(),
-              spec.getLockFiles(),
-              root,
-              instrumented);
+              Path.of(task.getDir()), task.getIndex(), spec.getLockFiles(), root, instrumented);
       case PING_PONG ->
           new PingPongLoop(
               Path.of(task.getFile()),
@@ -235,7 +234,10 @@ public final class WorkerMain {
   }
 
   private static WorkerEvent failure(WorkloadError error) {
-    return WorkerEvent.newBuilder().setOutcome(WorkerOutcome.newBuilder().setError(error)).build();
+    return WorkerEvent.newBuilder()
+        .setOutcome(
+            WorkerOutcome.newBuilder().setResult(WorkloadResult.newBuilder().setError(error)))
+        .build();
   }
 
   private synchronized void send(WorkerEvent event) throws IOException {

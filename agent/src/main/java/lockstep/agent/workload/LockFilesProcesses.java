@@ -33,10 +33,6 @@ public final class LockFilesProcesses extends FleetWorkload {
     this.createdDirs = new CreatedDirs(paths);
   }
 
-  static String prefix(int process) {
-    return "test-" + process + "-";
-  }
-
   @Override
   public String opName() {
     return "lock";
@@ -65,7 +61,6 @@ public final class LockFilesProcesses extends FleetWorkload {
               .setIndex(i)
               .setDir(dir.toString())
               .setRoot(paths.root().toString())
-              .setFilePrefix(prefix(i))
               .setWorkload(WorkloadKind.LOCK_FILES.spec(spec))
               .build());
     }
@@ -89,7 +84,7 @@ public final class LockFilesProcesses extends FleetWorkload {
       return i >= 0
           && p < spec.getProcesses()
           && i < (scratch ? LockFilesLoop.WARM_UP_FILES : spec.getFiles())
-          && file.equals(LockFilesLoop.fileName(prefix(p), i));
+          && file.equals(LockFilesLoop.fileName(LockFilesLoop.prefix(p), i));
     } catch (NumberFormatException e) {
       return false;
     }
@@ -110,7 +105,7 @@ public final class LockFilesProcesses extends FleetWorkload {
       // run's.
       for (int p = 0; p < spec.getProcesses(); p++) {
         for (int i = 0; i < spec.getFiles(); i++) {
-          String name = LockFilesLoop.fileName(prefix(p), i);
+          String name = LockFilesLoop.fileName(LockFilesLoop.prefix(p), i);
           try {
             if (dirFd.removeIfCreated(name, null)) {
               removed++;
@@ -123,7 +118,7 @@ public final class LockFilesProcesses extends FleetWorkload {
       // the workers' warm-up scratch files, not counted as the run's files
       for (int p = 0; p < spec.getProcesses(); p++) {
         for (int i = 0; i < LockFilesLoop.WARM_UP_FILES; i++) {
-          String name = LockFilesLoop.warmUpName(prefix(p), i);
+          String name = LockFilesLoop.warmUpName(LockFilesLoop.prefix(p), i);
           try {
             dirFd.removeIfCreated(name, null);
           } catch (PosixException e) {

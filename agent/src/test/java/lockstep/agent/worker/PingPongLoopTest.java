@@ -11,8 +11,8 @@ import lockstep.agent.fs.ScratchDir;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
+import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.WallClock;
-import lockstep.worker.v1.WorkerOutcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +44,7 @@ class PingPongLoopTest {
     assertThat(loop.ops()).isZero();
     assertThat(Files.readAllBytes(root.resolve("pp.dat"))).containsExactly(7, 7, 7, 7);
     assertThat(scratchDirs()).isEqualTo(before);
-    WorkerOutcome run = loop.run(WallClock.nowNanos() + 10_000_000L);
+    WorkloadResult run = loop.run(WallClock.nowNanos() + 10_000_000L);
     assertThat(run.hasError()).isFalse();
     assertThat(run.getOps()).isPositive();
     // the run wrote the measured file: each visit read back its own last write plus one (a byte
