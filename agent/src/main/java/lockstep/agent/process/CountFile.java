@@ -24,13 +24,18 @@ final class CountFile {
     if (none) {
       return new CountFile(null, ProgressCounter.local());
     }
-    Path file = Files.createTempFile("lockstep-count-", "");
+    Path file = Files.createTempFile(prefix(), "");
     try {
       return new CountFile(file, ProgressCounter.map(file));
     } catch (IOException | RuntimeException e) {
       Files.deleteIfExists(file);
       throw e;
     }
+  }
+
+  /** The agent's pid in the name: whose file one left behind in a shared temporary directory is. */
+  static String prefix() {
+    return "lockstep-count-" + ProcessHandle.current().pid() + "-";
   }
 
   /** Where the worker maps it; "" for none. */

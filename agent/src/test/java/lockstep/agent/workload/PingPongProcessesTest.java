@@ -158,7 +158,9 @@ class PingPongProcessesTest extends TempRootTest {
 
   private static Set<Path> countFiles() throws IOException {
     try (Stream<Path> all = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-      return all.filter(f -> f.getFileName().toString().startsWith("lockstep-count-"))
+      // this JVM's only: other builds and agents share the temporary directory
+      String mine = "lockstep-count-" + ProcessHandle.current().pid() + "-";
+      return all.filter(f -> f.getFileName().toString().startsWith(mine))
           .collect(Collectors.toSet());
     }
   }
