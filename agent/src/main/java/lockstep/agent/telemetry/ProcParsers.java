@@ -1,7 +1,5 @@
 package lockstep.agent.telemetry;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.Message;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -23,7 +21,17 @@ public final class ProcParsers {
     if (line == null) {
       return CpuTicks.getDefaultInstance();
     }
-    return counters(CpuTicks.newBuilder(), columns(line), 1, 2, 3, 4, 5, 6, 7, 8).build();
+    String[] f = columns(line);
+    return CpuTicks.newBuilder()
+        .setUser(field(f, 1))
+        .setNice(field(f, 2))
+        .setSystem(field(f, 3))
+        .setIdle(field(f, 4))
+        .setIowait(field(f, 5))
+        .setIrq(field(f, 6))
+        .setSoftirq(field(f, 7))
+        .setSteal(field(f, 8))
+        .build();
   }
 
   /** "ctxt" of /proc/stat: context switches since boot. */
@@ -60,9 +68,17 @@ public final class ProcParsers {
       if (f.length < 14 || !devices.contains(f[2])) {
         continue;
       }
-      // skipped: 4 and 8 (merged reads, writes), 11 (I/Os in flight)
       out.add(
-          counters(DiskCounters.newBuilder().setDevice(f[2]), f, 3, 5, 6, 7, 9, 10, 12, 13)
+          DiskCounters.newBuilder()
+              .setDevice(f[2])
+              .setReads(field(f, 3))
+              .setSectorsRead(field(f, 5))
+              .setReadMillis(field(f, 6))
+              .setWrites(field(f, 7))
+              .setSectorsWritten(field(f, 9))
+              .setWriteMillis(field(f, 10))
+              .setIoMillis(field(f, 12))
+              .setWeightedIoMillis(field(f, 13))
               .build());
     }
     return out;
@@ -81,8 +97,14 @@ public final class ProcParsers {
       if (name.isEmpty() || f.length < 10 || number(f[0]) < 0) {
         continue;
       }
-      // skipped: 2 to 7 (rx errs drop fifo frame compressed multicast)
-      out.add(counters(NetCounters.newBuilder().setName(name), f, 0, 1, 8, 9).build());
+      out.add(
+          NetCounters.newBuilder()
+              .setName(name)
+              .setRxBytes(field(f, 0))
+              .setRxPackets(field(f, 1))
+              .setTxBytes(field(f, 8))
+              .setTxPackets(field(f, 9))
+              .build());
     }
     return out;
   }
@@ -106,30 +128,6 @@ public final class ProcParsers {
   public static long linkSpeedMbps(String speed) {
     long v = number(speed.trim());
     return Math.max(0, v);
-  }
-
-  /**
-   * Sets the message's counters from the line's columns: its uint64 fields, in the order the proto
-   * declares them (which is the order the kernel writes them in), take the numbers at {@code
-   * indexes} of {@code f}.
-   */
-  private static <B extends Message.Builder> B counters(B message, String[] f, int... indexes) {
-    List<FieldDescriptor> counters =
-        message.getDescriptorForType().getFields().stream()
-            .filter(d -> d.getType() == FieldDescriptor.Type.UINT64)
-            .toList();
-    if (counters.size() != indexes.length) {
-      throw new IllegalArgumentException(
-          indexes.length
-              + " columns for the "
-              + counters.size()
-              + " counters of "
-              + message.getDescriptorForType().getName());
-    }
-    for (int i = 0; i < indexes.length; i++) {
-      message.setField(counters.get(i), field(f, indexes[i]));
-    }
-    return message;
   }
 
   /** The first line of {@code text} that starts with {@code prefix}, or null. */
