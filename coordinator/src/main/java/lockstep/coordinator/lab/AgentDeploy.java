@@ -27,11 +27,11 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
 
   /**
    * The CPUs of a guest with more than one the agent and its workers run on (systemd CPUAffinity=,
-   * through the playbook's lockstep_cpu_affinity): the last one; the cluster's daemons keep the
-   * others. Under multi-threaded TCG a JVM whose threads ran on two vCPUs died twice in ten starts
-   * (SIGSEGV, SIGILL in C1 code just patched: the JIT changes code that another emulated vCPU is
-   * running, which TCG does not make safe); on one vCPU the JIT's writes and the code's execution
-   * stay on one emulated CPU. Empty for one vCPU.
+   * through the playbook's lockstep_cpu_affinity): the last one (the cluster's daemons stay free to
+   * use all). Under multi-threaded TCG a JVM whose threads ran on two vCPUs died twice in ten
+   * starts (SIGSEGV, SIGILL in C1 code just patched: the JIT changes code that another emulated
+   * vCPU is running, which TCG does not make safe); on one vCPU the JIT's writes and the code's
+   * execution stay on one emulated CPU. Empty for one vCPU.
    */
   static String agentCpus(int cpus) {
     return cpus > 1 ? Integer.toString(cpus - 1) : "";
