@@ -58,12 +58,17 @@ lockstep() {
     tail -20 "$WORK/run.log" >&2
     exit 1
   }
-  python3 - "$out" <<'EOF'
+  python3 - "$out" "$WORK/layout" <<'EOF'
 import glob, json, sys
 run = json.load(open(glob.glob(sys.argv[1] + "/*/run.json")[0]))
 r = run["steps"][0]["results"][0]
 assert r["node"] == "node1", r["node"]
 print("%.0f" % r["throughput"])
+a = next(a for a in run["agents"] if a["node"] == "node1")
+with open(sys.argv[2], "w") as f:
+    f.write("guests of %s vCPU(s), node1's agent on CPUs %s" % (
+        a["labels"].get("lab-cpus", "?"),
+        a["clusterSettings"].get("host:cpu-affinity", "all")))
 EOF
   rm -rf "$out"
 }
@@ -93,3 +98,4 @@ print("lab ping-pong locks/s, node1 alone: " + "; ".join(
 print("lockstep / ping_pong %.2f, lockstep / lockbench %.2f (medians)" % (
     statistics.median(ls) / statistics.median(pp), statistics.median(ls) / statistics.median(lb)))
 EOF
+echo "($(cat "$WORK/layout"))"
