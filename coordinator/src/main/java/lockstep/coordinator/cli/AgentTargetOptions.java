@@ -1,6 +1,5 @@
 package lockstep.coordinator.cli;
 
-import java.nio.file.Path;
 import java.util.List;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.GrpcAgent;
@@ -23,23 +22,19 @@ final class AgentTargetOptions {
       description = "Agents to ask; dns:///NAME:PORT means every address of NAME.")
   List<String> agents;
 
-  @Option(
-      names = "--inventory",
-      paramLabel = "FILE",
-      description = "Ask the nodes of this inventory YAML.")
-  Path inventory;
+  @CommandLine.Mixin InventoryOption inventory = new InventoryOption();
 
   @CommandLine.Mixin ConnectionOptions connection = new ConnectionOptions();
 
   /** A client per agent, in the order given; the caller closes them (an AgentEnsemble does). */
   List<Agent> connect() {
-    if (agents == null && inventory == null) {
+    if (agents == null && inventory.file == null) {
       throw new ScenarioException("give --agents HOST:PORT,... or --inventory FILE");
     }
     List<String> addresses =
-        AgentSelection.choose(agents, inventory, List.of(), "--agents", AgentTargets.system())
+        AgentSelection.choose(agents, inventory.file, List.of(), "--agents", AgentTargets.system())
             .addresses();
-    var security = connection.resolve(inventory);
+    var security = connection.resolve(inventory.file);
     return addresses.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
   }
 }

@@ -15,6 +15,7 @@ import lockstep.coordinator.inventory.InventoryParser;
 import lockstep.coordinator.scenario.Echo;
 import lockstep.coordinator.scenario.ScenarioException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -32,11 +33,7 @@ import picocli.CommandLine.Option;
       "or, with --add-coordinator, one more coordinator certificate from the CA already in --out."
     })
 final class CertsCommand implements Callable<Integer> {
-  @Option(
-      names = "--inventory",
-      paramLabel = "FILE",
-      description = "Inventory YAML: one agent certificate per node.")
-  Path inventory;
+  @Mixin InventoryOption inventory = new InventoryOption();
 
   @Option(
       names = "--add-coordinator",
@@ -64,7 +61,7 @@ final class CertsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if ((inventory == null) == (addCoordinator == null)) {
+    if ((inventory.file == null) == (addCoordinator == null)) {
       throw new ScenarioException(
           "give --inventory FILE (a new CA and every certificate) or --add-coordinator NAME"
               + " (one more coordinator certificate from the CA in --out), not both or neither");
@@ -72,7 +69,7 @@ final class CertsCommand implements Callable<Integer> {
     if (addCoordinator != null) {
       return addCoordinator();
     }
-    Inventory inv = new InventoryParser().parse(inventory);
+    Inventory inv = new InventoryParser().parse(inventory.file);
     List<Path> targets =
         new ArrayList<>(
             List.of(

@@ -25,7 +25,13 @@ import picocli.CommandLine.Parameters;
  * {@code lockstep run SCENARIO.yaml [--agents H:P,...|dns:///NAME:PORT | --inventory FILE] [--out
  * DIR] [--expect FIGURE=COMPARISON ...] [--junit FILE]}.
  */
-@Command(name = "run", description = "Run a scenario's plan on the agents and report.")
+@Command(
+    name = "run",
+    description = {
+      "Run a scenario's plan on the agents and report.",
+      "--agents or --inventory, when given, take the place of the scenario's 'agents'; an"
+          + " inventory's labels go into run.json."
+    })
 final class RunCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "SCENARIO", description = "Scenario YAML file.")
   Path scenarioFile;
@@ -39,13 +45,7 @@ final class RunCommand implements Callable<Integer> {
               + " of NAME.")
   List<String> agents;
 
-  @Option(
-      names = "--inventory",
-      paramLabel = "FILE",
-      description =
-          "Inventory YAML whose nodes are the agents (overrides the scenario's 'agents'); labels go"
-              + " into run.json.")
-  Path inventory;
+  @CommandLine.Mixin InventoryOption inventory = new InventoryOption();
 
   @CommandLine.Mixin SavedResultsOption results = new SavedResultsOption();
 
@@ -72,13 +72,17 @@ final class RunCommand implements Callable<Integer> {
         parsed.withExpectations(expectations.read(parsed.expectations(), parsed.figures()));
     AgentSelection selection =
         AgentSelection.choose(
-            agents, inventory, scenario.agents(), scenarioFile.toString(), AgentTargets.system());
+            agents,
+            inventory.file,
+            scenario.agents(),
+            scenarioFile.toString(),
+            AgentTargets.system());
     scenario = scenario.withAgents(selection.addresses());
     FaultBounds bounds = leaseBounds();
     RunSession.Outcome outcome;
     try {
       outcome =
-          new RunSession(System.out, connection.resolve(inventory), faults(scenario))
+          new RunSession(System.out, connection.resolve(inventory.file), faults(scenario))
               .execute(scenario, results.out, selection.labels(), bounds);
     } catch (RuntimeException e) {
       try {
@@ -99,7 +103,7 @@ final class RunCommand implements Callable<Integer> {
 
   /** The lab named by the inventory carries out the scenario's faults; other agents refuse them. */
   private FaultInjector faults(Scenario scenario) {
-    Path lab = inventory == null ? null : new InventoryParser().parse(inventory).lab();
+    Path lab = inventory.file == null ? null : new InventoryParser().parse(inventory.file).lab();
     if (scenario.faults().isEmpty() || lab == null) {
       return FaultInjector.none(RunSession.NOT_IN_A_LAB);
     }

@@ -11,6 +11,7 @@ import lockstep.coordinator.inventory.InventoryParser;
 import lockstep.coordinator.launch.SshClient;
 import lockstep.coordinator.launch.SshTarget;
 import lockstep.coordinator.scenario.ScenarioException;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,11 +27,7 @@ final class SshLaunchOptions {
       description = "Nodes to reach with ssh (names may be aliases of your ssh configuration).")
   List<String> ssh;
 
-  @Option(
-      names = "--inventory",
-      paramLabel = "FILE",
-      description = "Nodes of this inventory YAML (ssh, root, name, port).")
-  Path inventory;
+  @Mixin InventoryOption inventory = new InventoryOption();
 
   @Option(
       names = "--ssh-config",
@@ -56,13 +53,13 @@ final class SshLaunchOptions {
 
   /** The inventory's nodes, or null when --ssh is used. */
   Inventory inventory() {
-    if ((ssh == null) == (inventory == null)) {
+    if ((ssh == null) == (inventory.file == null)) {
       throw new ScenarioException("give --ssh [USER@]HOST,... or --inventory FILE (one of them)");
     }
     if (remoteDir.isBlank() || remoteDir.contains("\n")) {
       throw new ScenarioException("--remote-dir: '" + remoteDir + "' is not a directory name");
     }
-    return inventory == null ? null : new InventoryParser().parse(inventory);
+    return inventory.file == null ? null : new InventoryParser().parse(inventory.file);
   }
 
   List<SshTarget> targets() {
