@@ -6,18 +6,45 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lockstep.common.CredentialOptions;
 import picocli.CommandLine;
 
 /**
- * The agent's security flags as given, checked into an {@link AgentSecurity}: TLS files present and
- * readable, a token that is not empty, and no unauthenticated listener off loopback without {@code
- * --insecure}. Every refusal is a ParameterException naming the option.
+ * The agent's security flags, a picocli mixin of {@code lockstep-agent}: {@code --tls-client-ca},
+ * {@code --insecure} and the {@link CredentialOptions} the coordinator takes too ({@code
+ * --tls-cert}, {@code --tls-key}, {@code --token-file}), checked into an {@link AgentSecurity}: TLS
+ * files present and readable, a token that is not empty, and no unauthenticated listener off
+ * loopback without {@code --insecure}. Every refusal is a ParameterException naming the option.
  */
-public record SecurityOptions(
-    Path tlsCert, Path tlsKey, Path tlsClientCa, Path tokenFile, boolean insecure) {
+public final class SecurityOptions {
   static final int MIN_TOKEN = 16;
 
+  @CommandLine.Mixin private CredentialOptions credentials = new CredentialOptions();
+
+  @CommandLine.Option(
+      names = "--tls-client-ca",
+      paramLabel = "PEM",
+      description =
+          "CA certificate that signs coordinator certificates; callers without one are refused"
+              + " (mTLS).")
+  private Path tlsClientCa;
+
+  @CommandLine.Option(
+      names = "--insecure",
+      description =
+          "Allow listening on a non-loopback address without TLS or token (anyone who reaches the"
+              + " port can run workloads).")
+  private boolean insecure;
+
+  /** --insecure: an unauthenticated listener off loopback is allowed. */
+  public boolean insecure() {
+    return insecure;
+  }
+
   public AgentSecurity resolve(CommandLine cmd, String listenHost, String tokenFromEnv) {
+    Path tlsCert = credentials.tlsCert();
+    Path tlsKey = credentials.tlsKey();
+    Path tokenFile = credentials.tokenFile();
     if ((tlsCert == null) != (tlsKey == null)) {
       throw new CommandLine.ParameterException(
           cmd, "--tls-cert and --tls-key go together (give both or neither)");
@@ -38,7 +65,7 @@ public record SecurityOptions(
         throw new CommandLine.ParameterException(cmd, f[0] + ": " + p + " is not a readable file");
       }
     }
-    String token = token(cmd, tokenFromEnv);
+    String token = token(cmd, tokenFile, tokenFromEnv);
     if (tlsCert != null && tlsClientCa == null && token == null) {
       throw new CommandLine.ParameterException(
           cmd,
@@ -58,7 +85,7 @@ public record SecurityOptions(
     return security;
   }
 
-  private String token(CommandLine cmd, String fromEnv) {
+  private static String token(CommandLine cmd, Path tokenFile, String fromEnv) {
     String t = null;
     String where = "LOCKSTEP_TOKEN";
     if (tokenFile != null) {

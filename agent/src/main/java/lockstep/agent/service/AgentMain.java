@@ -56,39 +56,7 @@ public final class AgentMain implements Callable<Integer> {
       description = "Node name in reports (default: host name).")
   String name;
 
-  @Option(
-      names = "--tls-cert",
-      paramLabel = "PEM",
-      description = "This agent's certificate (PEM; `lockstep certs` makes one per node).")
-  Path tlsCert;
-
-  @Option(
-      names = "--tls-key",
-      paramLabel = "PEM",
-      description = "Private key of --tls-cert (PKCS#8 PEM).")
-  Path tlsKey;
-
-  @Option(
-      names = "--tls-client-ca",
-      paramLabel = "PEM",
-      description =
-          "CA certificate that signs coordinator certificates; callers without one are refused"
-              + " (mTLS).")
-  Path tlsClientCa;
-
-  @Option(
-      names = "--token-file",
-      paramLabel = "FILE",
-      description =
-          "File holding a shared bearer token every call must carry (or set LOCKSTEP_TOKEN).")
-  Path tokenFile;
-
-  @Option(
-      names = "--insecure",
-      description =
-          "Allow listening on a non-loopback address without TLS or token (anyone who reaches the"
-              + " port can run workloads).")
-  boolean insecure;
+  @CommandLine.Mixin SecurityOptions securityOptions = new SecurityOptions();
 
   @Option(
       names = "--metrics",
@@ -150,9 +118,9 @@ public final class AgentMain implements Callable<Integer> {
           new CommandLine(this), "--metrics-public needs --metrics HOST:PORT");
     }
     AgentSecurity security =
-        new SecurityOptions(tlsCert, tlsKey, tlsClientCa, tokenFile, insecure)
-            .resolve(new CommandLine(this), config.listenHost(), System.getenv("LOCKSTEP_TOKEN"));
-    if (insecure && !security.authenticates()) {
+        securityOptions.resolve(
+            new CommandLine(this), config.listenHost(), System.getenv("LOCKSTEP_TOKEN"));
+    if (securityOptions.insecure() && !security.authenticates()) {
       System.err.println(
           "lockstep-agent: WARNING: --insecure: listening on "
               + config.listenHost()

@@ -4,16 +4,19 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lockstep.common.CredentialOptions;
 import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.inventory.InventoryParser;
 import lockstep.coordinator.inventory.InventorySecurity;
 import lockstep.coordinator.scenario.ScenarioException;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * How to reach agents: {@code --tls-ca --tls-cert --tls-key} (PEM, from {@code lockstep certs}) and
- * {@code --token-file} (or LOCKSTEP_TOKEN); each falls back to the inventory's {@code security:}
- * section. Shared by {@code run}, {@code agents}, {@code collect} and {@code abort}.
+ * How to reach agents: {@code --tls-ca}, and the {@link CredentialOptions} the agents take too
+ * ({@code --tls-cert --tls-key}, PEM from {@code lockstep certs}, and {@code --token-file} or
+ * LOCKSTEP_TOKEN); each falls back to the inventory's {@code security:} section. Shared by {@code
+ * run}, {@code agents}, {@code collect} and {@code abort}.
  */
 final class ConnectionOptions {
   @Option(
@@ -22,23 +25,7 @@ final class ConnectionOptions {
       description = "CA certificate that signed the agents' certificates; turns on TLS.")
   Path tlsCa;
 
-  @Option(
-      names = "--tls-cert",
-      paramLabel = "PEM",
-      description = "This coordinator's client certificate (mTLS).")
-  Path tlsCert;
-
-  @Option(
-      names = "--tls-key",
-      paramLabel = "PEM",
-      description = "Private key of --tls-cert (PKCS#8 PEM).")
-  Path tlsKey;
-
-  @Option(
-      names = "--token-file",
-      paramLabel = "FILE",
-      description = "File holding the agents' shared bearer token (or set LOCKSTEP_TOKEN).")
-  Path tokenFile;
+  @Mixin CredentialOptions credentials = new CredentialOptions();
 
   /**
    * @param inventory the --inventory file, or null
@@ -49,9 +36,9 @@ final class ConnectionOptions {
             ? InventorySecurity.NONE
             : new InventoryParser().parse(inventory).security();
     Path ca = or(tlsCa, inv.ca());
-    Path cert = or(tlsCert, inv.cert());
-    Path key = or(tlsKey, inv.key());
-    Path tokenPath = or(tokenFile, inv.tokenFile());
+    Path cert = or(credentials.tlsCert(), inv.cert());
+    Path key = or(credentials.tlsKey(), inv.key());
+    Path tokenPath = or(credentials.tokenFile(), inv.tokenFile());
     if ((cert == null) != (key == null)) {
       throw new ScenarioException("--tls-cert and --tls-key go together (give both or neither)");
     }
