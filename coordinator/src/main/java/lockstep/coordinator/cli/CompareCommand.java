@@ -44,7 +44,7 @@ final class CompareCommand implements Callable<Integer> {
       names = "--json",
       paramLabel = "FILE",
       description =
-          "Also write the comparison as JSON: rows, and per step B / A with its 95% interval and"
+          "Also write the comparison as JSON: rows, and per step B / A with its 95%% interval and"
               + " the call (different, within-noise, too-few-repeats).")
   Path json;
 
