@@ -19,6 +19,7 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--nodes",
       defaultValue = "3",
+      paramLabel = "N",
       description = "Number of local agents (default: ${DEFAULT-VALUE}).")
   int nodes;
 
