@@ -8,8 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
-import lockstep.coordinator.analysis.EnvironmentDiff;
+import lockstep.coordinator.analysis.EnvironmentField;
 import lockstep.coordinator.analysis.RunAnalyzer;
 import lockstep.coordinator.analysis.Verdicts;
 import lockstep.coordinator.model.AgentRecord;
@@ -328,43 +327,22 @@ public final class RunHtmlReport {
   }
 
   static String environment(RunRecord run) {
-    Map<String, Function<AgentRecord, String>> rows = new LinkedHashMap<>();
-    rows.put("address", AgentRecord::address);
-    rows.put("hostname", AgentRecord::hostname);
-    rows.put("agent version", AgentRecord::version);
-    rows.put("kernel", AgentRecord::kernel);
-    rows.put("CPUs", EnvironmentDiff::cpuCount);
-    rows.put("CPU model", AgentRecord::cpuModel);
-    rows.put("memory", EnvironmentDiff::memory);
-    rows.put("root", AgentRecord::root);
-    rows.put("file system", AgentRecord::fsType);
-    rows.put("mount point", AgentRecord::mountPoint);
-    rows.put("mount source", AgentRecord::mountSource);
-    rows.put("mount options", AgentRecord::mountOptions);
-    rows.put("block device", AgentRecord::blockDevice);
-    EnvironmentDiff.putClusterSettings(rows, run.agents());
+    List<AgentRecord> agents = run.agents();
     StringBuilder b = new StringBuilder("<table><tr><th class=\"l\"></th>");
-    run.agents().forEach(x -> b.append("<th class=\"l\">").append(esc(x.node())).append("</th>"));
+    agents.forEach(x -> b.append("<th class=\"l\">").append(esc(x.node())).append("</th>"));
     b.append("</tr>");
-    for (var r : rows.entrySet()) {
-      List<String> values =
-          run.agents().stream()
-              .map(x -> r.getValue().apply(x) == null ? "" : r.getValue().apply(x))
-              .toList();
-      boolean differs =
-          values.stream().distinct().count() > 1
-              && !r.getKey().equals("address")
-              && !r.getKey().equals("hostname")
-              && !r.getKey().equals("root")
-              && !r.getKey().equals("mount point");
-      b.append("<tr><th class=\"l\">").append(esc(r.getKey())).append("</th>");
-      values.forEach(
-          v ->
-              b.append("<td class=\"l")
-                  .append(differs ? " diff" : "")
-                  .append("\">")
-                  .append(esc(v.isEmpty() ? "–" : v))
-                  .append("</td>"));
+    for (EnvironmentField f : EnvironmentField.of(agents)) {
+      boolean differs = f.differs(agents);
+      b.append("<tr><th class=\"l\">").append(esc(f.label())).append("</th>");
+      agents.forEach(
+          x -> {
+            String v = f.valueOf(x);
+            b.append("<td class=\"l")
+                .append(differs ? " diff" : "")
+                .append("\">")
+                .append(esc(v.isEmpty() ? "–" : v))
+                .append("</td>");
+          });
       b.append("</tr>");
     }
     b.append("</table>");
