@@ -26,25 +26,33 @@ public final class Run {
 
   private static final Logger LOG = LogManager.getLogger(Run.class);
 
-  private final String runId;
-  private final WorkloadSpec spec;
-  private final Workload workload;
-  private final long leaseMillis;
+  /**
+   * What a run is, fixed when it is prepared; the rest of a {@link Run} is its lifecycle.
+   *
+   * @param leaseMillis how long the run lasts without a call about it ({@link Leases})
+   * @param by who prepared it (the peer address of the Prepare call)
+   * @param atMillis when, by the agent's wall clock
+   * @param sampler null when the run takes no resource samples
+   */
+  public record Prepared(
+      String runId,
+      WorkloadSpec spec,
+      Workload workload,
+      long leaseMillis,
+      String by,
+      long atMillis,
+      ResourceSampler sampler) {}
 
-  /** Null when the run takes no resource samples. */
-  private final ResourceSampler sampler;
-
+  private final Prepared prepared;
   private RunTelemetry telemetry;
   private final List<ProgressSample> series = new ArrayList<>();
   private volatile RunState state = RunState.RUN_STATE_PREPARED;
   private volatile long startAt;
   private volatile WorkloadResult result;
-  private volatile long lastTouchMillis = System.currentTimeMillis();
+  private volatile long lastTouchMillis;
   private volatile String abortReason;
   private Thread runner;
   private final CompletableFuture<Void> finished = new CompletableFuture<>();
-  private final String preparedBy;
-  private final long preparedAtMillis = System.currentTimeMillis();
   private final Object cleanupLock = new Object();
   private volatile boolean cleanupStarted;
   private volatile boolean cleanedOnRequest;
@@ -55,30 +63,19 @@ public final class Run {
   /** Runs once the workload's files are removed (the run's manifest goes). */
   private final Runnable afterCleanup;
 
-  Run(
-      String runId,
-      WorkloadSpec spec,
-      Workload workload,
-      long leaseMillis,
-      String preparedBy,
-      ResourceSampler sampler,
-      Runnable afterCleanup) {
+  Run(Prepared prepared, Runnable afterCleanup) {
+    this.prepared = prepared;
     this.afterCleanup = afterCleanup;
-    this.runId = runId;
-    this.spec = spec;
-    this.workload = workload;
-    this.leaseMillis = leaseMillis;
-    this.sampler = sampler;
-    this.preparedBy = preparedBy;
+    this.lastTouchMillis = prepared.atMillis(); // the lease runs from the prepare
   }
 
-  /** Who prepared the run (the peer address of the Prepare call). */
-  public String preparedBy() {
-    return preparedBy;
+  public Prepared prepared() {
+    return prepared;
   }
 
-  public long preparedAtMillis() {
-    return preparedAtMillis;
+  /** The run's id, its key in the registry. */
+  public String runId() {
+    return prepared.runId();
   }
 
   /** Why the run was aborted (its lease ran out, the coordinator asked), or null. */
@@ -105,18 +102,6 @@ public final class Run {
     return cleanedAtMillis;
   }
 
-  public String runId() {
-    return runId;
-  }
-
-  public WorkloadSpec spec() {
-    return spec;
-  }
-
-  public Workload workload() {
-    return workload;
-  }
-
   void touch() {
     lastTouchMillis = System.currentTimeMillis();
   }
@@ -133,13 +118,13 @@ public final class Run {
     long gone = peerGoneAtMillis;
     if (gone > 0 && lastTouchMillis <= gone && nowMillis - gone > Leases.PEER_GONE_GRACE_MILLIS) {
       return "the connection of "
-          + preparedBy
+          + prepared.by()
           + " closed and no call came within "
           + Leases.PEER_GONE_GRACE_MILLIS
           + " ms";
     }
-    if (nowMillis - lastTouchMillis > leaseMillis) {
-      return "lease ran out: no call from the coordinator for " + leaseMillis + " ms";
+    if (nowMillis - lastTouchMillis > prepared.leaseMillis()) {
+      return "lease ran out: no call from the coordinator for " + prepared.leaseMillis() + " ms";
     }
     return null;
   }
@@ -170,14 +155,14 @@ public final class Run {
         return state();
       }
       throw new IllegalStateException(
-          "run " + runId + " is already " + state() + " for another start instant");
+          "run " + prepared.runId() + " is already " + state() + " for another start instant");
     }
     startAt = startAtUnixNanos;
     state = RunState.RUN_STATE_ARMED;
-    if (sampler != null) {
-      telemetry = RunTelemetry.start(sampler, startAt, SAMPLE_MILLIS, runId);
+    if (prepared.sampler() != null) {
+      telemetry = RunTelemetry.start(prepared.sampler(), startAt, SAMPLE_MILLIS, prepared.runId());
     }
-    runner = new Thread(this::execute, "run-" + runId);
+    runner = new Thread(this::execute, "run-" + prepared.runId());
     runner.start();
     return state();
   }
@@ -185,14 +170,15 @@ public final class Run {
   private void execute() {
     WorkloadResult.Builder r;
     try {
-      r = workload.run(startAt);
+      r = prepared.workload().run(startAt);
     } catch (RuntimeException e) {
-      LOG.error("run {} failed", runId, e);
+      LOG.error("run {} failed", prepared.runId(), e);
       r =
           WorkloadResult.newBuilder()
               .setState(RunState.RUN_STATE_FAILED)
               .setError(WorkloadError.newBuilder().setOperation("run").setMessage(e.toString()));
     }
+    WorkloadSpec spec = prepared.spec();
     r.setIntendedStartUnixNanos(startAt).setWorkers(WorkloadKind.of(spec).workers(spec));
     if (telemetry != null) {
       r.setTelemetry(telemetry.finish());
@@ -210,7 +196,8 @@ public final class Run {
       state = result.getState();
     }
     finished.complete(null);
-    LOG.info("run {} {}: {} ops, {} bytes", runId, state, result.getOps(), result.getBytes());
+    LOG.info(
+        "run {} {}: {} ops, {} bytes", prepared.runId(), state, result.getOps(), result.getBytes());
   }
 
   /**
@@ -219,6 +206,7 @@ public final class Run {
    * and samples from that gap would read as a stall at the end of every run.
    */
   private void closeSeries(WorkloadResult.Builder r) {
+    WorkloadSpec spec = prepared.spec();
     long timed = WorkloadKind.of(spec).timedMillis(spec) * 1_000_000L;
     // a timed workload's warm-up after its window mirrors the one before it (ping-pong's)
     long windowEnd = timed > 0 ? startAt + timed - r.getMeasureDelayNanos() : 0;
@@ -259,8 +247,8 @@ public final class Run {
   private ProgressSample progressAt(long atUnixNanos) {
     return ProgressSample.newBuilder()
         .setAtUnixNanos(atUnixNanos)
-        .setOps(workload.opsSoFar())
-        .setBytes(workload.bytesSoFar())
+        .setOps(prepared.workload().opsSoFar())
+        .setBytes(prepared.workload().bytesSoFar())
         .build();
   }
 
@@ -274,13 +262,13 @@ public final class Run {
     ResourceSample latest = telemetry == null ? null : telemetry.latest();
     WorkloadResult r = result;
     return new RunView(
-        runId,
-        WorkloadKind.of(spec).name(),
+        prepared.runId(),
+        WorkloadKind.of(prepared.spec()).name(),
         state(),
-        r != null ? r.getOps() : workload.opsSoFar(),
-        r != null ? r.getBytes() : workload.bytesSoFar(),
+        r != null ? r.getOps() : prepared.workload().opsSoFar(),
+        r != null ? r.getBytes() : prepared.workload().bytesSoFar(),
         latest,
-        sampler != null);
+        prepared.sampler() != null);
   }
 
   public WorkloadResult result() {
@@ -291,8 +279,8 @@ public final class Run {
     return WorkloadResult.newBuilder()
         .setState(state())
         .setIntendedStartUnixNanos(startAt)
-        .setOps(workload.opsSoFar())
-        .setBytes(workload.bytesSoFar())
+        .setOps(prepared.workload().opsSoFar())
+        .setBytes(prepared.workload().bytesSoFar())
         .build();
   }
 
@@ -301,8 +289,8 @@ public final class Run {
       return state;
     }
     abortReason = reason == null || reason.isBlank() ? "requested by coordinator" : reason;
-    LOG.warn("run {} aborted: {}", runId, abortReason);
-    workload.abort();
+    LOG.warn("run {} aborted: {}", prepared.runId(), abortReason);
+    prepared.workload().abort();
     if (state == RunState.RUN_STATE_PREPARED) {
       state = RunState.RUN_STATE_ABORTED;
       result =
@@ -356,7 +344,7 @@ public final class Run {
         Thread.currentThread().interrupt();
       }
     }
-    CleanupReport report = workload.cleanup();
+    CleanupReport report = prepared.workload().cleanup();
     afterCleanup.run();
     return report;
   }

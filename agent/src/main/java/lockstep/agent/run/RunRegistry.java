@@ -148,7 +148,7 @@ public final class RunRegistry implements AutoCloseable {
     synchronized (this) {
       Run existing = runs.get(request.getRunId());
       if (existing != null) {
-        if (!existing.spec().equals(request.getWorkload())) {
+        if (!existing.prepared().spec().equals(request.getWorkload())) {
           throw Status.ALREADY_EXISTS
               .withDescription(
                   "run "
@@ -178,12 +178,14 @@ public final class RunRegistry implements AutoCloseable {
               : new ResourceSampler(Path.of("/"), blockDevice(), () -> pids(workload));
       Run run =
           new Run(
-              request.getRunId(),
-              request.getWorkload(),
-              workload,
-              lease,
-              peer,
-              sampler,
+              new Run.Prepared(
+                  request.getRunId(),
+                  request.getWorkload(),
+                  workload,
+                  lease,
+                  peer,
+                  System.currentTimeMillis(),
+                  sampler),
               () -> cleanedUp(request.getRunId()));
       runs.put(run.runId(), run);
       if (closed) {
@@ -317,9 +319,9 @@ public final class RunRegistry implements AutoCloseable {
                   r.runId(),
                   r.state().name().replace("RUN_STATE_", "")
                       + ", prepared by "
-                      + r.preparedBy()
+                      + r.prepared().by()
                       + " at",
-                  r.preparedAtMillis());
+                  r.prepared().atMillis());
           break;
         }
       }
@@ -363,7 +365,9 @@ public final class RunRegistry implements AutoCloseable {
    * Every run this agent holds (prepared, running, or ended and kept for collect), oldest first.
    */
   public List<Run> list() {
-    return runs.values().stream().sorted(Comparator.comparingLong(Run::preparedAtMillis)).toList();
+    return runs.values().stream()
+        .sorted(Comparator.comparingLong(r -> r.prepared().atMillis()))
+        .toList();
   }
 
   public boolean isKnown(String runId) {
@@ -390,7 +394,7 @@ public final class RunRegistry implements AutoCloseable {
     }
     long now = System.currentTimeMillis();
     for (Run r : runs.values()) {
-      if (r.preparedBy().equals(peer) && !r.cleanupStarted()) {
+      if (r.prepared().by().equals(peer) && !r.cleanupStarted()) {
         LOG.info(
             "run {}: the connection it was prepared over ({}) closed; ending it in {} ms unless its"
                 + " coordinator calls",

@@ -117,7 +117,8 @@ public final class AgentServer {
     AgentMetrics m =
         new AgentMetrics(
             nodeName, () -> registry.list().stream().map(Run::view).toList(), idle::sample);
-    registry.onFinished(r -> m.finished(r.runId(), WorkloadKind.of(r.spec()).name(), r.result()));
+    registry.onFinished(
+        r -> m.finished(r.runId(), WorkloadKind.of(r.prepared().spec()).name(), r.result()));
     metrics = m.start(host, port);
     return m;
   }

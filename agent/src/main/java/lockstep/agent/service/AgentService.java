@@ -182,8 +182,8 @@ final class AgentService implements BindableService {
     }
     return PrepareResponse.newBuilder()
         .setState(run.state())
-        .addAllPaths(run.workload().paths())
-        .addAllWorkerPids(run.workload().workerPids())
+        .addAllPaths(run.prepared().workload().paths())
+        .addAllWorkerPids(run.prepared().workload().workerPids())
         .build();
   }
 
@@ -318,18 +318,19 @@ final class AgentService implements BindableService {
     String caller = CallerIdentity.current();
     ListRunsResponse.Builder b = ListRunsResponse.newBuilder();
     for (Run run : registry.list()) {
-      String owner = owners.ownerOf(run.runId());
+      Run.Prepared prepared = run.prepared();
+      String owner = owners.ownerOf(prepared.runId());
       b.addRuns(
           RunSummary.newBuilder()
-              .setRunId(run.runId())
+              .setRunId(prepared.runId())
               .setOwner(CallerIdentity.shown(owner))
               .setYours(owner.equals(caller))
               .setState(run.state())
-              .setPreparedBy(run.preparedBy())
-              .setPreparedAtUnixMillis(run.preparedAtMillis())
+              .setPreparedBy(prepared.by())
+              .setPreparedAtUnixMillis(prepared.atMillis())
               .setCleanedAtUnixMillis(run.cleanedAtMillis())
               .setAbortReason(run.abortReason() == null ? "" : run.abortReason())
-              .setWorkload(run.spec()));
+              .setWorkload(prepared.spec()));
     }
     return b.build();
   }
