@@ -12,12 +12,7 @@ public final class PosixException extends RuntimeException {
 
   public PosixException(
       String operation, String path, int errno, String errnoName, String description) {
-    super(operation + " " + path + ": " + detail(errnoName, description));
-    this.operation = operation;
-    this.path = path;
-    this.errno = errno;
-    this.errnoName = errnoName;
-    this.detail = detail(errnoName, description);
+    this(detail(errnoName, description), operation, path, errno, errnoName);
   }
 
   private PosixException(
