@@ -29,18 +29,8 @@ public final class CredentialOptions {
           "File holding the bearer token agents and coordinators share (or set LOCKSTEP_TOKEN).")
   private Path tokenFile;
 
-  /** --tls-cert, or null. */
-  public Path tlsCert() {
-    return tlsCert;
-  }
-
-  /** --tls-key, or null. */
-  public Path tlsKey() {
-    return tlsKey;
-  }
-
-  /** --token-file, or null. */
-  public Path tokenFile() {
-    return tokenFile;
+  /** What was given; null for each option left out. */
+  public Credentials credentials() {
+    return new Credentials(tlsCert, tlsKey, tokenFile);
   }
 }

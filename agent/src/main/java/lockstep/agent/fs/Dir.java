@@ -34,14 +34,9 @@ public record Dir(int fd, Path path) implements AutoCloseable {
       f = openNew(name, flags, mode, p);
     } catch (PosixException e) {
       if (e.is(Errno.EEXIST)) {
-        throw PosixException.withDetail(
-            "open",
-            p,
-            e.errno(),
-            e.errnoName(),
-            e.detail()
-                + ": something the run did not create is at this path; it is left untouched (remove"
-                + " it or choose another path)");
+        throw e.explained(
+            "something the run did not create is at this path; it is left untouched (remove it or"
+                + " choose another path)");
       }
       throw e;
     }

@@ -41,6 +41,16 @@ public final class PosixException extends RuntimeException {
     return e;
   }
 
+  /** This failure with {@code why} after its detail: "EXDEV (...): the path leaves the root". */
+  public PosixException explained(String why) {
+    return new PosixException(detail + ": " + why, operation, path, errno, errnoName);
+  }
+
+  /** This failure with {@code description} in place of the system's words for its errno. */
+  public PosixException describedAs(String description) {
+    return new PosixException(operation, path, errno, errnoName, description);
+  }
+
   private static String detail(String errnoName, String description) {
     if (errnoName.isEmpty()) {
       return description;

@@ -215,18 +215,12 @@ public final class RootDir implements AutoCloseable {
     PosixException e = Posix.error("open", path, errno);
     if (errno == Errno.ELOOP.intValue()
         || errno == Errno.ENOTDIR.intValue() /* O_DIRECTORY|O_NOFOLLOW met a link */) {
-      return PosixException.withDetail(
-          "open",
-          path,
-          errno,
-          e.errnoName(),
-          e.detail()
-              + ": a symbolic link or non-directory is on the path; links are never followed"
-              + " beneath the agent root");
+      return e.explained(
+          "a symbolic link or non-directory is on the path; links are never followed beneath the"
+              + " agent root");
     }
     if (errno == Errno.EXDEV.intValue()) {
-      return PosixException.withDetail(
-          "open", path, errno, e.errnoName(), e.detail() + ": the path leaves the agent root");
+      return e.explained("the path leaves the agent root");
     }
     return e;
   }

@@ -1,7 +1,6 @@
 package lockstep.agent.metrics;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import lockstep.common.Loopback;
 
 /**
  * Where {@code --metrics} serves: {@code PORT} alone is 127.0.0.1:PORT; {@code HOST:PORT} as given
@@ -40,7 +39,7 @@ public record MetricsAddress(String host, int port) {
     if (p < 0 || p > 65535) {
       throw new InvalidMetricsAddress("--metrics: port " + p + " is outside 0..65535");
     }
-    if (!allowPublic && !isLoopback(host)) {
+    if (!allowPublic && !Loopback.is(host)) {
       throw new InvalidMetricsAddress(
           "--metrics: "
               + host
@@ -49,14 +48,6 @@ public record MetricsAddress(String host, int port) {
               + " reaches the port reads run ids, workload types and this node's counters)");
     }
     return new MetricsAddress(host, p);
-  }
-
-  static boolean isLoopback(String host) {
-    try {
-      return InetAddress.getByName(host).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
   }
 
   @Override

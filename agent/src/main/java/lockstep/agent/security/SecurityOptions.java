@@ -1,12 +1,10 @@
 package lockstep.agent.security;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import lockstep.common.CredentialOptions;
+import lockstep.common.Credentials;
+import lockstep.common.Credentials.CredentialsException;
+import lockstep.common.Loopback;
 import picocli.CommandLine;
 
 /**
@@ -17,8 +15,6 @@ import picocli.CommandLine;
  * loopback without {@code --insecure}. Every refusal is a ParameterException naming the option.
  */
 public final class SecurityOptions {
-  static final int MIN_TOKEN = 16;
-
   @CommandLine.Mixin private CredentialOptions credentials = new CredentialOptions();
 
   @CommandLine.Option(
@@ -42,38 +38,28 @@ public final class SecurityOptions {
   }
 
   public AgentSecurity resolve(CommandLine cmd, String listenHost, String tokenFromEnv) {
-    Path tlsCert = credentials.tlsCert();
-    Path tlsKey = credentials.tlsKey();
-    Path tokenFile = credentials.tokenFile();
-    if ((tlsCert == null) != (tlsKey == null)) {
-      throw new CommandLine.ParameterException(
-          cmd, "--tls-cert and --tls-key go together (give both or neither)");
+    Credentials given = credentials.credentials();
+    String token;
+    try {
+      given.check();
+      Credentials.readable("--tls-client-ca", tlsClientCa);
+      token = given.token(tokenFromEnv);
+    } catch (CredentialsException e) {
+      throw new CommandLine.ParameterException(cmd, e.getMessage());
     }
-    if (tlsClientCa != null && tlsCert == null) {
+    if (tlsClientCa != null && given.tlsCert() == null) {
       throw new CommandLine.ParameterException(
           cmd, "--tls-client-ca needs --tls-cert and --tls-key");
     }
-    for (var f :
-        new Object[][] {
-          {"--tls-cert", tlsCert},
-          {"--tls-key", tlsKey},
-          {"--tls-client-ca", tlsClientCa},
-          {"--token-file", tokenFile}
-        }) {
-      Path p = (Path) f[1];
-      if (p != null && !Files.isReadable(p)) {
-        throw new CommandLine.ParameterException(cmd, f[0] + ": " + p + " is not a readable file");
-      }
-    }
-    String token = token(cmd, tokenFile, tokenFromEnv);
-    if (tlsCert != null && tlsClientCa == null && token == null) {
+    if (given.tlsCert() != null && tlsClientCa == null && token == null) {
       throw new CommandLine.ParameterException(
           cmd,
           "--tls-cert without --tls-client-ca or a token would let any client in: add"
               + " --tls-client-ca CA.pem or --token-file");
     }
-    AgentSecurity security = new AgentSecurity(tlsCert, tlsKey, tlsClientCa, token, insecure);
-    if (!security.authenticates() && !insecure && !isLoopback(listenHost)) {
+    AgentSecurity security =
+        new AgentSecurity(given.tlsCert(), given.tlsKey(), tlsClientCa, token, insecure);
+    if (!security.authenticates() && !insecure && !Loopback.is(listenHost)) {
       throw new CommandLine.ParameterException(
           cmd,
           "--listen: "
@@ -83,44 +69,5 @@ public final class SecurityOptions {
               + " there)");
     }
     return security;
-  }
-
-  private static String token(CommandLine cmd, Path tokenFile, String fromEnv) {
-    String t = null;
-    String where = "LOCKSTEP_TOKEN";
-    if (tokenFile != null) {
-      try {
-        t = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
-        where = "--token-file " + tokenFile;
-      } catch (IOException e) {
-        throw new CommandLine.ParameterException(
-            cmd, "--token-file: " + tokenFile + ": " + e.getMessage());
-      }
-    } else if (fromEnv != null && !fromEnv.isBlank()) {
-      t = fromEnv.strip();
-    }
-    if (t != null && t.length() < MIN_TOKEN) {
-      throw new CommandLine.ParameterException(
-          cmd,
-          where
-              + ": the token has "
-              + t.length()
-              + " characters; use at least "
-              + MIN_TOKEN
-              + " (e.g. openssl rand -hex 32)");
-    }
-    if (t != null && !t.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-      throw new CommandLine.ParameterException(
-          cmd, where + ": the token must be printable ASCII without spaces");
-    }
-    return t;
-  }
-
-  static boolean isLoopback(String host) {
-    try {
-      return InetAddress.getByName(host).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
   }
 }

@@ -125,11 +125,7 @@ final class BlockIo {
     if (!direct || !"EINVAL".equals(e.errnoName())) {
       return e;
     }
-    return new PosixException(
-        e.operation(),
-        e.path(),
-        e.errno(),
-        e.errnoName(),
+    return e.describedAs(
         "O_DIRECT refused or misaligned: this file system may not support direct I/O, or needs an"
             + " alignment above block-size "
             + blockSize

@@ -1,10 +1,9 @@
 package lockstep.coordinator.cli;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import lockstep.common.CredentialOptions;
+import lockstep.common.Credentials;
+import lockstep.common.Credentials.CredentialsException;
 import lockstep.coordinator.agent.ChannelSecurity;
 import lockstep.coordinator.inventory.InventoryParser;
 import lockstep.coordinator.inventory.InventorySecurity;
@@ -35,45 +34,19 @@ final class ConnectionOptions {
         inventory == null
             ? InventorySecurity.NONE
             : new InventoryParser().parse(inventory).security();
-    Path ca = or(tlsCa, inv.ca());
-    Path cert = or(credentials.tlsCert(), inv.cert());
-    Path key = or(credentials.tlsKey(), inv.key());
-    Path tokenPath = or(credentials.tokenFile(), inv.tokenFile());
-    if ((cert == null) != (key == null)) {
-      throw new ScenarioException("--tls-cert and --tls-key go together (give both or neither)");
-    }
-    if (cert != null && ca == null) {
-      throw new ScenarioException(
-          "--tls-cert needs --tls-ca (the CA that signed the agents' certificates)");
-    }
-    for (Object[] f :
-        new Object[][] {
-          {"--tls-ca", ca}, {"--tls-cert", cert}, {"--tls-key", key}, {"--token-file", tokenPath}
-        }) {
-      Path p = (Path) f[1];
-      if (p != null && !Files.isReadable(p)) {
-        throw new ScenarioException(f[0] + ": " + p + " is not a readable file");
-      }
-    }
-    return ChannelSecurity.of(ca, cert, key, token(tokenPath, System.getenv("LOCKSTEP_TOKEN")));
-  }
-
-  private static String token(Path file, String fromEnv) {
-    if (file == null) {
-      return fromEnv == null || fromEnv.isBlank() ? null : fromEnv.strip();
-    }
+    Path ca = tlsCa != null ? tlsCa : inv.ca();
+    Credentials given = credentials.credentials().orElse(inv.credentials());
     try {
-      String t = Files.readString(file, StandardCharsets.UTF_8).strip();
-      if (t.isEmpty()) {
-        throw new ScenarioException("--token-file: " + file + " is empty");
+      given.check();
+      Credentials.readable("--tls-ca", ca);
+      if (given.tlsCert() != null && ca == null) {
+        throw new ScenarioException(
+            "--tls-cert needs --tls-ca (the CA that signed the agents' certificates)");
       }
-      return t;
-    } catch (IOException e) {
-      throw new ScenarioException("--token-file: " + file + ": " + e.getMessage());
+      return ChannelSecurity.of(
+          ca, given.tlsCert(), given.tlsKey(), given.token(System.getenv("LOCKSTEP_TOKEN")));
+    } catch (CredentialsException e) {
+      throw new ScenarioException(e.getMessage());
     }
-  }
-
-  private static Path or(Path a, Path b) {
-    return a != null ? a : b;
   }
 }

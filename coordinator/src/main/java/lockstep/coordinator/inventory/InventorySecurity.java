@@ -1,6 +1,7 @@
 package lockstep.coordinator.inventory;
 
 import java.nio.file.Path;
+import lockstep.common.Credentials;
 
 /**
  * An inventory's {@code security:} section: the coordinator's TLS files and token file (paths
@@ -8,4 +9,9 @@ import java.nio.file.Path;
  */
 public record InventorySecurity(Path ca, Path cert, Path key, Path tokenFile) {
   public static final InventorySecurity NONE = new InventorySecurity(null, null, null, null);
+
+  /** The certificate, key and token file, as the command line's would be. */
+  public Credentials credentials() {
+    return new Credentials(cert, key, tokenFile);
+  }
 }
