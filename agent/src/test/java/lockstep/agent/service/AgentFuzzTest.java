@@ -2,6 +2,8 @@ package lockstep.agent.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -10,28 +12,25 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.GetResultRequest;
-import lockstep.agent.v1.HotLockWorkload;
-import lockstep.agent.v1.LockFilesWorkload;
-import lockstep.agent.v1.MetadataOp;
-import lockstep.agent.v1.MetadataWorkload;
-import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.PrepareRequest;
-import lockstep.agent.v1.ReadWorkload;
 import lockstep.agent.v1.StartRequest;
 import lockstep.agent.v1.WorkloadSpec;
-import lockstep.agent.v1.WriteWorkload;
 import lockstep.common.WallClock;
+import lockstep.common.WorkloadKind;
 import lockstep.testsupport.InProcessCluster;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -122,6 +121,24 @@ class AgentFuzzTest {
         Tuple.of(1, Arbitraries.strings().ofMaxLength(30)));
   }
 
+  /**
+   * Values that make a valid workload when every field holds one (so most tries get past prepare);
+   * a field not named here takes 0 or 1. Small on purpose: worker processes are JVMs.
+   */
+  private static final Map<String, long[]> VALID =
+      Map.ofEntries(
+          Map.entry("size_bytes", new long[] {4096, 65536}),
+          Map.entry("block_size_bytes", new long[] {512, 4096}),
+          Map.entry("threads", new long[] {1, 2}),
+          Map.entry("processes", new long[] {1, 2}),
+          Map.entry("files", new long[] {1, 3}),
+          Map.entry("depth", new long[] {0, 2}),
+          Map.entry("slots", new long[] {0, 2, 3}),
+          Map.entry("duration_millis", new long[] {50}),
+          Map.entry("warmup_millis", new long[] {0, 10}),
+          Map.entry("hold_micros", new long[] {0, 10}),
+          Map.entry("seed", new long[] {0, 7}));
+
   private static Arbitrary<Long> edges(long... valid) {
     Arbitrary<Long> picked = Arbitraries.of(java.util.Arrays.stream(valid).boxed().toList());
     return Arbitraries.frequencyOf(
@@ -130,106 +147,44 @@ class AgentFuzzTest {
             1, Arbitraries.of(0L, -1L, 1L, (long) Integer.MAX_VALUE, 4294967295L, Long.MAX_VALUE)));
   }
 
+  /** Every kind of workload, each field of its message drawn by type; and no workload at all. */
   @Provide
   Arbitrary<WorkloadSpec> workloads() {
-    Arbitrary<WorkloadSpec> write =
-        Combinators.combine(
-                paths(),
-                edges(4096, 65536),
-                edges(512, 4096),
-                Arbitraries.of(true, false),
-                edges(1, 2))
-            .as(
-                (f, size, block, direct, threads) ->
-                    WorkloadSpec.newBuilder()
-                        .setWrite(
-                            WriteWorkload.newBuilder()
-                                .setFile(f)
-                                .setSizeBytes(size)
-                                .setBlockSizeBytes(block.intValue())
-                                .setODirect(direct)
-                                .setThreads(threads.intValue()))
-                        .build());
-    Arbitrary<WorkloadSpec> read =
-        Combinators.combine(paths(), edges(4096), edges(4096), Arbitraries.of(true, false))
-            .as(
-                (f, size, block, direct) ->
-                    WorkloadSpec.newBuilder()
-                        .setRead(
-                            ReadWorkload.newBuilder()
-                                .setFile(f)
-                                .setSizeBytes(size)
-                                .setBlockSizeBytes(block.intValue())
-                                .setODirect(direct))
-                        .build());
-    // worker-process workloads: at most two processes when valid (each is a JVM)
-    Arbitrary<WorkloadSpec> lockFiles =
-        Combinators.combine(paths(), edges(1, 2), edges(1, 3), Arbitraries.integers().between(0, 4))
-            .as(
-                (d, p, n, kind) ->
-                    WorkloadSpec.newBuilder()
-                        .setLockFiles(
-                            LockFilesWorkload.newBuilder()
-                                .setDir(d)
-                                .setProcesses(p.intValue())
-                                .setFiles(n.intValue())
-                                .setLockValue(kind))
-                        .build());
-    Arbitrary<WorkloadSpec> hotLock =
-        Combinators.combine(paths(), edges(1), edges(1, 2), edges(50), edges(0, 10))
-            .as(
-                (f, p, t, ms, hold) ->
-                    WorkloadSpec.newBuilder()
-                        .setHotLock(
-                            HotLockWorkload.newBuilder()
-                                .setFile(f)
-                                .setProcesses(p.intValue())
-                                .setThreads(t.intValue())
-                                .setDurationMillis(ms)
-                                .setHoldMicros(hold))
-                        .build());
-    Arbitrary<WorkloadSpec> pingPong =
-        Combinators.combine(paths(), edges(1), edges(0, 2, 3), edges(50), edges(0, 10))
-            .as(
-                (f, p, slots, ms, warm) ->
-                    WorkloadSpec.newBuilder()
-                        .setPingPong(
-                            PingPongWorkload.newBuilder()
-                                .setFile(f)
-                                .setProcesses(p.intValue())
-                                .setSlots(slots.intValue())
-                                .setDurationMillis(ms)
-                                .setWarmupMillis(warm))
-                        .build());
-    Arbitrary<WorkloadSpec> metadata =
-        Combinators.combine(
-                paths(),
-                edges(1, 5),
-                edges(0, 2),
-                edges(1, 2),
-                Arbitraries.of(MetadataOp.values())
-                    .filter(o -> o != MetadataOp.UNRECOGNIZED)
-                    .list()
-                    .ofMaxSize(5))
-            .as(
-                (d, files, depth, threads, ops) ->
-                    WorkloadSpec.newBuilder()
-                        .setMetadata(
-                            MetadataWorkload.newBuilder()
-                                .setDir(d)
-                                .setFiles(files.intValue())
-                                .setDepth(depth.intValue())
-                                .setThreads(threads.intValue())
-                                .addAllOps(ops))
-                        .build());
-    return Arbitraries.oneOf(
-        write,
-        read,
-        lockFiles,
-        hotLock,
-        pingPong,
-        metadata,
-        Arbitraries.just(WorkloadSpec.getDefaultInstance()));
+    List<Arbitrary<WorkloadSpec>> kinds = new ArrayList<>();
+    for (WorkloadKind<?> kind : WorkloadKind.ALL) {
+      List<Arbitrary<Consumer<Message.Builder>>> fields = new ArrayList<>();
+      kind.newMessageBuilder().getDescriptorForType().getFields().forEach(f -> fields.add(set(f)));
+      kinds.add(
+          Combinators.combine(fields)
+              .as(
+                  setters -> {
+                    Message.Builder b = kind.newMessageBuilder();
+                    setters.forEach(s -> s.accept(b));
+                    return kind.spec(b.build());
+                  }));
+    }
+    kinds.add(Arbitraries.just(WorkloadSpec.getDefaultInstance()));
+    return Arbitraries.oneOf(kinds);
+  }
+
+  /** Sets {@code f} to a value of its type: a path, a number near the edges, any enum number. */
+  private Arbitrary<Consumer<Message.Builder>> set(FieldDescriptor f) {
+    Arbitrary<Object> value =
+        switch (f.getJavaType()) {
+          case STRING -> paths().map(v -> v);
+          case BOOLEAN -> Arbitraries.of(true, false);
+          case INT -> edges(VALID.getOrDefault(f.getName(), new long[] {0, 1})).map(Long::intValue);
+          case LONG -> edges(VALID.getOrDefault(f.getName(), new long[] {0, 1})).map(v -> v);
+          case ENUM ->
+              Arbitraries.integers()
+                  .between(0, f.getEnumType().getValues().size())
+                  .map(n -> f.getEnumType().findValueByNumberCreatingIfUnknown(n));
+          default -> throw new IllegalStateException(f.getFullName() + ": no values for its type");
+        };
+    if (f.isRepeated()) {
+      return value.list().ofMaxSize(5).map(vs -> b -> vs.forEach(v -> b.addRepeatedField(f, v)));
+    }
+    return value.map(v -> b -> b.setField(f, v));
   }
 
   private AgentServiceGrpc.AgentServiceBlockingStub call() {
