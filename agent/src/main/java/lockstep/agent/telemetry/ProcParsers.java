@@ -1,5 +1,8 @@
 package lockstep.agent.telemetry;
 
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -13,7 +16,60 @@ import lockstep.agent.v1.NetCounters;
  * fields that do not parse are skipped, so a kernel with more or fewer columns still works.
  */
 public final class ProcParsers {
+  /** /proc/stat's "cpu" line: the label, then ticks per state (proc(5)). */
+  private static final Columns CPU =
+      Columns.of(
+          CpuTicks.getDescriptor(),
+          "cpu user nice system idle iowait irq softirq steal guest guest_nice");
+
+  /** A /proc/diskstats line (Documentation/admin-guide/iostats.rst); times are in ms. */
+  private static final Columns DISKSTATS =
+      Columns.of(
+          DiskCounters.getDescriptor(),
+          "major minor device reads reads_merged sectors_read read_millis writes writes_merged"
+              + " sectors_written write_millis in_flight io_millis weighted_io_millis");
+
+  /** A /proc/net/dev line after "name:", receive columns then transmit columns. */
+  private static final Columns NET_DEV =
+      Columns.of(
+          NetCounters.getDescriptor(),
+          "rx_bytes rx_packets rx_errs rx_drop rx_fifo rx_frame rx_compressed rx_multicast"
+              + " tx_bytes tx_packets tx_errs tx_drop tx_fifo tx_colls tx_carrier tx_compressed");
+
   private ProcParsers() {}
+
+  /**
+   * Where each counter of a message stands in a kernel file's line: a message's uint64 field is the
+   * column of the same name, so the kernel's documented layout is written once, as names.
+   */
+  private record Columns(FieldDescriptor[] fields, int[] at) {
+    static Columns of(Descriptor message, String layout) {
+      List<String> names = List.of(layout.split(" "));
+      List<FieldDescriptor> fields = new ArrayList<>();
+      for (FieldDescriptor fd : message.getFields()) {
+        if (fd.getType() == FieldDescriptor.Type.UINT64) {
+          fields.add(fd);
+        }
+      }
+      int[] at = new int[fields.size()];
+      for (int i = 0; i < at.length; i++) {
+        at[i] = names.indexOf(fields.get(i).getName());
+        if (at[i] < 0) {
+          throw new IllegalStateException(
+              fields.get(i).getFullName() + " names no column of \"" + layout + "\"");
+        }
+      }
+      return new Columns(fields.toArray(FieldDescriptor[]::new), at);
+    }
+
+    /** Each counter from its column of {@code f}; a column the line lacks reads as 0. */
+    <B extends Message.Builder> B fill(B b, String[] f) {
+      for (int i = 0; i < fields.length; i++) {
+        b.setField(fields[i], field(f, at[i]));
+      }
+      return b;
+    }
+  }
 
   /** The aggregate "cpu" line of /proc/stat; missing columns (old kernels) read as 0. */
   public static CpuTicks cpu(String procStat) {
@@ -21,17 +77,7 @@ public final class ProcParsers {
     if (line == null) {
       return CpuTicks.getDefaultInstance();
     }
-    String[] f = columns(line);
-    return CpuTicks.newBuilder()
-        .setUser(field(f, 1))
-        .setNice(field(f, 2))
-        .setSystem(field(f, 3))
-        .setIdle(field(f, 4))
-        .setIowait(field(f, 5))
-        .setIrq(field(f, 6))
-        .setSoftirq(field(f, 7))
-        .setSteal(field(f, 8))
-        .build();
+    return CPU.fill(CpuTicks.newBuilder(), columns(line)).build();
   }
 
   /** "ctxt" of /proc/stat: context switches since boot. */
@@ -68,18 +114,7 @@ public final class ProcParsers {
       if (f.length < 14 || !devices.contains(f[2])) {
         continue;
       }
-      out.add(
-          DiskCounters.newBuilder()
-              .setDevice(f[2])
-              .setReads(field(f, 3))
-              .setSectorsRead(field(f, 5))
-              .setReadMillis(field(f, 6))
-              .setWrites(field(f, 7))
-              .setSectorsWritten(field(f, 9))
-              .setWriteMillis(field(f, 10))
-              .setIoMillis(field(f, 12))
-              .setWeightedIoMillis(field(f, 13))
-              .build());
+      out.add(DISKSTATS.fill(DiskCounters.newBuilder().setDevice(f[2]), f).build());
     }
     return out;
   }
@@ -97,14 +132,7 @@ public final class ProcParsers {
       if (name.isEmpty() || f.length < 10 || number(f[0]) < 0) {
         continue;
       }
-      out.add(
-          NetCounters.newBuilder()
-              .setName(name)
-              .setRxBytes(field(f, 0))
-              .setRxPackets(field(f, 1))
-              .setTxBytes(field(f, 8))
-              .setTxPackets(field(f, 9))
-              .build());
+      out.add(NET_DEV.fill(NetCounters.newBuilder().setName(name), f).build());
     }
     return out;
   }
