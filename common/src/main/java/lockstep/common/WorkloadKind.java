@@ -118,9 +118,8 @@ public final class WorkloadKind<M extends Message> {
               choice("lock-wait", "try_lock", "lock wait", "block", "try"))
           .rules(
               l -> {
-                WorkloadRules.range(
-                    "processes", l.getProcesses(), 1, WorkloadValidator.MAX_LOCK_FILES_PROCESSES);
-                WorkloadRules.range("files", l.getFiles(), 1, WorkloadValidator.MAX_LOCK_FILES);
+                WorkloadRules.range("processes", l.getProcesses(), 1, 1024);
+                WorkloadRules.range("files", l.getFiles(), 1, 1_000_000);
                 WorkloadRules.lockKind(l.getLock(), true);
                 WorkloadRules.known("release", l.getRelease(), "must be hold or unlock-each");
                 WorkloadRules.known("close", l.getClose(), "must be end or each");
@@ -151,18 +150,12 @@ public final class WorkloadKind<M extends Message> {
           .rules(
               p -> {
                 WorkloadRules.sharedFile("file", p.getFile());
-                WorkloadRules.range(
-                    "processes", p.getProcesses(), 1, WorkloadValidator.MAX_PROCESSES);
+                WorkloadRules.processes(p.getProcesses());
                 WorkloadRules.lockKind(p.getLock(), false);
                 WorkloadRules.known("io", p.getIo(), "must be none, read, write or read-write");
                 WorkloadRules.duration("duration", p.getDurationMillis());
-                WorkloadRules.atMost(
-                    "warmup",
-                    p.getWarmupMillis(),
-                    WorkloadValidator.MAX_WARMUP_MILLIS,
-                    "ms",
-                    "10 m");
-                WorkloadRules.range("slots", p.getSlots(), 0, WorkloadValidator.MAX_SLOTS);
+                WorkloadRules.atMost("warmup", p.getWarmupMillis(), 10L * 60 * 1000, "ms", "10 m");
+                WorkloadRules.range("slots", p.getSlots(), 0, 1_000_000);
               })
           .nodeRules(WorkloadValidator::ringSlots)
           .workers(PingPongWorkload::getProcesses)
@@ -192,9 +185,8 @@ public final class WorkloadKind<M extends Message> {
           .rules(
               h -> {
                 WorkloadRules.sharedFile("file", h.getFile());
-                WorkloadRules.range(
-                    "processes", h.getProcesses(), 1, WorkloadValidator.MAX_PROCESSES);
-                WorkloadRules.range("threads", h.getThreads(), 0, WorkloadValidator.MAX_THREADS);
+                WorkloadRules.processes(h.getProcesses());
+                WorkloadRules.threads(h.getThreads());
                 WorkloadRules.lockKind(h.getLock(), true);
                 if (h.getLock() == LockKind.LOCK_KIND_FCNTL && h.getThreads() > 1) {
                   throw new InvalidWorkloadException(
@@ -203,8 +195,7 @@ public final class WorkloadKind<M extends Message> {
                           + " contend; use processes, or lock: ofd or flock");
                 }
                 WorkloadRules.duration("duration", h.getDurationMillis());
-                WorkloadRules.atMost(
-                    "hold", h.getHoldMicros(), WorkloadValidator.MAX_HOLD_MICROS, "us", "10 s");
+                WorkloadRules.atMost("hold", h.getHoldMicros(), 10_000_000, "us", "10 s");
               })
           .workers(h -> Math.max(1, h.getProcesses()) * Math.max(1, h.getThreads()))
           .openFilesPerWorker(HotLockWorkload::getThreads)
@@ -223,9 +214,9 @@ public final class WorkloadKind<M extends Message> {
               wordList("ops", "operation"))
           .rules(
               m -> {
-                WorkloadRules.range("files", m.getFiles(), 1, WorkloadValidator.MAX_METADATA_FILES);
-                WorkloadRules.range("depth", m.getDepth(), 0, WorkloadValidator.MAX_DEPTH);
-                WorkloadRules.range("threads", m.getThreads(), 0, WorkloadValidator.MAX_THREADS);
+                WorkloadRules.range("files", m.getFiles(), 1, 10_000_000);
+                WorkloadRules.range("depth", m.getDepth(), 0, 64);
+                WorkloadRules.threads(m.getThreads());
                 metadataOps(m.getOpsList());
               })
           .workers(MetadataWorkload::getThreads)

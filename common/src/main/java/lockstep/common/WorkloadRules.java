@@ -14,11 +14,11 @@ final class WorkloadRules {
     if (size == 0) {
       throw new InvalidWorkloadException("size", "must be greater than 0");
     }
-    if (size < 0 || size > WorkloadValidator.MAX_IO_SIZE) {
+    if (size < 0 || size > 1L << 42) {
       throw new InvalidWorkloadException(
           "size", Long.toUnsignedString(size) + " bytes is above the limit of 4 TiB");
     }
-    if (block < WorkloadValidator.MIN_BLOCK || block > WorkloadValidator.MAX_BLOCK) {
+    if (block < 512 || block > 64 << 20) {
       throw new InvalidWorkloadException(
           "block-size", Integer.toUnsignedString(block) + " bytes is outside 512 B .. 64 MiB");
     }
@@ -26,13 +26,23 @@ final class WorkloadRules {
       throw new InvalidWorkloadException(
           "o-direct", "needs block-size a multiple of 4 KiB and size a multiple of block-size");
     }
-    range("threads", threads, 0, WorkloadValidator.MAX_THREADS);
+    threads(threads);
     long blockCount = (size + block - 1) / block;
     if (threads > blockCount) {
       throw new InvalidWorkloadException(
           "threads",
           threads + " threads for " + blockCount + " block(s): each thread needs at least one");
     }
+  }
+
+  /** Threads of the agent, or of each worker process: 0 (one) .. 256. */
+  static void threads(int threads) {
+    range("threads", threads, 0, 256);
+  }
+
+  /** Worker processes of a node that share one file (each a JVM). */
+  static void processes(int processes) {
+    range("processes", processes, 1, 256);
   }
 
   static void pattern(AccessPattern p) {
@@ -69,8 +79,7 @@ final class WorkloadRules {
   }
 
   static void duration(String field, long millis) {
-    if (millis < WorkloadValidator.MIN_DURATION_MILLIS
-        || millis > WorkloadValidator.MAX_DURATION_MILLIS) {
+    if (millis < 100 || millis > 24L * 3600 * 1000) {
       throw new InvalidWorkloadException(
           field, Long.toUnsignedString(millis) + " ms is outside 100 ms .. 24 h");
     }

@@ -11,21 +11,8 @@ import lockstep.agent.v1.WorkloadSpec;
  * depends on the node (its root, limits, free space) is checked by the agent at prepare.
  */
 public final class WorkloadValidator {
-  public static final long MAX_IO_SIZE = 1L << 42;
-  public static final int MIN_BLOCK = 512;
-  public static final int MAX_BLOCK = 64 << 20;
+  /** O_DIRECT's block-size and buffer alignment. */
   public static final int DIRECT_ALIGNMENT = 4096;
-  public static final int MAX_THREADS = 256;
-  public static final int MAX_LOCK_FILES_PROCESSES = 1024;
-  public static final int MAX_LOCK_FILES = 1_000_000;
-  public static final int MAX_PROCESSES = 256;
-  public static final long MIN_DURATION_MILLIS = 100;
-  public static final long MAX_DURATION_MILLIS = 24L * 3600 * 1000;
-  public static final long MAX_WARMUP_MILLIS = 10L * 60 * 1000;
-  public static final long MAX_HOLD_MICROS = 10_000_000;
-  public static final int MAX_SLOTS = 1_000_000;
-  public static final int MAX_METADATA_FILES = 10_000_000;
-  public static final int MAX_DEPTH = 64;
 
   private WorkloadValidator() {}
 
