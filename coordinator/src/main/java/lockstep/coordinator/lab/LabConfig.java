@@ -51,10 +51,12 @@ public record LabConfig(
         accel);
     check(memoryMib >= 512, "--memory: %d MiB is too little for a guest (512+)", memoryMib);
     check(cpus >= 1 && cpus <= MAX_CPUS, "--cpus: %d is not 1 to %d", cpus, MAX_CPUS);
-    check(diskMbps >= 1, "--disk-mbps: must be 1 or more");
-    check(localallocMb == null || localallocMb >= 0, "--localalloc: must be 0 or more (MB)");
-    check(plockRateLimit >= 0, "--plock-rate-limit: must be 0 or more");
-    check(plockOwnership == 0 || plockOwnership == 1, "--plock-ownership: must be 0 or 1");
+    LabSetting.DISK_MBPS.check("--disk-mbps", diskMbps);
+    if (localallocMb != null) {
+      LabSetting.LOCALALLOC.check("--localalloc", localallocMb);
+    }
+    LabSetting.PLOCK_RATE_LIMIT.check("--plock-rate-limit", plockRateLimit);
+    LabSetting.PLOCK_OWNERSHIP.check("--plock-ownership", plockOwnership);
   }
 
   private static void check(boolean holds, String problem, Object... args) {

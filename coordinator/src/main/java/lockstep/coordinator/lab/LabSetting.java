@@ -50,6 +50,24 @@ public enum LabSetting {
     return stack;
   }
 
+  /**
+   * Refuses {@code value} of {@code option} outside the setting's range: the bounds {@code lab set}
+   * holds a live change to hold at boot ({@code lab up --disk-mbps}) too.
+   */
+  public void check(String option, int value) {
+    if (!allows(value)) {
+      throw new LabException(option + ": " + value + " is outside " + range());
+    }
+  }
+
+  private boolean allows(int value) {
+    return value >= min && value <= max;
+  }
+
+  private String range() {
+    return min + ".." + max;
+  }
+
   /** A KEY=VALUE of {@code lab set}, checked. */
   public record Change(LabSetting setting, int value) {}
 
@@ -68,8 +86,8 @@ public enum LabSetting {
         } catch (NumberFormatException e) {
           throw new LabException("set: " + k + ": '" + v + "' is not a whole number");
         }
-        if (n < s.min || n > s.max) {
-          throw new LabException("set: " + k + "=" + n + " is outside " + s.min + ".." + s.max);
+        if (!s.allows(n)) {
+          throw new LabException("set: " + k + "=" + n + " is outside " + s.range());
         }
         return new Change(s, n);
       }

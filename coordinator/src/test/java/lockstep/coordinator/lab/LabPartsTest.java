@@ -107,7 +107,12 @@ class LabPartsTest {
     assertThatThrownBy(() -> new LabConfig(d, d, "tcg", 256, 1, 20, null, 100, 1))
         .hasMessage("--memory: 256 MiB is too little for a guest (512+)");
     assertThatThrownBy(() -> new LabConfig(d, d, "tcg", 1536, 2, 20, -1, 100, 1))
-        .hasMessage("--localalloc: must be 0 or more (MB)");
+        .hasMessage("--localalloc: -1 is outside 0..4096");
+    assertThatThrownBy(() -> new LabConfig(d, d, "tcg", 1536, 2, 20, 5000, 100, 1))
+        .as("the bounds of lab set localalloc= hold at boot too")
+        .hasMessage("--localalloc: 5000 is outside 0..4096");
+    assertThatThrownBy(() -> new LabConfig(d, d, "tcg", 1536, 2, 0, null, 100, 1))
+        .hasMessage("--disk-mbps: 0 is outside 1..100000");
     assertThat(new LabConfig(d, d, "tcg", 1536, 2, 20, null, 0, 0).cpus()).isEqualTo(2);
   }
 
