@@ -2,9 +2,9 @@
 # Lockstep's ping-pong against ctdb's ping_pong and lockbench (a C program with the same fcntl
 # calls) in the lab's GFS2 guests, alternated A B B A (A = the peers, B = a Lockstep run).
 #
-#   java -jar coordinator/target/lockstep.jar lab up gfs2 --dir /var/tmp/lockstep-lab
+#   ./lockstep lab up gfs2 --dir /var/tmp/lockstep-lab
 #   [LAB_PAIRS=5] [LAB_SECONDS=10] [LAB_LIMIT=0] bench/lab-pingpong.sh
-#   java -jar coordinator/target/lockstep.jar lab down --dir /var/tmp/lockstep-lab
+#   ./lockstep lab down --dir /var/tmp/lockstep-lab
 #
 # Each side runs on node1 alone, one process, two slots (ping_pong's "file 2"), with GFS2's
 # plock_rate_limit set to LAB_LIMIT on every node first. ping_pong's figure is the mean of its
@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-JAR=${LAB_COORD_JAR:-coordinator/target/lockstep.jar}
+LOCKSTEP=${LAB_LOCKSTEP:-./lockstep}
 DIR=${LAB_DIR:-/var/tmp/lockstep-lab}
 PAIRS=${LAB_PAIRS:-5}
 SECS=${LAB_SECONDS:-10}
@@ -23,10 +23,10 @@ LIMIT=${LAB_LIMIT:-0}
 WORK=$(mktemp -d /tmp/lockstep-lab-pingpong.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-lab() { java -jar "$JAR" lab "$@"; }
+lab() { "$LOCKSTEP" lab "$@"; }
 
 if ! lab status --dir "$DIR" 2>/dev/null | grep -q gfs2; then
-  echo "lab-pingpong: no lab with GFS2 up in $DIR (java -jar $JAR lab up gfs2 --dir $DIR)" >&2
+  echo "lab-pingpong: no lab with GFS2 up in $DIR ($LOCKSTEP lab up gfs2 --dir $DIR)" >&2
   exit 2
 fi
 lab set --dir "$DIR" "plock_rate_limit=$LIMIT" >&2

@@ -6,16 +6,19 @@
 #   boot-ready SECS             systemd has finished booting (running or degraded)
 #   priv-up                     the node's private disk (ext4, not shared) on /mnt/priv; writeback
 #                               limits scaled to the guest (see below)
-#   gfs2-config RATE OWN        /etc/dlm/dlm.conf (enable_fencing=0, protocol=tcp, the plock settings)
+#   gfs2-config RATE OWN IDS    /etc/dlm/dlm.conf (enable_fencing=0, protocol=tcp, the plock settings),
+#                               corosync.conf with the members IDS (1,2,3: node1..node3; two_node
+#                               only with two)
 #   gfs2-corosync SECS          corosync.service started; waits until quorate
 #   gfs2-dlm SECS               dlm.service started; waits until dlm_controld answers
-#   gfs2-mkfs                   mkfs.gfs2 on the shared disk unless it has GFS2 already
+#   gfs2-mkfs JOURNALS          mkfs.gfs2 on the shared disk unless it has GFS2 already
 #   gfs2-mount                  GFS2 on /mnt/gfs2
 #   gfs2-umount                 GFS2 off /mnt/gfs2 (the stack's agent is stopped first)
 #   gfs2-dlm-stop               dlm.service stopped
 #   gfs2-set KEY VALUE          dlm_tool set_config KEY=VALUE, and the same in dlm.conf
-#   ocfs2-o2cb SECS             /etc/default/o2cb + cluster.conf; o2cb.service restarted; cluster online
-#   ocfs2-mkfs                  mkfs.ocfs2 on the shared disk unless it has OCFS2 already
+#   ocfs2-o2cb SECS IDS         /etc/default/o2cb (the lab's dead threshold) + cluster.conf of the
+#                               members IDS; o2cb.service restarted; cluster online
+#   ocfs2-mkfs SLOTS            mkfs.ocfs2 on the shared disk unless it has OCFS2 already
 #   ocfs2-mount [LOCALALLOC]    OCFS2 on /mnt/ocfs2 (localalloc=MB when given)
 #   agent-stop STACK            the stack's agent unit (lockstep-agent-STACK) stopped, if installed
 #   agent-start STACK PORT      ... started, and listening on PORT
@@ -59,6 +62,20 @@ priv-up)
 gfs2-config)
 	mkdir -p /etc/dlm
 	printf 'enable_fencing=0\nprotocol=tcp\nplock_rate_limit=%s\nplock_ownership=%s\n' "$1" "$2" > /etc/dlm/dlm.conf
+	# corosync 3 on the cluster segment: with three or more members a majority is quorate, with
+	# two two_node lets each go on alone (there is no fencing in the lab)
+	ids=$(echo "$3" | tr ',' ' ')
+	{
+		printf 'totem {\n\tversion: 2\n\tcluster_name: lockstep\n\ttransport: knet\n'
+		printf '\tcrypto_cipher: none\n\tcrypto_hash: none\n}\nnodelist {\n'
+		for i in $ids; do
+			printf '\tnode {\n\t\tring0_addr: 192.168.77.%s\n\t\tname: node%s\n\t\tnodeid: %s\n\t}\n' "$i" "$i" "$i"
+		done
+		printf '}\nquorum {\n\tprovider: corosync_votequorum\n'
+		[ "$(echo $ids | wc -w)" -ne 2 ] || printf '\ttwo_node: 1\n'
+		printf '}\nlogging {\n\tto_logfile: yes\n\tlogfile: /var/log/corosync/corosync.log\n'
+		printf '\tto_syslog: yes\n\ttimestamp: on\n}\n'
+	} > /etc/corosync/corosync.conf
 	# corosync's IPC (corosync-cmapctl: the token timeout) answers root only, unless a uidgid
 	# entry lets the agents' group (lockstep, GID 7070) in; dlm_tool needs no such grant
 	mkdir -p /etc/corosync/uidgid.d
@@ -73,7 +90,7 @@ gfs2-dlm)
 	wait_for "${1:-120}" "dlm_controld (dlm_tool status)" dlm_up
 	;;
 gfs2-mkfs)
-	[ "$(fstype gfs2)" = gfs2 ] || mkfs.gfs2 -O -p lock_dlm -t lockstep:fs1 -j 2 -J 32 "$(disk gfs2)" >/dev/null
+	[ "$(fstype gfs2)" = gfs2 ] || mkfs.gfs2 -O -p lock_dlm -t lockstep:fs1 -j "$1" -J 32 "$(disk gfs2)" >/dev/null
 	;;
 gfs2-mount)
 	mountpoint -q /mnt/gfs2 || mount -t gfs2 -o noatime "$(disk gfs2)" /mnt/gfs2
@@ -94,18 +111,24 @@ ocfs2-o2cb)
 	if ! [ -s /etc/ocfs2/cluster.conf ]; then
 		mkdir -p /etc/ocfs2
 		o2cb add-cluster lockstep
-		o2cb add-node lockstep node1 --ip 192.168.77.1 --number 1 --port 7777
-		o2cb add-node lockstep node2 --ip 192.168.77.2 --number 2 --port 7777
+		for i in $(echo "$2" | tr ',' ' '); do
+			o2cb add-node lockstep "node$i" --ip "192.168.77.$i" --number "$i" --port 7777
+		done
 	fi
-	sed -i -e 's/^O2CB_ENABLED=.*/O2CB_ENABLED=true/' -e 's/^O2CB_BOOTCLUSTER=.*/O2CB_BOOTCLUSTER=lockstep/' /etc/default/o2cb
+	# the lab's dead threshold: (16 - 1) x 2 s = 30 s without a disk heartbeat (the package's 31: 60 s)
+	sed -i -e 's/^O2CB_ENABLED=.*/O2CB_ENABLED=true/' -e 's/^O2CB_BOOTCLUSTER=.*/O2CB_BOOTCLUSTER=lockstep/' \
+		-e 's/^O2CB_HEARTBEAT_THRESHOLD=.*/O2CB_HEARTBEAT_THRESHOLD=16/' /etc/default/o2cb
+	grep -q '^O2CB_HEARTBEAT_THRESHOLD=' /etc/default/o2cb || echo 'O2CB_HEARTBEAT_THRESHOLD=16' >> /etc/default/o2cb
 	# o2cb is a SysV script (systemd-sysv-generator's o2cb.service) that ran at boot with
 	# O2CB_ENABLED=false and stays "active (exited)": a start would do nothing
 	systemctl restart o2cb
 	wait_for "${1:-120}" "o2cb cluster lockstep online (o2cb cluster-status)" o2cb_online
+	t=$(cat /sys/kernel/config/cluster/lockstep/heartbeat/dead_threshold)
+	[ "$t" = 16 ] || die "o2cb's dead threshold is $t, not 16"
 	;;
 ocfs2-mkfs)
 	[ "$(fstype ocfs2)" = ocfs2 ] ||
-		mkfs.ocfs2 -q -F -N 2 -b 4K -C 4K -J size=32M --cluster-stack=o2cb --cluster-name=lockstep -L lab-ocfs2 "$(disk ocfs2)" >/dev/null
+		mkfs.ocfs2 -q -F -N "$1" -b 4K -C 4K -J size=32M --cluster-stack=o2cb --cluster-name=lockstep -L lab-ocfs2 "$(disk ocfs2)" >/dev/null
 	;;
 ocfs2-mount)
 	opts=noatime

@@ -158,21 +158,4 @@ class ArchitectureTest {
         .resideInAnyPackage(ABOVE_THE_MODEL)
         .check(classes);
   }
-
-  @Test
-  void theLabDrivesTheCoordinatorAsAUserDoesNotFromInside() {
-    // lockstep lab runs `lockstep certs|agents|run` as processes inside its namespace
-    noClasses()
-        .that()
-        .resideInAPackage("..coordinator.lab..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage(
-            "..coordinator.run..",
-            "..coordinator.agent..",
-            "..coordinator.session..",
-            "..coordinator.report..",
-            "..coordinator.analysis..")
-        .check(classes);
-  }
 }

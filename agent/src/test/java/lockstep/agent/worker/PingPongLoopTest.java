@@ -20,6 +20,10 @@ class PingPongLoopTest {
   @TempDir Path root;
 
   private PingPongLoop loop() throws IOException {
+    return loop(1);
+  }
+
+  private PingPongLoop loop(int participants) throws IOException {
     Path file = root.resolve("pp.dat");
     Files.write(file, new byte[] {7, 7, 7, 7});
     PingPongWorkload spec =
@@ -31,7 +35,21 @@ class PingPongLoopTest {
             .setDurationMillis(200)
             .setWarmupMillis(50)
             .build();
-    return new PingPongLoop(file, spec, 3, 1, root, true);
+    return new PingPongLoop(file, spec, 3, participants, root, true);
+  }
+
+  /**
+   * The ring broken on purpose: the loop counts on a second participant that never joins, as a node
+   * whose locks are its own (o2cb's fcntl) never truly joins the others' ring. Each byte then comes
+   * back with this loop's own increment of 1, not the 2 a whole ring gives: every check the window
+   * holds is an error, and the worker says so in its result.
+   */
+  @Test
+  void aRingMissingAParticipantCountsEveryCheckAsACoherenceError() throws IOException {
+    WorkloadResult run = loop(2).run(WallClock.nowNanos() + 10_000_000L);
+    assertThat(run.hasError()).isFalse();
+    assertThat(run.getCoherenceChecks()).isPositive();
+    assertThat(run.getCoherenceErrors()).isEqualTo(run.getCoherenceChecks());
   }
 
   @Test

@@ -32,7 +32,8 @@ final class AgentTargetOptions {
       throw new ScenarioException("give --agents HOST:PORT,... or --inventory FILE");
     }
     List<String> addresses =
-        AgentSelection.choose(agents, inventory.file, List.of(), "--agents", AgentTargets.system())
+        AgentSelection.choose(
+                agents, inventory.read(), List.of(), "--agents", AgentTargets.system())
             .addresses();
     var security = connection.resolve(inventory.file);
     return addresses.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();

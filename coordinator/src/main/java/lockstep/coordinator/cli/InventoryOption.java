@@ -1,6 +1,8 @@
 package lockstep.coordinator.cli;
 
 import java.nio.file.Path;
+import lockstep.coordinator.inventory.Inventory;
+import lockstep.coordinator.inventory.InventoryParser;
 import picocli.CommandLine.Option;
 
 /**
@@ -14,4 +16,9 @@ final class InventoryOption {
       paramLabel = "FILE",
       description = "Inventory YAML: the nodes to work on (see deploy/inventory.example.yaml).")
   Path file;
+
+  /** The inventory's nodes, or null without {@code --inventory}. */
+  Inventory read() {
+    return file == null ? null : new InventoryParser().parse(file);
+  }
 }

@@ -5,12 +5,13 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.ServiceLoader;
 import java.util.function.Consumer;
 import lockstep.common.Logging;
 import lockstep.common.Version;
 import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.expect.ExpectationException;
-import lockstep.coordinator.lab.LabException;
 import lockstep.coordinator.report.ReportInputException;
 import lockstep.coordinator.results.RunFailedException;
 import lockstep.coordinator.scenario.Echo;
@@ -35,8 +36,7 @@ import picocli.CommandLine.Command;
       HistoryCommand.class,
       CertsCommand.class,
       CollectCommand.class,
-      AbortCommand.class,
-      LabCommand.class
+      AbortCommand.class
     })
 public final class LockstepCli implements Runnable {
   public static final int EXIT_RUN_FAILED = 1;
@@ -70,8 +70,13 @@ public final class LockstepCli implements Runnable {
     }
   }
 
+  /** The subcommands of other modules on the class path (the lab's). */
+  private static final List<CliExtension> EXTENSIONS =
+      ServiceLoader.load(CliExtension.class).stream().map(ServiceLoader.Provider::get).toList();
+
   public static CommandLine commandLine() {
     CommandLine cmd = new CommandLine(new LockstepCli());
+    EXTENSIONS.forEach(x -> cmd.addSubcommand(x.command()));
     addStandardHelpOptions(cmd);
     cmd.setExecutionExceptionHandler(LockstepCli::handle);
     cmd.setParameterExceptionHandler(
@@ -110,7 +115,7 @@ public final class LockstepCli implements Runnable {
       code = EXIT_RUN_FAILED;
     } else if (e instanceof AgentCallException
         || e instanceof UncheckedIOException
-        || e instanceof LabException) {
+        || EXTENSIONS.stream().anyMatch(x -> x.explains(e))) {
       line.accept(e.getMessage());
       code = EXIT_RUN_FAILED;
     } else {

@@ -5,11 +5,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.fault.FaultInjector;
+import lockstep.coordinator.fault.FaultInjectorProvider;
 import lockstep.coordinator.inventory.AgentSelection;
 import lockstep.coordinator.inventory.AgentTargets;
-import lockstep.coordinator.inventory.InventoryParser;
-import lockstep.coordinator.lab.Lab;
-import lockstep.coordinator.lab.LabConfig;
+import lockstep.coordinator.inventory.Inventory;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.scenario.Durations;
 import lockstep.coordinator.scenario.Scenario;
@@ -47,6 +46,14 @@ final class RunCommand implements Callable<Integer> {
 
   @CommandLine.Mixin InventoryOption inventory = new InventoryOption();
 
+  @Option(
+      names = "--nodes",
+      split = ",",
+      paramLabel = "NAME",
+      description =
+          "With --inventory: run on these of its nodes only (e.g. two of a three-node cluster).")
+  List<String> nodes;
+
   @CommandLine.Mixin SavedResultsOption results = new SavedResultsOption();
 
   @Option(
@@ -70,19 +77,17 @@ final class RunCommand implements Callable<Integer> {
     Scenario parsed = new ScenarioParser().parse(scenarioFile);
     Scenario scenario =
         parsed.withExpectations(expectations.read(parsed.expectations(), parsed.figures()));
+    Inventory nodesToRun = selectedNodes();
     AgentSelection selection =
         AgentSelection.choose(
-            agents,
-            inventory.file,
-            scenario.agents(),
-            scenarioFile.toString(),
-            AgentTargets.system());
+            agents, nodesToRun, scenario.agents(), scenarioFile.toString(), AgentTargets.system());
     scenario = scenario.withAgents(selection.addresses());
     FaultBounds bounds = leaseBounds();
     RunSession.Outcome outcome;
     try {
       outcome =
-          new RunSession(System.out, connection.resolve(inventory.file), faults(scenario))
+          new RunSession(
+                  System.out, connection.resolve(inventory.file), faults(scenario, nodesToRun))
               .execute(scenario, results.out, selection.labels(), bounds);
     } catch (RuntimeException e) {
       try {
@@ -101,13 +106,24 @@ final class RunCommand implements Callable<Integer> {
     return ExpectOptions.exitCode(outcome.run(), spec.commandLine().getErr());
   }
 
-  /** The lab named by the inventory carries out the scenario's faults; other agents refuse them. */
-  private FaultInjector faults(Scenario scenario) {
-    Path lab = inventory.file == null ? null : new InventoryParser().parse(inventory.file).lab();
-    if (scenario.faults().isEmpty() || lab == null) {
+  /**
+   * What carries out the scenario's faults on the inventory's nodes (the lab's injector, when the
+   * inventory names a lab and the lab module is on the class path); other agents refuse them.
+   */
+  private FaultInjector faults(Scenario scenario, Inventory nodesToRun) {
+    if (scenario.faults().isEmpty() || nodesToRun == null) {
       return FaultInjector.none(RunSession.NOT_IN_A_LAB);
     }
-    return new Lab(LabConfig.of(lab, LabConfig.DEFAULT_CACHE), System.out).faults();
+    return FaultInjectorProvider.find(nodesToRun, RunSession.NOT_IN_A_LAB);
+  }
+
+  /** The inventory, narrowed to --nodes; null without --inventory. */
+  private Inventory selectedNodes() {
+    if (nodes != null && inventory.file == null) {
+      throw new ScenarioException("--nodes needs --inventory (it picks nodes of the inventory)");
+    }
+    Inventory inv = inventory.read();
+    return inv == null || nodes == null ? inv : inv.only(nodes);
   }
 
   private FaultBounds leaseBounds() {

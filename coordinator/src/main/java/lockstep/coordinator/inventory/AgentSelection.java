@@ -1,6 +1,5 @@
 package lockstep.coordinator.inventory;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.scenario.ScenarioException;
@@ -17,12 +16,12 @@ public record AgentSelection(List<String> addresses, Map<String, Map<String, Str
 
   /**
    * @param agents --agents, or null
-   * @param inventory --inventory, or null
+   * @param inventory --inventory's nodes (read, and narrowed by --nodes), or null
    * @param fallback the scenario's agents (may be empty), used when both are null
    */
   public static AgentSelection choose(
       List<String> agents,
-      Path inventory,
+      Inventory inventory,
       List<String> fallback,
       String fallbackSource,
       AgentTargets targets) {
@@ -30,9 +29,9 @@ public record AgentSelection(List<String> addresses, Map<String, Map<String, Str
       throw new ScenarioException("give --agents or --inventory, not both");
     }
     if (inventory != null) {
-      Inventory inv = new InventoryParser().parse(inventory);
       return new AgentSelection(
-          AgentAddresses.validate(inv.addresses(), inventory.toString()), inv.labelsByAddress());
+          AgentAddresses.validate(inventory.addresses(), inventory.source()),
+          inventory.labelsByAddress());
     }
     List<String> given = agents != null ? agents : fallback;
     String source = agents != null ? "--agents" : fallbackSource;

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lockstep.coordinator.scenario.ScenarioException;
 
 /**
  * The cluster's nodes, read from one YAML file (see deploy/inventory.example.yaml).
@@ -23,6 +24,22 @@ public record Inventory(
 
   public Inventory(String source, List<InventoryNode> nodes) {
     this(source, nodes, InventorySecurity.NONE);
+  }
+
+  /**
+   * Only the nodes named, in this inventory's order ({@code lockstep run --nodes}); an unknown name
+   * is refused, naming the file and the nodes it has.
+   */
+  public Inventory only(List<String> names) {
+    List<String> known = nodes.stream().map(InventoryNode::name).toList();
+    for (String n : names) {
+      if (!known.contains(n)) {
+        throw new ScenarioException(
+            "--nodes: no node '" + n + "' in " + source + " (" + String.join(", ", known) + ")");
+      }
+    }
+    return new Inventory(
+        source, nodes.stream().filter(n -> names.contains(n.name())).toList(), security, lab);
   }
 
   public List<String> addresses() {

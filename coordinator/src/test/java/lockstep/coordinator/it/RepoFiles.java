@@ -4,10 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Files of the source tree the tests use: the Dockerfile and the jars `mvn package` built. */
-final class RepoFiles {
+public final class RepoFiles {
   private RepoFiles() {}
 
-  static Path root() {
+  public static Path root() {
     Path dir = Path.of("").toAbsolutePath();
     for (Path p = dir; p != null; p = p.getParent()) {
       if (Files.isRegularFile(p.resolve("deploy/docker/Dockerfile"))) {

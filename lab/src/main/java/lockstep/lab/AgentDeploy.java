@@ -1,0 +1,164 @@
+package lockstep.lab;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Deploys a stack's agents the way users do: certificates from {@code lockstep certs --inventory}
+ * (once per lab), then the project's playbook deploy/ansible/site.yml over ssh from inside the
+ * lab's namespace, which installs the project's systemd unit (as lockstep-agent-STACK) with mTLS;
+ * then {@code lockstep agents --inventory} must see both agents answer.
+ */
+record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log) {
+  private static final Duration ANSIBLE_TIMEOUT = Duration.ofMinutes(15);
+
+  /**
+   * The agents' JVM in the guests: C1 only and the serial collector. The agent is the control plane
+   * (the measured loops run in worker JVMs that choose their own compiler); on a guest's one
+   * emulated CPU its start with mTLS took 64 s with C2's compiler threads beside it and 36 s
+   * without, and each deploy, setting change and node recovery waits for that start.
+   */
+  static final String AGENT_JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
+  /**
+   * The CPUs of a guest with more than one the agent and its workers run on (systemd CPUAffinity=,
+   * through the playbook's lockstep_cpu_affinity): the last one (the cluster's daemons stay free to
+   * use all). Under multi-threaded TCG a JVM whose threads ran on two vCPUs died twice in ten
+   * starts (SIGSEGV, SIGILL in C1 code just patched: the JIT changes code that another emulated
+   * vCPU is running, which TCG does not make safe); on one vCPU the JIT's writes and the code's
+   * execution stay on one emulated CPU. Empty for one vCPU.
+   */
+  static String agentCpus(int cpus) {
+    return cpus > 1 ? Integer.toString(cpus - 1) : "";
+  }
+
+  /** The agents of each stack, then every one of them answering. */
+  void deploy(List<Stack> stacks, LabState state) {
+    if (stacks.isEmpty()) {
+      return;
+    }
+    certificates(paths.inventory(stacks.get(0)));
+    for (Stack s : stacks) {
+      deploy(s, state);
+    }
+  }
+
+  /** The lab's CA and a certificate per node, once per lab (every stack's nodes are the same). */
+  private void certificates(Path inventory) {
+    if (Files.isRegularFile(paths.certs().resolve("ca.pem"))) {
+      return;
+    }
+    commands
+        .run(
+            files.lockstep(
+                List.of(
+                    "certs",
+                    "--inventory",
+                    inventory.toString(),
+                    "--out",
+                    paths.certs().toString())),
+            Duration.ofMinutes(2))
+        .orThrow("lockstep certs --inventory " + inventory);
+    log.say("certificates made by lockstep certs --inventory in " + paths.certs());
+  }
+
+  private void deploy(Stack s, LabState state) {
+    Path inv = paths.inventory(s);
+    double t0 = log.seconds();
+    log.say(
+        "deploying the "
+            + s.word()
+            + " agents with ansible-playbook deploy/ansible/site.yml (unit "
+            + s.service()
+            + ") ...");
+    commands
+        .run(
+            Netns.exec(state.namespace(), ansible(s, inv, Path.of(state.sshKey()), state.cpus())),
+            "",
+            ANSIBLE_TIMEOUT,
+            files.repo(),
+            ansibleEnv(Path.of(state.sshKey()), paths.knownHosts(), paths.dir()))
+        .orThrow("ansible-playbook (log: " + log.file() + ")");
+    log.say(
+        String.format(
+            Locale.ROOT, "%s agents installed and started (%.0f s)", s.word(), log.seconds() - t0));
+    answer(s, state);
+  }
+
+  /**
+   * {@code lockstep agents --inventory} inside the namespace until every agent answers over mTLS
+   * (at most 4 tries: a just-started agent's first answers are slow under emulation).
+   */
+  void answer(Stack s, LabState state) {
+    Path inv = paths.inventory(s);
+    Commands.Result r = null;
+    for (int i = 0; i < 4; i++) {
+      r =
+          commands.run(
+              Netns.exec(
+                  state.namespace(),
+                  files.lockstep(List.of("agents", "--inventory", inv.toString()))),
+              "",
+              Duration.ofMinutes(2),
+              null);
+      if (r.ok()) {
+        r.stdout().lines().forEach(l -> log.say("  " + l));
+        return;
+      }
+    }
+    throw new LabException("the " + s.word() + " agents do not answer over mTLS: " + r.lastLine());
+  }
+
+  List<String> ansible(Stack s, Path inventory, Path sshKey, int cpus) {
+    List<String> c = new ArrayList<>(List.of("ansible-playbook", files.playbook().toString()));
+    c.addAll(List.of("-e", "lockstep_inventory=" + inventory));
+    c.addAll(List.of("-e", "lockstep_tls_dir=" + paths.certs()));
+    c.addAll(List.of("-e", "lockstep_service=" + s.service()));
+    c.addAll(List.of("-e", "lockstep_agent_jar=" + files.agentJar()));
+    // the unit starts only on a mounted file system: at a guest's boot (a node recovered after a
+    // fault) it would start on the bare mount point, two JVM starts beside the boot and the
+    // cluster's join, only to be stopped until the file system is mounted
+    c.addAll(
+        List.of(
+            "-e",
+            "{\"lockstep_java_opts\": \""
+                + AGENT_JAVA_OPTS
+                + "\", \"lockstep_root_mount_point\": \""
+                + s.mountPoint()
+                + "\", \"lockstep_cpu_affinity\": \""
+                + agentCpus(cpus)
+                + "\"}"));
+    c.addAll(List.of("--private-key", sshKey.toString()));
+    return c;
+  }
+
+  /**
+   * Ansible's ssh: the lab's strict known_hosts, one connection per guest kept open (every task
+   * over it) and pipelining; the minimal facts (the role needs os_family, not the hardware's). Each
+   * saves seconds per task on emulated guests.
+   */
+  static Map<String, String> ansibleEnv(Path sshKey, Path knownHosts, Path labDir) {
+    List<String> opts = new ArrayList<>(Guests.sshOptions(sshKey, knownHosts));
+    opts.addAll(
+        List.of(
+            "-o", "ControlMaster=auto",
+            "-o", "ControlPersist=60s",
+            "-o", "ControlPath=" + labDir.resolve("ssh-%C")));
+    return Map.of(
+        "ANSIBLE_GATHER_SUBSET", "min",
+        // each task's time in lab.log
+        "ANSIBLE_CALLBACKS_ENABLED", "ansible.posix.profile_tasks",
+        "ANSIBLE_SSH_ARGS", String.join(" ", opts),
+        "ANSIBLE_PIPELINING", "True",
+        "ANSIBLE_HOST_KEY_CHECKING", "True",
+        "ANSIBLE_RETRY_FILES_ENABLED", "False",
+        "ANSIBLE_NOCOLOR", "1",
+        "ANSIBLE_PYTHON_INTERPRETER", "/usr/bin/python3",
+        "ANSIBLE_SSH_TIMEOUT", "30");
+  }
+}

@@ -1,0 +1,97 @@
+package lockstep.lab;
+
+import java.io.File;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import lockstep.coordinator.launch.AgentJar;
+
+/**
+ * The files of the source tree the lab uses: deploy/lab (the guest image's recipe and the stack
+ * scripts), deploy/ansible (how the agents are installed), the coordinator's, the lab's and the
+ * agent's jar.
+ */
+public record LabFiles(Path repo, Path coordinatorJar, Path labJar, Path agentJar) {
+  /**
+   * {@code lockstep ARGS...} as a process: the coordinator's jar with the lab's beside it, so that
+   * a run on the lab's inventory finds the lab's fault injector.
+   */
+  public List<String> lockstep(List<String> args) {
+    List<String> c =
+        new ArrayList<>(
+            List.of(
+                "java",
+                "-cp",
+                coordinatorJar + File.pathSeparator + labJar,
+                "lockstep.coordinator.cli.LockstepCli"));
+    c.addAll(args);
+    return c;
+  }
+
+  public Path image() {
+    return repo.resolve("deploy/lab/image");
+  }
+
+  public Path guestScript() {
+    return repo.resolve("deploy/lab/guest/lab-node.sh");
+  }
+
+  /**
+   * The C lock programs the guest image carries, in the recipe's order; each is compiled to a
+   * static binary named as its source without ".c".
+   */
+  public List<Path> guestPrograms() {
+    return List.of(
+        repo.resolve("deploy/lab/guest/lockbench.c"), repo.resolve("bench/c/lock_files.c"));
+  }
+
+  public Path playbook() {
+    return repo.resolve("deploy/ansible/site.yml");
+  }
+
+  /** The tree the running coordinator belongs to (its jar or classes under coordinator/target). */
+  public static LabFiles locate() {
+    Path self;
+    try {
+      self = Path.of(LabFiles.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException | RuntimeException e) {
+      throw new LabException("cannot tell where the coordinator runs from: " + e.getMessage());
+    }
+    return from(self);
+  }
+
+  static LabFiles from(Path codeLocation) {
+    Path target = codeLocation.toAbsolutePath().normalize().getParent();
+    Path repo = null;
+    for (Path p = target; p != null; p = p.getParent()) {
+      if (Files.isRegularFile(p.resolve("deploy/lab/image/packages.txt"))) {
+        repo = p;
+        break;
+      }
+    }
+    if (repo == null) {
+      throw new LabException(
+          "lockstep lab needs the source tree (deploy/lab, deploy/ansible) and found none above "
+              + target
+              + ": run ./lockstep lab from a clone");
+    }
+    Path jar = repo.resolve("coordinator/target/lockstep.jar");
+    if (!Files.isRegularFile(jar)) {
+      throw new LabException(
+          jar + " is missing: build it with mvn -DskipTests package (./lockstep does that)");
+    }
+    Path lab = repo.resolve("lab/target/lockstep-lab.jar");
+    if (!Files.isRegularFile(lab)) {
+      throw new LabException(
+          lab + " is missing: build it with mvn -DskipTests package (./lockstep does that)");
+    }
+    Path agent = repo.resolve("agent/target/lockstep-agent.jar");
+    if (!Files.isRegularFile(agent)) {
+      throw new LabException(
+          agent + " is missing: build it with mvn -DskipTests package (./lockstep does that)");
+    }
+    return new LabFiles(repo, jar, lab, AgentJar.of(agent).path());
+  }
+}

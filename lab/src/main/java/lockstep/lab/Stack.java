@@ -1,0 +1,105 @@
+package lockstep.lab;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * A cluster file system stack of the lab. Each has its own shared disk, mount point, agent service
+ * and guest port, so both can be up at once on the same guests.
+ */
+public enum Stack {
+  /** corosync 3 + dlm_controld + GFS2 (lock_dlm) on a raw shared file. */
+  GFS2(7070),
+  /** o2cb + OCFS2 on the disk the storage daemon serves through a shared throttle group. */
+  OCFS2(7080);
+
+  private final int guestPort;
+
+  Stack(int guestPort) {
+    this.guestPort = guestPort;
+  }
+
+  /** The stack's name as users type it and as the guest scripts, services and paths use it. */
+  public String word() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Where the stack's file system is mounted in every guest. */
+  public String mountPoint() {
+    return "/mnt/" + word();
+  }
+
+  /** The agents' root on the cluster file system. */
+  public String agentRoot() {
+    return mountPoint() + "/lockstep";
+  }
+
+  /** The port the stack's agent listens on inside a guest (TCP gRPC and UDP clock probes). */
+  public int guestPort() {
+    return guestPort;
+  }
+
+  /** The agent's systemd unit (the project's lockstep-agent.service under another name). */
+  public String service() {
+    return "lockstep-agent-" + word();
+  }
+
+  /**
+   * o2hb's dead threshold in the lab (O2CB_HEARTBEAT_THRESHOLD): a node whose disk heartbeat has
+   * been missing for (threshold - 1) x 2 s is dead, 30 s here instead of the package's 62 s: a
+   * killed OCFS2 node stalls the survivors for half as long, and no measurement needs the longer
+   * wait. Busy guests keep their heartbeat well within it (a heartbeat write is one block every 2
+   * s).
+   */
+  public static final int O2CB_DEAD_THRESHOLD = 16;
+
+  /** corosync's token timeout as the lab's corosync.conf leaves it (corosync.conf(5)). */
+  static final long COROSYNC_TOKEN_MILLIS = 3_000;
+
+  /** ... plus this per member beyond two (token_coefficient). */
+  static final long COROSYNC_TOKEN_COEFFICIENT_MILLIS = 650;
+
+  /** o2cb's default network idle timeout, which the lab keeps. */
+  static final long O2NET_IDLE_MILLIS = 30_000;
+
+  /**
+   * Why this stack's cluster has written off a member that was silent (frozen, or cut off) for
+   * {@code silentMillis}, or null while it is still one: silent for longer than corosync's token
+   * timeout (GFS2: the others form a membership without it) or o2net's idle timeout (OCFS2). From
+   * the timeouts, not by asking a survivor, so that a fault ends at its time (an ssh round under
+   * emulation takes seconds).
+   */
+  String writtenOff(String node, int members, long silentMillis) {
+    return switch (this) {
+      case GFS2 -> {
+        long token =
+            COROSYNC_TOKEN_MILLIS + Math.max(0, members - 2) * COROSYNC_TOKEN_COEFFICIENT_MILLIS;
+        yield silentMillis >= token
+            ? node
+                + " was silent for longer than corosync's token timeout ("
+                + token
+                + " ms), so the others formed a membership without it"
+            : null;
+      }
+      case OCFS2 ->
+          silentMillis >= O2NET_IDLE_MILLIS
+              ? "o2net drops a node silent for " + O2NET_IDLE_MILLIS / 1000 + " s"
+              : null;
+    };
+  }
+
+  public static Stack parse(String s) {
+    for (Stack st : values()) {
+      if (st.word().equals(s.toLowerCase(Locale.ROOT))) {
+        return st;
+      }
+    }
+    throw new LabException(
+        "unknown stack '"
+            + s
+            + "' (known: "
+            + Arrays.stream(values()).map(Stack::word).collect(Collectors.joining(", "))
+            + ")");
+  }
+}

@@ -1,0 +1,214 @@
+package lockstep.lab;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * Brings a stack up on the lab's clients (its members) and changes its settings; each step one
+ * lab-node.sh call, on every member at once where the stack allows.
+ */
+final class StackUp {
+  private static final Duration T = Lab.STEP_TIMEOUT;
+  private static final String WAIT = Long.toString(Duration.ofMinutes(2).toSeconds());
+
+  private final LabPaths paths;
+  private final Guests guests;
+  private final LabLog log;
+
+  /** After a stack's agents were restarted: wait until they answer (AgentDeploy.answer). */
+  private BiConsumer<Stack, LabState> agentsAnswer = (s, st) -> {};
+
+  StackUp whenAgentsRestart(BiConsumer<Stack, LabState> check) {
+    this.agentsAnswer = check;
+    return this;
+  }
+
+  StackUp(LabPaths paths, Guests guests, LabLog log) {
+    this.paths = paths;
+    this.guests = guests;
+    this.log = log;
+  }
+
+  LabState up(Stack s, LabState state) {
+    double t0 = log.seconds();
+    List<LabNode> members = state.clients();
+    switch (s) {
+      case GFS2 -> gfs2(state, members);
+      case OCFS2 -> ocfs2(state, members);
+    }
+    log.say(
+        String.format(
+            Locale.ROOT,
+            "%s mounted on %s at %s (%s up %.0f s)",
+            s.word(),
+            names(members),
+            s.mountPoint(),
+            s.word(),
+            log.seconds() - t0));
+    return state.withStack(s);
+  }
+
+  /** The stack's steps on one node that joins a cluster already up (a recovered node). */
+  void rejoin(Stack s, LabNode n, LabState state) {
+    List<LabNode> members = state.clients();
+    switch (s) {
+      case GFS2 -> {
+        guests.must(n, T, gfs2Config(state, members));
+        guests.must(n, T, "gfs2-corosync", WAIT);
+        guests.must(n, T, "gfs2-dlm", WAIT);
+        guests.must(n, T, "gfs2-mount");
+      }
+      case OCFS2 -> {
+        guests.must(n, T, "ocfs2-o2cb", WAIT, indexes(members));
+        guests.must(n, T, ocfs2Mount(state));
+      }
+    }
+  }
+
+  private void gfs2(LabState state, List<LabNode> members) {
+    guests.each(members, T, gfs2Config(state, members));
+    guests.each(members, T, "gfs2-corosync", WAIT);
+    log.say(
+        "corosync quorate on "
+            + names(members)
+            + " (corosync.service, knet"
+            + (members.size() == 2 ? ", two_node" : ", " + members.size() + " votes")
+            + ")");
+    guests.each(members, T, "gfs2-dlm", WAIT);
+    log.say(
+        "dlm_controld up on "
+            + names(members)
+            + " (dlm.service; plock_rate_limit="
+            + state.setting(LabSetting.PLOCK_RATE_LIMIT.key())
+            + " plock_ownership="
+            + state.setting(LabSetting.PLOCK_OWNERSHIP.key())
+            + ")");
+    mountAll(members, "gfs2", List.of());
+  }
+
+  private String[] gfs2Config(LabState state, List<LabNode> members) {
+    return new String[] {
+      "gfs2-config",
+      state.setting(LabSetting.PLOCK_RATE_LIMIT.key()),
+      state.setting(LabSetting.PLOCK_OWNERSHIP.key()),
+      indexes(members)
+    };
+  }
+
+  private void ocfs2(LabState state, List<LabNode> members) {
+    guests.each(members, T, "ocfs2-o2cb", WAIT, indexes(members));
+    log.say(
+        "o2cb cluster lockstep online on "
+            + names(members)
+            + " (o2cb.service, dead threshold "
+            + Stack.O2CB_DEAD_THRESHOLD
+            + ")");
+    mountAll(members, "ocfs2", localalloc(state));
+  }
+
+  private static List<String> localalloc(LabState state) {
+    String la = state.setting(LabSetting.LOCALALLOC.key());
+    return la == null || la.equals("default") ? List.of() : List.of(la);
+  }
+
+  private static String[] ocfs2Mount(LabState state) {
+    List<String> a = new ArrayList<>(List.of("ocfs2-mount"));
+    a.addAll(localalloc(state));
+    return a.toArray(String[]::new);
+  }
+
+  /**
+   * mkfs on the first member (unless the disk has the file system), then the mount on every member:
+   * one at a time, as each mount takes the cluster's locks to replay and claim its journal slot.
+   */
+  private void mountAll(List<LabNode> members, String fs, List<String> args) {
+    guests.must(members.get(0), T, fs + "-mkfs", Integer.toString(members.size()));
+    List<String> a = new ArrayList<>(List.of(fs + "-mount"));
+    a.addAll(args);
+    for (LabNode n : members) {
+      guests.must(n, T, a.toArray(String[]::new));
+    }
+  }
+
+  LabState set(LabSetting.Change c, LabState state) {
+    String v = c.word();
+    if (c.setting().remounts() && v.equals(state.setting(c.setting().key()))) {
+      // already so: its remount would only stop and start every node's agents again
+      log.say(c.setting().key() + " is already " + v);
+      return state;
+    }
+    List<LabNode> members = state.clients();
+    switch (c.setting()) {
+      case PLOCK_RATE_LIMIT -> guests.each(members, T, "gfs2-set", c.setting().key(), v);
+      case PLOCK_OWNERSHIP -> {
+        // not changeable live: dlm_controld restarted while GFS2 is off
+        LabState next = state.withSetting(c.setting().key(), v);
+        unmounted(
+            Stack.GFS2,
+            state,
+            () -> {
+              guests.each(members, T, "gfs2-dlm-stop");
+              guests.each(members, T, gfs2Config(next, members));
+              guests.each(members, T, "gfs2-dlm", WAIT);
+              mountAll(members, "gfs2", List.of());
+            });
+      }
+      case DISK_MBPS -> {
+        try (Qmp q = Qmp.connect(paths.storageQmp(), Duration.ofSeconds(5))) {
+          for (String e : QemuCommand.exports(state.nodes())) {
+            q.execute(
+                "qom-set",
+                Map.of(
+                    "path",
+                    QemuCommand.throttleGroup(e),
+                    "property",
+                    "limits",
+                    "value",
+                    Map.of("bps-write", c.value() * 1_000_000L)),
+                Duration.ofSeconds(5));
+          }
+        }
+      }
+      case LOCALALLOC -> {
+        // a mount option: OCFS2 remounted with it (without it for the kernel's default)
+        unmounted(
+            Stack.OCFS2,
+            state,
+            () -> mountAll(members, "ocfs2", c.value() == null ? List.of() : List.of(v)));
+      }
+    }
+    return state.withSetting(c.setting().key(), v);
+  }
+
+  /**
+   * The stack's agents stopped (their root is on it) and its file system unmounted on every member
+   * (the last one first), {@code whileOff} run, then the agents started again and answering.
+   */
+  private void unmounted(Stack s, LabState state, Runnable whileOff) {
+    List<LabNode> members = state.clients();
+    guests.each(members, T, "agent-stop", s.word());
+    List<LabNode> lastFirst = new ArrayList<>(members);
+    Collections.reverse(lastFirst);
+    for (LabNode n : lastFirst) {
+      guests.must(n, T, s.word() + "-umount");
+    }
+    whileOff.run();
+    guests.each(
+        members, Lab.AGENT_START_TIMEOUT, "agent-start", s.word(), Integer.toString(s.guestPort()));
+    agentsAnswer.accept(s, state);
+  }
+
+  /** "1,2,3": the members' indexes, as the guest script takes them. */
+  static String indexes(List<LabNode> nodes) {
+    return String.join(",", nodes.stream().map(n -> Integer.toString(n.index())).toList());
+  }
+
+  static String names(List<LabNode> nodes) {
+    return String.join(", ", nodes.stream().map(LabNode::name).toList());
+  }
+}

@@ -1,0 +1,85 @@
+package lockstep.lab.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.NodeResult;
+import lockstep.coordinator.model.RunRecord;
+import lockstep.coordinator.model.RunStatus;
+import lockstep.coordinator.model.Severity;
+import lockstep.lab.Stack;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The coherence check, measured on real kernels: ping-pong with read-write across every node, each
+ * visit checking that the byte it reads carries every other participant's increment. On OCFS2 with
+ * o2cb, fcntl locks are each node's own (the kernel's o2cb stack has no plock hook), so the ring
+ * does not hold: the workers count errors, and the verdict marks the run INVALID for what it
+ * measured, apart from the rule that names the configuration. On GFS2 (dlm_controld's cluster-wide
+ * POSIX locks) the same ring holds: checks, and no error.
+ */
+@OnLab(stacks = {Stack.GFS2, Stack.OCFS2})
+class LabCoherenceIT extends LabTest {
+  private static final String SCENARIO =
+      "name: lab-coherence\nplan: [all]\nworkload: {type: ping-pong, file: coherence.dat,"
+          + " processes: 1, lock: fcntl, io: read-write, duration: 4s, warmup: 2s}\n";
+
+  @Test
+  void onOcfs2WithO2cbTheWorkersMeasureCoherenceErrorsAndTheRunIsInvalid() throws Exception {
+    RunRecord run = lab.run("ocfs2", SCENARIO, work);
+    assertThat(run.status()).isEqualTo(RunStatus.OK);
+    List<NodeResult> nodes = run.steps().get(0).results();
+    assertThat(nodes).hasSize(lab.nodes);
+    long checks = nodes.stream().mapToLong(NodeResult::coherenceChecks).sum();
+    long errors = nodes.stream().mapToLong(NodeResult::coherenceErrors).sum();
+    System.out.printf(
+        "OCFS2/o2cb fcntl ping-pong read-write on %d nodes: %d of %d checks failed %s%n",
+        nodes.size(),
+        errors,
+        checks,
+        nodes.stream()
+            .map(n -> n.node() + "=" + n.coherenceErrors() + "/" + n.coherenceChecks())
+            .toList());
+    assertThat(checks).as("checks made across the ring").isPositive();
+    // every node's locks are its own: no node can see the ring whole
+    for (NodeResult n : nodes) {
+      assertThat(n.coherenceErrors())
+          .as("coherence errors measured on %s (of %d checks)", n.node(), n.coherenceChecks())
+          .isPositive();
+    }
+    // the measurement's own finding, per node, with the count the workers made
+    List<Finding> measured =
+        run.analysis().findings().stream().filter(f -> f.code().equals("coherence")).toList();
+    assertThat(measured).hasSize(nodes.size());
+    for (NodeResult n : nodes) {
+      assertThat(measured)
+          .anySatisfy(
+              f -> {
+                assertThat(f.severity()).isEqualTo(Severity.INVALID);
+                assertThat(f.message())
+                    .contains(
+                        "node " + n.node() + " saw " + n.coherenceErrors() + " coherence error(s)");
+              });
+    }
+    // ... apart from the rule that reads the configuration
+    assertThat(run.analysis().findings()).anyMatch(f -> f.code().equals("node-local-locks"));
+  }
+
+  @Test
+  void onGfs2TheSameRingHolds() throws Exception {
+    TestLab.set("plock_rate_limit=0");
+    RunRecord run = lab.run("gfs2", SCENARIO, work);
+    assertThat(run.status()).isEqualTo(RunStatus.OK);
+    List<NodeResult> nodes = run.steps().get(0).results();
+    assertThat(nodes).hasSize(lab.nodes);
+    for (NodeResult n : nodes) {
+      assertThat(n.coherenceChecks()).as("checks on %s", n.node()).isPositive();
+      assertThat(n.coherenceErrors()).as("errors on %s", n.node()).isZero();
+    }
+    System.out.printf(
+        "GFS2 fcntl ping-pong read-write on %d nodes: 0 of %d checks failed%n",
+        nodes.size(), nodes.stream().mapToLong(NodeResult::coherenceChecks).sum());
+    assertThat(run.analysis().findings()).noneMatch(f -> f.severity() == Severity.INVALID);
+  }
+}
