@@ -69,11 +69,8 @@ public final class Bottlenecks {
             loads.forEach(l -> solo.putIfAbsent(l.node(), l));
           }
         });
-    boolean pageCacheWrites =
-        run.kind() == WorkloadKind.WRITE
-            && !Boolean.TRUE.equals(run.workload().get("fdatasync"))
-            && !Boolean.TRUE.equals(run.workload().get("o-direct"))
-            && !Boolean.TRUE.equals(run.workload().get("o-sync"));
+    WorkloadKind<?> kind = run.kind();
+    boolean pageCacheWrites = kind != null && kind.pageCacheWrites(run.workload());
     List<Finding> out = new ArrayList<>();
     groups.forEach(
         (g, loads) -> {

@@ -13,11 +13,9 @@ import lockstep.coordinator.model.RunRecord;
  * @param onWhat what follows "the nodes wait" / "node X waits"
  */
 record LockWait(String code, String onWhat) {
-  /** Ping-pong's participants in a step: its processes on each of the step's nodes. */
+  /** The participants in a step: the workload's workers on each of the step's nodes. */
   private static long participants(RunRecord run, int stepNodes) {
-    Object p = run.workload().get("processes");
-    long perNode = p instanceof Number n ? n.longValue() : 1;
-    return Math.max(1, perNode) * Math.max(1, stepNodes);
+    return (long) run.kind().workers(run.workload()) * Math.max(1, stepNodes);
   }
 
   /** When nothing more is known of the file system. */

@@ -1,11 +1,11 @@
 package lockstep.coordinator.analysis;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import lockstep.common.WorkloadField;
 import lockstep.common.WorkloadKind;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
@@ -18,7 +18,6 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Severity;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
-import lockstep.coordinator.scenario.Durations;
 
 /**
  * The verdict in plain words, from the analysis figures: what makes the run invalid first, then
@@ -107,9 +106,12 @@ public final class Verdicts {
                 Severity.WARNING,
                 f(
                     "Coherence not checked in step %s: %s joined the ring after the warm-up"
-                        + " (%s), so the %d increment(s) that did not match may be the ring"
+                        + " (%d ms), so the %d increment(s) that did not match may be the ring"
                         + " running without it, not the file system; try a longer warmup.",
-                    s.id(), String.join(", ", late), run.workload().get("warmup"), errors),
+                    s.id(),
+                    String.join(", ", late),
+                    run.kind().warmUpMillis(run.workload()),
+                    errors),
                 s.id()));
         continue;
       }
@@ -135,21 +137,18 @@ public final class Verdicts {
   }
 
   /**
-   * The nodes of a ping-pong step (more than one) whose first lock came after the warm-up: the ring
-   * was not whole for part of the measured window. Start skew against the warm-up, as the worker
-   * counts its window from the instant.
+   * The nodes of a step (more than one) of a workload that warms up (ping-pong's ring) whose first
+   * lock came after the warm-up: the ring was not whole for part of the measured window. Start skew
+   * against the warm-up, as the worker counts its window from the instant.
    */
   static List<String> lateToTheRing(RunRecord run, StepRecord s) {
-    Object warmup = run.workload().get("warmup");
-    if (run.kind() != WorkloadKind.PING_PONG || s.results().size() < 2 || warmup == null) {
+    WorkloadKind<?> kind = run.kind();
+    if (kind == null || !kind.warmsUp() || s.results().size() < 2) {
       return List.of();
     }
-    Duration w = Durations.parse(warmup.toString());
-    if (w == null) {
-      return List.of();
-    }
+    long warmUpMillis = kind.warmUpMillis(run.workload());
     return s.results().stream()
-        .filter(n -> n.startSkewMillis() > w.toNanos() / 1e6)
+        .filter(n -> n.startSkewMillis() > warmUpMillis)
         .map(n -> f("node %s %.0f ms late", n.node(), n.startSkewMillis()))
         .toList();
   }
@@ -168,7 +167,7 @@ public final class Verdicts {
             "node-local-locks",
             Severity.INVALID,
             "INVALID RUN: the nodes' "
-                + run.workload().get("lock")
+                + WorkloadField.wordOf(run.lockKind().getValueDescriptor())
                 + " locks never contended with each other: "
                 + FileSystems.NODE_LOCAL_RECORD_LOCKS
                 + " A lock figure across nodes here measures each node alone."));

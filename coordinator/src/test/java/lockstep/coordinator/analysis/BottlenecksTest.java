@@ -72,12 +72,12 @@ class BottlenecksTest {
     return n.build();
   }
 
-  static RunRecord run(
-      String type, String opName, Map<String, Object> workload, StepRecord... steps) {
+  /** A run of the workload a scenario writes as {@code fields} on orca and porpoise. */
+  static RunRecord run(String fields, StepRecord... steps) {
     return TestRuns.building(
             List.of(TestRuns.agent("orca"), TestRuns.agent("porpoise")), List.of(steps))
         .named("r1", "t")
-        .workload(type, workload, "write".equals(type) ? "MB/s" : "locks/s", opName)
+        .workload(TestRuns.workload(fields))
         .build();
   }
 
@@ -92,9 +92,7 @@ class BottlenecksTest {
   void storageBoundNamesTheBusyDeviceAndItsSoloFigure() {
     RunRecord r =
         run(
-            "write",
-            "write",
-            Map.of("fdatasync", true),
+            "type: write, size: 1MiB, fdatasync: true",
             TestRuns.step(
                 "solo-orca",
                 "solo-orca",
@@ -202,14 +200,14 @@ class BottlenecksTest {
     StepRecord all =
         TestRuns.allStep(
             node("orca", figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, gb), null, 2_000_000_000L));
-    assertThat(Bottlenecks.of(run("write", "write", Map.of("fdatasync", false), all)))
+    assertThat(Bottlenecks.of(run("type: write, size: 1MiB, fdatasync: false", all)))
         .anyMatch(
             f ->
                 f.code().equals("page-cache")
                     && f.message().contains("page cache: 1.8 GB dirty on node orca at the end"));
-    assertThat(Bottlenecks.of(run("write", "write", Map.of("fdatasync", true), all)))
+    assertThat(Bottlenecks.of(run("type: write, size: 1MiB, fdatasync: true", all)))
         .noneMatch(f -> f.code().equals("page-cache"));
-    assertThat(Bottlenecks.of(run("write", "write", Map.of("o-direct", true), all)))
+    assertThat(Bottlenecks.of(run("type: write, size: 1MiB, o-direct: true", all)))
         .noneMatch(f -> f.code().equals("page-cache"));
     StepRecord little =
         TestRuns.allStep(
@@ -218,14 +216,13 @@ class BottlenecksTest {
                 figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, 100_000_000L),
                 null,
                 2_000_000_000L));
-    assertThat(Bottlenecks.of(run("write", "write", Map.of(), little)))
+    assertThat(Bottlenecks.of(run("type: write, size: 1MiB", little)))
         .noneMatch(f -> f.code().equals("page-cache"));
   }
 
   @Test
   void stepsWithoutSamplesGetNoBottleneckLine() {
-    RunRecord r =
-        run("lock-files", "lock", Map.of(), TestRuns.allStep(TestRuns.node("orca", 100, 1.0)));
+    RunRecord r = run("type: lock-files", TestRuns.allStep(TestRuns.node("orca", 100, 1.0)));
     assertThat(Bottlenecks.of(r)).isEmpty();
   }
 
@@ -233,9 +230,7 @@ class BottlenecksTest {
   void theVerdictCarriesTheBottleneck() {
     RunRecord r =
         run(
-            "lock-files",
-            "lock",
-            Map.of(),
+            "type: lock-files",
             TestRuns.allStep(node("orca", figures(8, 3, "vda", 3, "lo", 0.5, null, 0), 0.94)));
     assertThat(RunAnalyzer.analyse(r).verdict())
         .anyMatch(v -> v.startsWith("Step all: waiting: CPU 8%"));

@@ -39,7 +39,7 @@ class ClusterLockWaitsTest {
             TestRuns.allStep(node("node1", rates[0], rates[2]), node("node2", rates[1], rates[2])));
     return TestRuns.building(agents, steps)
         .named("r1", "seed2")
-        .workload("write", Map.of("fdatasync", true), "MB/s", "write")
+        .workload(TestRuns.workload("type: write, size: 1MiB, fdatasync: true"))
         .build();
   }
 

@@ -6,10 +6,12 @@ import static lockstep.coordinator.analysis.TestRuns.analysed;
 import static lockstep.coordinator.analysis.TestRuns.node;
 import static lockstep.coordinator.analysis.TestRuns.run;
 import static lockstep.coordinator.analysis.TestRuns.step;
+import static lockstep.coordinator.analysis.TestRuns.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.RunRecord;
@@ -97,16 +99,16 @@ class FileSystemVerdictsTest {
 
   @Test
   void flockNeverPassesThroughDlmControldsPlockLimitAndOcfs2OnO2cbWaitsOnO2dlm() {
-    Map<String, Object> flock = Map.of("type", "hot-lock", "lock", "flock");
+    WorkloadSpec flock = workload("type: hot-lock, lock: flock");
     // the lab's nodes run both stacks: dlm_controld's limit is in every node's environment
     Map<String, String> both =
         Map.of("dlm_controld:plock_rate_limit", "100", "ocfs2:cluster_stack", "o2cb");
-    RunRecord gfs2 = analysed(run(on("gfs2", both), flatSteps(), 1, 0.05, "hot-lock", flock));
+    RunRecord gfs2 = analysed(run(on("gfs2", both), flatSteps(), 1, 0.05, flock));
     assertThat(all(gfs2)).doesNotContain("plock_rate_limit");
     assertThat(LockWait.of(gfs2, 1).onWhat())
         .isEqualTo(
             "on the cluster's DLM (fcntl locks" + " through dlm_controld, flock through glocks)");
-    RunRecord ocfs2 = analysed(run(on("ocfs2", both), flatSteps(), 1, 0.05, "hot-lock", flock));
+    RunRecord ocfs2 = analysed(run(on("ocfs2", both), flatSteps(), 1, 0.05, flock));
     assertThat(all(ocfs2)).doesNotContain("plock_rate_limit");
     assertThat(LockWait.of(ocfs2, 1).onWhat()).isEqualTo("on o2dlm (OCFS2's o2cb cluster stack)");
     // fcntl on GFS2 still does
@@ -142,13 +144,7 @@ class FileSystemVerdictsTest {
     // flock is cluster-wide on o2cb; on GFS2 (dlm_controld) fcntl locks are cluster-wide too
     RunRecord flock =
         analysed(
-            run(
-                on("ocfs2", o2cb),
-                flatSteps(),
-                1,
-                0.05,
-                "hot-lock",
-                Map.of("type", "hot-lock", "lock", "flock")));
+            run(on("ocfs2", o2cb), flatSteps(), 1, 0.05, workload("type: hot-lock, lock: flock")));
     assertThat(flock.analysis().findings()).noneMatch(x -> x.code().equals("node-local-locks"));
     RunRecord gfs2 = analysed(run(on("gfs2", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
     assertThat(gfs2.analysis().findings()).noneMatch(x -> x.code().equals("node-local-locks"));

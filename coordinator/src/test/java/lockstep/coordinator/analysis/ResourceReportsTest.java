@@ -45,9 +45,7 @@ class ResourceReportsTest {
   static RunRecord analysed(double deviceBusy, double cpuBusy) {
     RunRecord r =
         BottlenecksTest.run(
-            "lock-files",
-            "lock",
-            Map.of(),
+            "type: lock-files",
             TestRuns.step("solo-orca", "solo-orca", "solo", 1, node("orca", 5, 8, 0.9)),
             TestRuns.allStep(
                 node("orca", deviceBusy, cpuBusy, 0.9),
@@ -73,9 +71,7 @@ class ResourceReportsTest {
 
   @Test
   void reportHtmlWithoutSamplesHasNoSection() {
-    var r =
-        BottlenecksTest.run(
-            "lock-files", "lock", Map.of(), TestRuns.allStep(TestRuns.node("orca", 10, 1)));
+    var r = BottlenecksTest.run("type: lock-files", TestRuns.allStep(TestRuns.node("orca", 10, 1)));
     assertThat(RunHtmlReport.render(r.withAnalysis(RunAnalyzer.analyse(r))))
         .doesNotContain("<h2>Where the time went</h2>");
   }

@@ -10,12 +10,14 @@ import static lockstep.coordinator.analysis.TestRuns.node;
 import static lockstep.coordinator.analysis.TestRuns.run;
 import static lockstep.coordinator.analysis.TestRuns.soloThenAll;
 import static lockstep.coordinator.analysis.TestRuns.step;
+import static lockstep.coordinator.analysis.TestRuns.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.LatencyHistograms;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Latency;
@@ -177,7 +179,7 @@ class RunAnalyzerTest {
                             node("node3", 60, 1.0))))
                 .named("r", "t")
                 .createdAt("2026")
-                .workload("lock-files", Map.of(), "locks/s", "lock")
+                .workload(workload("type: lock-files"))
                 .plan("solo", "ramp")
                 .ramp(2, 3)
                 .build());
@@ -264,26 +266,17 @@ class RunAnalyzerTest {
   void aPingPongNodeThatJoinedAfterTheWarmUpMakesCoherenceInconclusiveNotInvalid() {
     // node1 woke 1,088 ms after the instant, past the 500 ms warm-up: node2 ran the ring alone
     var s = allStep(node("node1", 100, 1.1, 4.5, 1088, 0), node("node2", 900, 0.5, 4.5, 0.4, 457));
-    Map<String, Object> params = Map.of("type", "ping-pong", "lock", "fcntl", "warmup", "500ms");
-    RunRecord r =
-        analysed(
-            run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05, "ping-pong", params));
+    WorkloadSpec ring = workload("type: ping-pong, lock: fcntl, warmup: 500ms");
+    RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05, ring));
     assertThat(codes(r)).contains("coherence-inconclusive").doesNotContain("coherence");
     assertThat(message(r, "coherence-inconclusive"))
-        .contains("node node1 1088 ms late", "after the warm-up (500ms)", "457 increment(s)");
+        .contains("node node1 1088 ms late", "after the warm-up (500 ms)", "457 increment(s)");
     assertThat(r.analysis().valid()).isTrue();
 
     var onTime =
         allStep(node("node1", 100, 0.5, 4.5, 3, 0), node("node2", 100, 0.5, 4.5, 0.4, 457));
     RunRecord invalid =
-        analysed(
-            run(
-                List.of(agent("node1"), agent("node2")),
-                List.of(onTime),
-                1,
-                0.05,
-                "ping-pong",
-                params));
+        analysed(run(List.of(agent("node1"), agent("node2")), List.of(onTime), 1, 0.05, ring));
     assertThat(codes(invalid)).contains("coherence").doesNotContain("coherence-inconclusive");
     assertThat(invalid.analysis().valid()).isFalse();
   }
