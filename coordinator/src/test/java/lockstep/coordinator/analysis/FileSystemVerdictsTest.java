@@ -14,6 +14,7 @@ import java.util.Map;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.StepRecord;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class FileSystemVerdictsTest {
         .contains("a local file system has no cluster lock manager")
         .doesNotContain("rate limit", "cluster lock manager or");
     LockWait w = LockWait.of(local, 2);
-    assertThat(w.code()).isEqualTo("waiting");
+    assertThat(w.code()).isEqualTo(FindingCode.WAITING);
     assertThat(w.onWhat()).contains("on this machine", "no lock manager and no rate limit");
   }
 
@@ -50,7 +51,7 @@ class FileSystemVerdictsTest {
   void pingPongsRingWaitsForItselfByDesign() {
     RunRecord ring = analysed(run(on("tmpfs", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
     LockWait w = LockWait.of(ring, 2);
-    assertThat(w.code()).isEqualTo("ring-waiting");
+    assertThat(w.code()).isEqualTo(FindingCode.RING_WAITING);
     assertThat(w.onWhat()).contains("ping-pong ring, by design").doesNotContain("lock manager");
     RunRecord gfs2 = analysed(run(on("gfs2", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
     assertThat(LockWait.of(gfs2, 2).onWhat()).contains("by design", "the cluster's DLM");
@@ -66,7 +67,7 @@ class FileSystemVerdictsTest {
     RunRecord pinned = analysed(run(on("gfs2", limit100), flatSteps(), 1, 0.05));
     Finding f =
         pinned.analysis().findings().stream()
-            .filter(x -> x.code().equals("rate-limit"))
+            .filter(x -> x.type() == FindingCode.RATE_LIMIT)
             .findFirst()
             .orElseThrow();
     assertThat(f.headline()).isTrue();
@@ -135,7 +136,7 @@ class FileSystemVerdictsTest {
     Map<String, String> o2cb = Map.of("ocfs2:cluster_stack", "o2cb");
     RunRecord fcntl = analysed(run(on("ocfs2", o2cb), flatSteps(), 1, 0.05, "ping-pong"));
     Finding f = fcntl.analysis().findings().get(0);
-    assertThat(f.code()).isEqualTo("node-local-locks");
+    assertThat(f.type()).isEqualTo(FindingCode.NODE_LOCAL_LOCKS);
     assertThat(f.headline()).isTrue();
     assertThat(f.message())
         .startsWith("INVALID RUN: the nodes' fcntl locks never contended")
@@ -145,8 +146,9 @@ class FileSystemVerdictsTest {
     RunRecord flock =
         analysed(
             run(on("ocfs2", o2cb), flatSteps(), 1, 0.05, workload("type: hot-lock, lock: flock")));
-    assertThat(flock.analysis().findings()).noneMatch(x -> x.code().equals("node-local-locks"));
+    assertThat(flock.analysis().findings())
+        .noneMatch(x -> x.type() == FindingCode.NODE_LOCAL_LOCKS);
     RunRecord gfs2 = analysed(run(on("gfs2", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
-    assertThat(gfs2.analysis().findings()).noneMatch(x -> x.code().equals("node-local-locks"));
+    assertThat(gfs2.analysis().findings()).noneMatch(x -> x.type() == FindingCode.NODE_LOCAL_LOCKS);
   }
 }

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.ResourceFigures;
@@ -130,7 +131,7 @@ class ResourceReportsTest {
             List.of(NodeLoad.of("orca", List.of(node("orca", 5, 97, null)))),
             Map.of(),
             null);
-    assertThat(f.code()).isEqualTo("cpu-bound");
+    assertThat(f.type()).isEqualTo(FindingCode.CPU_BOUND);
     assertThat(f.message()).contains("97% busy (3% in the idle baseline before the start)");
   }
 }

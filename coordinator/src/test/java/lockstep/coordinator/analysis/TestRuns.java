@@ -10,6 +10,7 @@ import lockstep.coordinator.model.Aggregate;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.ExpectationOutcome;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
@@ -179,14 +180,14 @@ public final class TestRuns {
   }
 
   /** The codes of the run's findings, in order. */
-  public static List<String> codes(RunRecord r) {
-    return r.analysis().findings().stream().map(Finding::code).toList();
+  public static List<FindingCode> codes(RunRecord r) {
+    return r.analysis().findings().stream().map(Finding::type).toList();
   }
 
   /** The message of the run's first finding with this code. */
-  public static String message(RunRecord r, String code) {
+  public static String message(RunRecord r, FindingCode code) {
     return r.analysis().findings().stream()
-        .filter(f -> f.code().equals(code))
+        .filter(f -> f.type() == code)
         .findFirst()
         .orElseThrow()
         .message();
