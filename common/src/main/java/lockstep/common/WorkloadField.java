@@ -98,6 +98,52 @@ public record WorkloadField(
         yamlName, protoName, Type.CHOICE, falseWord, noun, List.of(falseWord, trueWord));
   }
 
+  /**
+   * A value of this field's proto field as a scenario writes it: a size as 64KiB, a duration as
+   * 500ms, an enum value as its word, a choice as its word; the scenario parser reads it back to
+   * the same value.
+   */
+  public Object scenarioValue(Object protoValue) {
+    return switch (type) {
+      case SIZE -> sizeText(((Number) protoValue).longValue());
+      case COUNT -> ((Number) protoValue).longValue();
+      case DURATION_MILLIS -> durationText(((Number) protoValue).longValue() * 1000);
+      case DURATION_MICROS -> durationText(((Number) protoValue).longValue());
+      case WORDS -> wordOf((EnumValueDescriptor) protoValue);
+      case WORD_LIST ->
+          ((List<?>) protoValue).stream().map(v -> wordOf((EnumValueDescriptor) v)).toList();
+      case CHOICE -> choices.get(Boolean.TRUE.equals(protoValue) ? 1 : 0);
+      case PATH, FLAG -> protoValue;
+    };
+  }
+
+  /** Bytes in the largest 1024-based unit that holds them whole: 64KiB, 4MiB, 1000. */
+  static String sizeText(long bytes) {
+    String[] units = {"TiB", "GiB", "MiB", "KiB"};
+    for (int i = 0; i < units.length; i++) {
+      long unit = 1L << (10 * (units.length - i));
+      if (bytes != 0 && bytes % unit == 0) {
+        return bytes / unit + units[i];
+      }
+    }
+    return Long.toString(bytes);
+  }
+
+  /** Microseconds in the largest unit that holds them whole: 1h, 10m, 30s, 500ms, 50us. */
+  static String durationText(long micros) {
+    if (micros == 0) {
+      return "0s";
+    }
+    long[] per = {3_600_000_000L, 60_000_000L, 1_000_000L, 1_000L};
+    String[] units = {"h", "m", "s", "ms"};
+    for (int i = 0; i < per.length; i++) {
+      if (micros % per[i] == 0) {
+        return micros / per[i] + units[i];
+      }
+    }
+    return micros + "us";
+  }
+
   /** The words of a proto enum as a scenario writes them, in the enum's order. */
   public static List<String> wordsOf(EnumDescriptor e) {
     return e.getValues().stream()

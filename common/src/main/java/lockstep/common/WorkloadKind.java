@@ -13,8 +13,10 @@ import static lockstep.common.WorkloadField.words;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -75,6 +77,7 @@ public final class WorkloadKind<M extends Message> {
                 WorkloadRules.pattern(w.getPattern());
               })
           .workers(w -> w.getThreads())
+          .pageCacheWrites(w -> !w.getFdatasync() && !w.getODirect() && !w.getOSync())
           .bytesToLayOut(WriteWorkload::getSizeBytes)
           .expectedWork(WriteWorkload::getSizeBytes)
           .build();
@@ -161,6 +164,7 @@ public final class WorkloadKind<M extends Message> {
           .workers(PingPongWorkload::getProcesses)
           .timedMillis(
               "with warm-up before and after", p -> p.getDurationMillis() + 2 * p.getWarmupMillis())
+          .warmUp(PingPongWorkload::getWarmupMillis)
           .checksCoherence(
               "with io: read-write", p -> p.getIo() == PingPongIo.PING_PONG_IO_READ_WRITE)
           .build();
@@ -253,6 +257,8 @@ public final class WorkloadKind<M extends Message> {
   private final ToLongFunction<M> expectedWork;
   private final String coherenceNote;
   private final Predicate<M> checksCoherence;
+  private final Predicate<M> pageCacheWrites;
+  private final ToLongFunction<M> warmUpMillis;
 
   /** A rule that depends on how many nodes run the step together. */
   @FunctionalInterface
@@ -285,6 +291,8 @@ public final class WorkloadKind<M extends Message> {
     this.expectedWork = b.expectedWork;
     this.coherenceNote = b.coherenceNote;
     this.checksCoherence = b.checksCoherence;
+    this.pageCacheWrites = b.pageCacheWrites;
+    this.warmUpMillis = b.warmUpMillis;
   }
 
   /** The kind of a spec; an empty spec is {@link InvalidWorkloadException} on field "type". */
@@ -452,6 +460,43 @@ public final class WorkloadKind<M extends Message> {
     return checksCoherence.test(message(spec));
   }
 
+  /**
+   * Whether a run of this spec may leave its writes in the page cache when it ends (buffered writes
+   * without fdatasync, O_DIRECT or O_SYNC): its figure then includes no writeback.
+   */
+  public boolean pageCacheWrites(WorkloadSpec spec) {
+    return pageCacheWrites.test(message(spec));
+  }
+
+  /** Whether the workers run unmeasured before the measured window (ping-pong's ring closing). */
+  public boolean warmsUp() {
+    return warmUpMillis != null;
+  }
+
+  /** How long the workers run before the measured window, in ms; 0 for a kind that does not. */
+  public long warmUpMillis(WorkloadSpec spec) {
+    return warmUpMillis == null ? 0 : warmUpMillis.applyAsLong(message(spec));
+  }
+
+  /**
+   * The spec in the scenario's words, for reports: each field's YAML name and its value as a
+   * scenario writes it ({@link WorkloadField#scenarioValue}), in the table's order, then {@code
+   * instrumentation: false} when it is off. The scenario parser reads them back to the same spec.
+   */
+  public Map<String, Object> settings(WorkloadSpec spec) {
+    M m = message(spec);
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (WorkloadField f : fields) {
+      out.put(
+          f.yamlName(),
+          f.scenarioValue(m.getField(m.getDescriptorForType().findFieldByName(f.protoName()))));
+    }
+    if (spec.getInstrumentationOff()) {
+      out.put("instrumentation", false);
+    }
+    return out;
+  }
+
   /** Whether some spec of this kind counts coherence errors. */
   public boolean canCheckCoherence() {
     return coherenceNote != null;
@@ -512,6 +557,8 @@ public final class WorkloadKind<M extends Message> {
     private ToLongFunction<M> expectedWork = m -> 0;
     private String coherenceNote;
     private Predicate<M> checksCoherence = m -> false;
+    private Predicate<M> pageCacheWrites = m -> false;
+    private ToLongFunction<M> warmUpMillis;
 
     Builder(String name, WorkloadSpec.KindCase specCase, Class<M> messageType) {
       this.name = name;
@@ -597,6 +644,16 @@ public final class WorkloadKind<M extends Message> {
     Builder<M> checksCoherence(String note, Predicate<M> f) {
       this.coherenceNote = note;
       this.checksCoherence = f;
+      return this;
+    }
+
+    Builder<M> pageCacheWrites(Predicate<M> f) {
+      this.pageCacheWrites = f;
+      return this;
+    }
+
+    Builder<M> warmUp(ToLongFunction<M> f) {
+      this.warmUpMillis = f;
       return this;
     }
 

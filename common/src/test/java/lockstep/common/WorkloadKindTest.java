@@ -2,6 +2,7 @@ package lockstep.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
@@ -10,9 +11,11 @@ import java.util.List;
 import java.util.Set;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.v1.LockFilesWorkload;
+import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.LockRelease;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
+import lockstep.agent.v1.ReadWorkload;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
 import org.junit.jupiter.api.Test;
@@ -127,5 +130,75 @@ class WorkloadKindTest {
         .containsExactly(WorkloadKind.PING_PONG);
     WorkloadSpec write = WorkloadKind.WRITE.spec(WriteWorkload.getDefaultInstance());
     assertThat(WorkloadKind.WRITE.checksCoherence(write)).isFalse();
+  }
+
+  @Test
+  void theAnalysisAsksTheKindWhetherWritesStayInThePageCacheAndHowLongTheWarmUpIs() {
+    WorkloadSpec buffered = WorkloadKind.WRITE.spec(WriteWorkload.getDefaultInstance());
+    WorkloadSpec synced =
+        WorkloadKind.WRITE.spec(WriteWorkload.newBuilder().setFdatasync(true).build());
+    WorkloadSpec direct =
+        WorkloadKind.WRITE.spec(WriteWorkload.newBuilder().setODirect(true).build());
+    assertThat(WorkloadKind.WRITE.pageCacheWrites(buffered)).isTrue();
+    assertThat(WorkloadKind.WRITE.pageCacheWrites(synced)).isFalse();
+    assertThat(WorkloadKind.WRITE.pageCacheWrites(direct)).isFalse();
+    assertThat(
+            WorkloadKind.READ.pageCacheWrites(
+                WorkloadKind.READ.spec(ReadWorkload.getDefaultInstance())))
+        .isFalse();
+    WorkloadSpec ring =
+        WorkloadKind.PING_PONG.spec(PingPongWorkload.newBuilder().setWarmupMillis(200).build());
+    assertThat(WorkloadKind.PING_PONG.warmsUp()).isTrue();
+    assertThat(WorkloadKind.PING_PONG.warmUpMillis(ring)).isEqualTo(200);
+    assertThat(WorkloadKind.ALL.stream().filter(WorkloadKind::warmsUp))
+        .containsExactly(WorkloadKind.PING_PONG);
+    assertThat(WorkloadKind.WRITE.warmUpMillis(buffered)).isZero();
+  }
+
+  @Test
+  void aSpecInTheScenariosWordsNamesEveryFieldByItsYamlNameWithSizesDurationsAndWords() {
+    WorkloadSpec ring =
+        WorkloadKind.PING_PONG.spec(
+            PingPongWorkload.newBuilder()
+                .setIo(PingPongIo.PING_PONG_IO_NONE)
+                .setFile("p.dat")
+                .setSlots(4)
+                .setProcesses(2)
+                .setLock(LockKind.LOCK_KIND_OFD)
+                .setTryLock(true)
+                .setDurationMillis(90_000)
+                .setWarmupMillis(200)
+                .build());
+    assertThat(WorkloadKind.PING_PONG.settings(ring))
+        .containsExactly(
+            entry("io", "none"),
+            entry("file", "p.dat"),
+            entry("slots", 4L),
+            entry("processes", 2L),
+            entry("lock", "ofd"),
+            entry("lock-wait", "try"),
+            entry("duration", "90s"),
+            entry("warmup", "200ms"));
+    WorkloadSpec write =
+        WorkloadKind.WRITE
+            .spec(
+                WriteWorkload.newBuilder()
+                    .setSizeBytes(3L << 30)
+                    .setBlockSizeBytes(1000)
+                    .setODirect(true)
+                    .build())
+            .toBuilder()
+            .setInstrumentationOff(true)
+            .build();
+    assertThat(WorkloadKind.WRITE.settings(write))
+        .containsEntry("size", "3GiB")
+        .containsEntry("block-size", "1000")
+        .containsEntry("o-direct", true)
+        .containsEntry("instrumentation", false);
+    assertThat(WorkloadField.durationText(1500)).isEqualTo("1500us");
+    assertThat(WorkloadField.durationText(3_600_000_000L)).isEqualTo("1h");
+    assertThat(WorkloadField.durationText(0)).isEqualTo("0s");
+    assertThat(WorkloadField.sizeText(0)).isEqualTo("0");
+    assertThat(WorkloadField.sizeText(64 << 10)).isEqualTo("64KiB");
   }
 }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import lockstep.common.WorkloadKind;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Severity;
 
@@ -69,11 +70,8 @@ public final class Bottlenecks {
             loads.forEach(l -> solo.putIfAbsent(l.node(), l));
           }
         });
-    boolean pageCacheWrites =
-        run.kind() == WorkloadKind.WRITE
-            && !Boolean.TRUE.equals(run.workload().get("fdatasync"))
-            && !Boolean.TRUE.equals(run.workload().get("o-direct"))
-            && !Boolean.TRUE.equals(run.workload().get("o-sync"));
+    WorkloadKind<?> kind = run.kind();
+    boolean pageCacheWrites = kind != null && kind.pageCacheWrites(run.workload());
     List<Finding> out = new ArrayList<>();
     groups.forEach(
         (g, loads) -> {
@@ -83,7 +81,7 @@ public final class Bottlenecks {
                   loads,
                   stepNodes.get(g) > 1 ? solo : Map.of(),
                   LockWait.of(run, stepNodes.get(g)));
-          if (judged.code().equals("no-bottleneck") && stepNodes.get(g) > 1) {
+          if (judged.type() == FindingCode.NO_BOTTLENECK && stepNodes.get(g) > 1) {
             judged = ClusterLockWaits.of(run, g, loads).orElse(judged);
           }
           out.add(judged);
@@ -95,113 +93,151 @@ public final class Bottlenecks {
   }
 
   /**
+   * A step's loads as the rules read them: the busiest device, the interface nearest its link speed
+   * (null: none has one), the busiest CPUs, and the node whose workers spent the least of their
+   * time inside lock calls (null: not measured).
+   */
+  record StepLoad(NodeLoad disk, NodeLoad net, NodeLoad cpu, NodeLoad lock, double maxIfaceMBps) {
+    static StepLoad of(List<NodeLoad> loads) {
+      return new StepLoad(
+          max(loads, NodeLoad::deviceBusyPercent),
+          loads.stream()
+              .filter(l -> l.linkPercent() != null)
+              .max(Comparator.comparingDouble(NodeLoad::linkPercent))
+              .orElse(null),
+          max(loads, NodeLoad::cpuBusyPercent),
+          loads.stream()
+              .filter(l -> l.lockWaitShare() != null)
+              .min(Comparator.comparingDouble(NodeLoad::lockWaitShare))
+              .orElse(null),
+          max(loads, NodeLoad::ifaceMBps).ifaceMBps());
+    }
+
+    /** A lock workload's workers inside lock calls most of their time, on an idle device. */
+    boolean workersWait(LockWait lockWait) {
+      return lockWait != null
+          && lock != null
+          && lock.lockWaitShare() >= WAITING_LOCK_SHARE
+          && disk.deviceBusyPercent() < WAITING_DEVICE_PERCENT;
+    }
+  }
+
+  /**
+   * The rules, first match wins: what bound a step, from its loads alone (the words are {@link
+   * #words}'s).
+   *
+   * @param lockWait what a lock workload's workers wait on; null for a workload without locks
+   */
+  static FindingCode decide(StepLoad s, LockWait lockWait) {
+    if (s.disk().hasDevice() && s.disk().deviceBusyPercent() >= STORAGE_BUSY_PERCENT) {
+      return FindingCode.STORAGE_BOUND;
+    }
+    if (s.net() != null && s.net().linkPercent() >= NETWORK_LINK_PERCENT) {
+      return FindingCode.NETWORK_BOUND;
+    }
+    boolean workersWait = s.workersWait(lockWait);
+    // Lock workers that sit in lock calls while the CPU goes mostly to others (a file-system
+    // daemon on the same node) are waiting on the file system, not CPU-bound themselves.
+    if (s.cpu().cpuBusyPercent() >= CPU_BUSY_PERCENT
+        && !(workersWait && s.cpu().workloadShareOfBusy() < WAITING_OWN_CPU_SHARE)) {
+      return FindingCode.CPU_BOUND;
+    }
+    // Workers that spend most of their time inside lock calls, on an idle device, with the
+    // CPU not saturated by the workload itself: waiting, whoever else uses the CPU.
+    return workersWait ? lockWait.code() : FindingCode.NO_BOTTLENECK;
+  }
+
+  /**
+   * The step's bottleneck finding.
+   *
+   * @param solo each node's loads alone, for a step of several nodes; empty for a one-node step
    * @param lockWait what a lock workload's workers wait on; null for a workload without locks
    */
   static Finding judge(
       String step, List<NodeLoad> loads, Map<String, NodeLoad> solo, LockWait lockWait) {
-    boolean lockWorkload = lockWait != null;
+    StepLoad s = StepLoad.of(loads);
+    FindingCode code = decide(s, lockWait);
+    String text = words(code, s, loads.size(), solo, lockWait);
+    return new Finding(code, Severity.INFO, "Step " + step + ": " + text + ".", step);
+  }
+
+  /** What {@link #decide} found, in words, with the figures that show it. */
+  private static String words(
+      FindingCode code, StepLoad s, int nodes, Map<String, NodeLoad> solo, LockWait lockWait) {
     String while_ = solo.isEmpty() ? "" : " while together";
-    NodeLoad disk = max(loads, NodeLoad::deviceBusyPercent);
-    if (disk.hasDevice() && disk.deviceBusyPercent() >= STORAGE_BUSY_PERCENT) {
-      NodeLoad alone = solo.get(disk.node());
-      String aloneText =
-          alone == null || !alone.hasDevice()
-              ? ""
-              : f(" (%.0f%% alone)", alone.deviceBusyPercent());
-      return finding(
-          step,
-          "storage-bound",
-          f(
-              "storage-bound: node %s's device %s busy %.0f%%%s%s, %.1f MB/s",
-              disk.node(),
-              disk.device(),
-              disk.deviceBusyPercent(),
-              while_,
-              aloneText,
-              disk.deviceMBps()));
-    }
-    Optional<NodeLoad> net =
-        loads.stream()
-            .filter(l -> l.linkPercent() != null)
-            .max(Comparator.comparingDouble(NodeLoad::linkPercent));
-    if (net.isPresent() && net.get().linkPercent() >= NETWORK_LINK_PERCENT) {
-      NodeLoad n = net.get();
-      return finding(
-          step,
-          "network-bound",
+    NodeLoad disk = s.disk();
+    NodeLoad cpu = s.cpu();
+    return switch (code) {
+      case STORAGE_BOUND -> {
+        NodeLoad alone = solo.get(disk.node());
+        String aloneText =
+            alone == null || !alone.hasDevice()
+                ? ""
+                : f(" (%.0f%% alone)", alone.deviceBusyPercent());
+        yield f(
+            "storage-bound: node %s's device %s busy %.0f%%%s%s, %.1f MB/s",
+            disk.node(),
+            disk.device(),
+            disk.deviceBusyPercent(),
+            while_,
+            aloneText,
+            disk.deviceMBps());
+      }
+      case NETWORK_BOUND ->
           f(
               "network-bound: %.0f MB/s on %s of node %s, %.0f%% of its %s link",
-              n.ifaceMBps(), n.iface(), n.node(), n.linkPercent(), link(n.linkMbps())));
-    }
-    NodeLoad cpu = max(loads, NodeLoad::cpuBusyPercent);
-    NodeLoad lock =
-        loads.stream()
-            .filter(l -> l.lockWaitShare() != null)
-            .min(Comparator.comparingDouble(NodeLoad::lockWaitShare))
-            .orElse(null);
-    boolean workersWait =
-        lockWorkload
-            && lock != null
-            && lock.lockWaitShare() >= WAITING_LOCK_SHARE
-            && disk.deviceBusyPercent() < WAITING_DEVICE_PERCENT;
-    // Lock workers that sit in lock calls while the CPU goes mostly to others (a file-system
-    // daemon on the same node) are waiting on the file system, not CPU-bound themselves.
-    if (cpu.cpuBusyPercent() >= CPU_BUSY_PERCENT
-        && !(workersWait && cpu.workloadShareOfBusy() < WAITING_OWN_CPU_SHARE)) {
-      double own = cpu.workloadShareOfBusy();
-      String why =
-          own >= OWN_PROCESSES_SHARE
-              ? " (the figure may be Lockstep's limit, not the file system's)"
-              : " (mostly outside the workload's processes: the file system's daemons, the kernel"
-                  + " or other load)";
-      String baseline =
-          cpu.baselineCpuBusyPercent() == null
-              ? ""
-              : f(" (%.0f%% in the idle baseline before the start)", cpu.baselineCpuBusyPercent());
-      return finding(
-          step,
-          "cpu-bound",
-          f(
-              "CPU-bound on %s: %.0f%% busy%s%s, %.0f%% of it in the workload's own processes%s",
-              cpu.node(), cpu.cpuBusyPercent(), while_, baseline, own * 100, why));
-    }
-    // Workers that spend most of their time inside lock calls, on an idle device, with the
-    // CPU not saturated by the workload itself: waiting, whoever else uses the CPU.
-    if (workersWait) {
-      String who = loads.size() > 1 ? "the nodes wait" : "node " + lock.node() + " waits";
-      String whose =
-          cpu.cpuBusyPercent() < WAITING_CPU_NOTED_PERCENT
-              ? ""
-              : f(
-                  " (%.0f%% of it in the workload's own processes; the rest is the file system's"
-                      + " daemons, the kernel or other load)",
-                  cpu.workloadShareOfBusy() * 100);
-      return finding(
-          step,
-          lockWait.code(),
-          f(
-              "waiting: CPU %.0f%%%s, %s, %.0f%% of the workers' time inside lock calls; %s %s",
-              cpu.cpuBusyPercent(),
-              whose,
-              deviceText(disk),
-              lock.lockWaitShare() * 100,
-              who,
-              lockWait.onWhat()));
-    }
-    String lockText =
-        lock == null
-            ? ""
-            : f(", %.0f%% of the workers' time inside lock calls", lock.lockWaitShare() * 100);
-    return finding(
-        step,
-        "no-bottleneck",
-        f(
-            "no single bottleneck: CPU at most %.0f%% busy (%s), %s%s, network at most %.1f MB/s",
+              s.net().ifaceMBps(),
+              s.net().iface(),
+              s.net().node(),
+              s.net().linkPercent(),
+              link(s.net().linkMbps()));
+      case CPU_BOUND -> {
+        double own = cpu.workloadShareOfBusy();
+        String why =
+            own >= OWN_PROCESSES_SHARE
+                ? " (the figure may be Lockstep's limit, not the file system's)"
+                : " (mostly outside the workload's processes: the file system's daemons, the"
+                    + " kernel or other load)";
+        String baseline =
+            cpu.baselineCpuBusyPercent() == null
+                ? ""
+                : f(
+                    " (%.0f%% in the idle baseline before the start)",
+                    cpu.baselineCpuBusyPercent());
+        yield f(
+            "CPU-bound on %s: %.0f%% busy%s%s, %.0f%% of it in the workload's own processes%s",
+            cpu.node(), cpu.cpuBusyPercent(), while_, baseline, own * 100, why);
+      }
+      case WAITING, RING_WAITING -> {
+        String who = nodes > 1 ? "the nodes wait" : "node " + s.lock().node() + " waits";
+        String whose =
+            cpu.cpuBusyPercent() < WAITING_CPU_NOTED_PERCENT
+                ? ""
+                : f(
+                    " (%.0f%% of it in the workload's own processes; the rest is the file"
+                        + " system's daemons, the kernel or other load)",
+                    cpu.workloadShareOfBusy() * 100);
+        yield f(
+            "waiting: CPU %.0f%%%s, %s, %.0f%% of the workers' time inside lock calls; %s %s",
             cpu.cpuBusyPercent(),
-            cpu.node(),
+            whose,
             deviceText(disk),
-            lockText,
-            max(loads, NodeLoad::ifaceMBps).ifaceMBps()));
+            s.lock().lockWaitShare() * 100,
+            who,
+            lockWait.onWhat());
+      }
+      default -> {
+        String lockText =
+            s.lock() == null
+                ? ""
+                : f(
+                    ", %.0f%% of the workers' time inside lock calls",
+                    s.lock().lockWaitShare() * 100);
+        yield f(
+            "no single bottleneck: CPU at most %.0f%% busy (%s), %s%s, network at most %.1f MB/s",
+            cpu.cpuBusyPercent(), cpu.node(), deviceText(disk), lockText, s.maxIfaceMBps());
+      }
+    };
   }
 
   static Optional<Finding> pageCache(String step, List<NodeLoad> loads) {
@@ -209,7 +245,7 @@ public final class Bottlenecks {
     if (d.dirtyBytes() >= PAGE_CACHE_MIN_BYTES && d.dirtyBytes() >= PAGE_CACHE_SHARE * d.bytes()) {
       return Optional.of(
           new Finding(
-              "page-cache",
+              FindingCode.PAGE_CACHE,
               Severity.WARNING,
               f(
                   "Step %s: page cache: %s dirty on node %s at the end; "
@@ -218,10 +254,6 @@ public final class Bottlenecks {
               step));
     }
     return Optional.empty();
-  }
-
-  private static Finding finding(String step, String code, String text) {
-    return new Finding(code, Severity.INFO, "Step " + step + ": " + text + ".", step);
   }
 
   private static String deviceText(NodeLoad disk) {

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Severity;
@@ -60,7 +61,7 @@ final class ClusterLockWaits {
     }
     return Optional.of(
         new Finding(
-            "cluster-lock-bound",
+            FindingCode.CLUSTER_LOCK_BOUND,
             Severity.INFO,
             f(
                 "Step %s: cluster-lock-bound: together each node reached this share of its solo"

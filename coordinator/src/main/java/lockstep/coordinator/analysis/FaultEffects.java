@@ -10,6 +10,7 @@ import lockstep.coordinator.model.FaultAction;
 import lockstep.coordinator.model.FaultEffect;
 import lockstep.coordinator.model.FaultRecord;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Sample;
@@ -24,7 +25,6 @@ import lockstep.coordinator.model.StepRecord;
  * stack's timeouts that bound such a stall.
  */
 public final class FaultEffects {
-  static final String CODE = "fault-stall";
   static final double BACK_FRACTION = 0.9;
   static final double RATE_WINDOW_SECONDS = 1.0;
 
@@ -172,7 +172,7 @@ public final class FaultEffects {
       if (!bound.isEmpty()) {
         b.append(". ").append(bound);
       }
-      out.add(new Finding(CODE, Severity.WARNING, b.toString(), e.step()));
+      out.add(new Finding(FindingCode.FAULT_STALL, Severity.WARNING, b.toString(), e.step()));
     }
     return out;
   }

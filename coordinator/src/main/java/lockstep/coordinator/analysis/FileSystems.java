@@ -2,6 +2,7 @@ package lockstep.coordinator.analysis;
 
 import java.util.Locale;
 import java.util.Set;
+import lockstep.agent.v1.LockKind;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.RunRecord;
 
@@ -60,9 +61,8 @@ final class FileSystems {
    * node-local (as every node's environment tells: ocfs2:cluster_stack o2cb).
    */
   static boolean nodeLocalRecordLocks(RunRecord run) {
-    Object lock = run.workload().get("lock");
-    return run.takesLocks()
-        && ("fcntl".equals(lock) || "ofd".equals(lock))
+    LockKind lock = run.lockKind();
+    return (lock == LockKind.LOCK_KIND_FCNTL || lock == LockKind.LOCK_KIND_OFD)
         && run.agents().stream().allMatch(a -> "ocfs2".equals(a.fsType()))
         && everyAgent(run, "ocfs2:cluster_stack", "o2cb");
   }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.FindingKind;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Severity;
@@ -18,33 +19,11 @@ import lockstep.coordinator.model.StepRecord;
 /**
  * Puts the verdict in reading order: at most three headlines first (an invalid run's reason, what a
  * scenario's fault did to a survivor, the scaling result, the likely bottleneck of the step with
- * the most nodes, and the warning that most limits trust in the figures), then every other finding
- * grouped by {@link FindingKind}, the more severe first within a kind, the order they were found
- * otherwise.
+ * the most nodes, and the warning that most limits trust in the figures; within a kind the code
+ * with the lowest {@link FindingCode#headlineRank}), then every other finding grouped by {@link
+ * FindingKind}, the more severe first within a kind, the order they were found otherwise.
  */
 final class Headlines {
-  /** Which scaling finding leads, best first. */
-  private static final List<String> SCALING =
-      List.of(
-          "rate-limit",
-          "halved",
-          "scaling-loss",
-          "scales-well",
-          "aggregate-flat",
-          "together",
-          "aggregate");
-
-  /** Which trust warning leads, most damaging first. */
-  private static final List<String> TRUST =
-      List.of(
-          "not-trustworthy",
-          "start-skew",
-          "no-overlap",
-          "same-machine",
-          "unsteady",
-          "overlap",
-          "noisy");
-
   private Headlines() {}
 
   static List<Finding> order(RunRecord run, List<Finding> findings) {
@@ -53,11 +32,12 @@ final class Headlines {
         findings.stream().filter(f -> f.severity() == Severity.INVALID).findFirst();
     invalid.ifPresent(heads::add);
     // a run with faults is about what they did to the survivors
-    firstBy(findings, List.of(FaultEffects.CODE)).ifPresent(heads::add);
-    firstBy(findings, SCALING).ifPresent(heads::add);
+    leading(findings, FindingKind.FAULTS, f -> true).ifPresent(heads::add);
+    leading(findings, FindingKind.SCALING, f -> true).ifPresent(heads::add);
     bottleneck(run, findings).ifPresent(heads::add);
     if (invalid.isEmpty()) {
-      firstBy(findings, TRUST, f -> f.severity() == Severity.WARNING).ifPresent(heads::add);
+      leading(findings, FindingKind.TRUST, f -> f.severity() == Severity.WARNING)
+          .ifPresent(heads::add);
     }
     List<Finding> out = new ArrayList<>();
     heads.stream().limit(3).forEach(f -> out.add(f.asHeadline()));
@@ -72,20 +52,17 @@ final class Headlines {
     return List.copyOf(out);
   }
 
-  private static Optional<Finding> firstBy(List<Finding> findings, List<String> codes) {
-    return firstBy(findings, codes, f -> true);
-  }
-
-  private static Optional<Finding> firstBy(
-      List<Finding> findings, List<String> codes, Predicate<Finding> also) {
+  /** The finding of {@code kind} whose code leads (lowest rank; the first found of equals). */
+  private static Optional<Finding> leading(
+      List<Finding> findings, FindingKind kind, Predicate<Finding> also) {
     return findings.stream()
-        .filter(f -> codes.contains(f.code()) && also.test(f))
-        .min(Comparator.comparingInt(f -> codes.indexOf(f.code())));
+        .filter(f -> f.kind() == kind && f.type().canLead() && also.test(f))
+        .min(Comparator.comparingInt(f -> f.type().headlineRank()));
   }
 
   /**
    * The bottleneck of the step that ran the most nodes together (the last such step of the plan);
-   * "no bottleneck" leads only when nothing else does.
+   * "no bottleneck" (rank 2) leads only when nothing else does.
    */
   private static Optional<Finding> bottleneck(RunRecord run, List<Finding> findings) {
     Map<String, Integer> nodes = new HashMap<>();
@@ -93,9 +70,9 @@ final class Headlines {
       nodes.merge(s.group(), s.nodes().size(), Math::max);
     }
     return findings.stream()
-        .filter(f -> f.kind() == FindingKind.BOTTLENECK && !"page-cache".equals(f.code()))
+        .filter(f -> f.kind() == FindingKind.BOTTLENECK && f.type().canLead())
         .max(
-            Comparator.<Finding>comparingInt(f -> "no-bottleneck".equals(f.code()) ? 0 : 1)
+            Comparator.<Finding>comparingInt(f -> -f.type().headlineRank())
                 .thenComparingInt(f -> nodes.getOrDefault(f.step(), 0))
                 .thenComparingInt(findings::indexOf));
   }

@@ -1,6 +1,7 @@
 package lockstep.coordinator.analysis;
 
 import lockstep.common.WorkloadKind;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.RunRecord;
 
 /**
@@ -9,20 +10,19 @@ import lockstep.coordinator.model.RunRecord;
  * has no lock manager or rate limit to wait on, a cluster file system's locks go through its lock
  * manager.
  *
- * @param code the finding's code ("waiting", or "ring-waiting" for ping-pong)
+ * @param code the finding's code: WAITING, or RING_WAITING for ping-pong's ring
  * @param onWhat what follows "the nodes wait" / "node X waits"
  */
-record LockWait(String code, String onWhat) {
-  /** Ping-pong's participants in a step: its processes on each of the step's nodes. */
+record LockWait(FindingCode code, String onWhat) {
+  /** The participants in a step: the workload's workers on each of the step's nodes. */
   private static long participants(RunRecord run, int stepNodes) {
-    Object p = run.workload().get("processes");
-    long perNode = p instanceof Number n ? n.longValue() : 1;
-    return Math.max(1, perNode) * Math.max(1, stepNodes);
+    return (long) run.kind().workers(run.workload()) * Math.max(1, stepNodes);
   }
 
   /** When nothing more is known of the file system. */
   static final LockWait SHARED =
-      new LockWait("waiting", "on something shared (a cluster lock manager or a rate limit)");
+      new LockWait(
+          FindingCode.WAITING, "on something shared (a cluster lock manager or a rate limit)");
 
   /**
    * For a step of {@code stepNodes} nodes of a run of a lock workload; null for a workload that
@@ -35,7 +35,7 @@ record LockWait(String code, String onWhat) {
     boolean local = FileSystems.allLocal(run);
     if (run.kind() == WorkloadKind.PING_PONG && participants(run, stepNodes) > 1) {
       return new LockWait(
-          "ring-waiting",
+          FindingCode.RING_WAITING,
           "for each other in the ping-pong ring, by design (each lock call waits until the"
               + " neighbour holding that byte lets go)"
               + (local
@@ -45,13 +45,13 @@ record LockWait(String code, String onWhat) {
     }
     if (local && run.kind() == WorkloadKind.PING_PONG) {
       return new LockWait(
-          "waiting",
+          FindingCode.WAITING,
           "on the kernel's lock calls alone (one process in the ring: nobody else holds its"
               + " bytes)");
     }
     if (local) {
       return new LockWait(
-          "waiting",
+          FindingCode.WAITING,
           "for locks other workers on this machine hold (a local file system has no lock manager"
               + " and no rate limit)");
     }
@@ -62,6 +62,7 @@ record LockWait(String code, String onWhat) {
     String limit = RateLimits.describe(run);
     // (a lone ping-pong process on a cluster file system waits on its lock manager alone)
     return new LockWait(
-        "waiting", "on " + FileSystems.lockManager(run) + (limit == null ? "" : ", " + limit));
+        FindingCode.WAITING,
+        "on " + FileSystems.lockManager(run) + (limit == null ? "" : ", " + limit));
   }
 }

@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import lockstep.coordinator.model.AgentRecord;
-import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Sample;
@@ -31,7 +31,7 @@ final class NoiseVerdicts {
 
   private NoiseVerdicts() {}
 
-  static void add(RunRecord run, Analysis a, List<Finding> out) {
+  static void add(RunRecord run, RunFigures a, List<Finding> out) {
     repeatsVersusEffect(run, a, out);
     unsteadySeries(run, out);
   }
@@ -57,7 +57,7 @@ final class NoiseVerdicts {
     return peers;
   }
 
-  private static void repeatsVersusEffect(RunRecord run, Analysis a, List<Finding> out) {
+  private static void repeatsVersusEffect(RunRecord run, RunFigures a, List<Finding> out) {
     if (a.meanNodeEfficiency() == null) {
       return;
     }
@@ -73,7 +73,7 @@ final class NoiseVerdicts {
     if (noisiest != null && noisiest.aggregate().cv() > effect) {
       out.add(
           new Finding(
-              "not-trustworthy",
+              FindingCode.NOT_TRUSTWORTHY,
               Severity.WARNING,
               f(
                   "The %d repeats of step %s disagree by %.0f%% (stddev/mean), more than the effect"
@@ -104,7 +104,7 @@ final class NoiseVerdicts {
       if (!unsteady.isEmpty()) {
         out.add(
             new Finding(
-                "unsteady",
+                FindingCode.UNSTEADY,
                 Severity.WARNING,
                 f(
                     "In step %s the rate was unsteady: over the first quarter of the run it was"

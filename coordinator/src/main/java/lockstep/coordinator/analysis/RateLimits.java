@@ -2,6 +2,7 @@ package lockstep.coordinator.analysis;
 
 import java.util.List;
 import java.util.Optional;
+import lockstep.agent.v1.LockKind;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.RunRecord;
 
@@ -25,7 +26,7 @@ record RateLimits(String setting, long value) {
    */
   static boolean applies(RunRecord run) {
     return run.takesLocks()
-        && !"flock".equals(run.workload().get("lock"))
+        && run.lockKind() != LockKind.LOCK_KIND_FLOCK
         && !FileSystems.nodeLocalRecordLocks(run);
   }
 

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Function;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Fairness;
@@ -20,7 +19,6 @@ import lockstep.coordinator.model.NodeStepStats;
 import lockstep.coordinator.model.OverlapWindow;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.ScalingPoint;
-import lockstep.coordinator.model.Severity;
 import lockstep.coordinator.model.Stats;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
@@ -91,32 +89,26 @@ public final class RunAnalyzer {
     List<ScalingPoint> scaling = scalingCurve(steps, solos);
     List<String> envDiffs = EnvironmentDiff.of(run.agents());
     List<FaultEffect> faultEffects = FaultEffects.of(run);
-    // The analysis with a verdict: none yet for Verdicts to read, then the findings.
-    Function<List<Finding>, Analysis> withFindings =
-        findings ->
-            new Analysis(
-                List.copyOf(nodes),
-                sumSolos,
-                concSum,
-                concAgg,
-                aggEff,
-                meanEff,
-                maxSkew,
-                findings.stream().map(Finding::message).toList(),
-                List.copyOf(steps),
-                scaling,
-                List.copyOf(windows),
-                fairness,
-                concOverlap,
-                findings,
-                envDiffs,
-                findings.stream().noneMatch(f -> f.severity() == Severity.INVALID),
-                faultEffects);
-    Analysis partial = withFindings.apply(List.of());
-    List<Finding> found = new ArrayList<>(Verdicts.of(run, partial));
+    RunFigures figures =
+        new RunFigures(
+            nodes,
+            sumSolos,
+            concSum,
+            concAgg,
+            aggEff,
+            meanEff,
+            maxSkew,
+            steps,
+            scaling,
+            windows,
+            fairness,
+            concOverlap,
+            envDiffs,
+            faultEffects);
+    List<Finding> found = new ArrayList<>(Verdicts.of(run, figures));
     found.addAll(Bottlenecks.of(run));
     found.addAll(FaultEffects.findings(run, faultEffects));
-    return withFindings.apply(Headlines.order(run, found));
+    return figures.analysis(Headlines.order(run, found));
   }
 
   /**

@@ -1,15 +1,15 @@
 package lockstep.coordinator.analysis;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import lockstep.common.WorkloadField;
 import lockstep.common.WorkloadKind;
 import lockstep.coordinator.model.AgentRecord;
-import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.NodeScaling;
 import lockstep.coordinator.model.NodeStepStats;
@@ -18,7 +18,6 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Severity;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.model.StepSummary;
-import lockstep.coordinator.scenario.Durations;
 
 /**
  * The verdict in plain words, from the analysis figures: what makes the run invalid first, then
@@ -58,7 +57,7 @@ public final class Verdicts {
     }
   }
 
-  public static List<Finding> of(RunRecord run, Analysis a) {
+  static List<Finding> of(RunRecord run, RunFigures a) {
     List<Finding> out = new ArrayList<>();
     String what = run.kind() == null ? "throughput" : run.kind().measure();
     String unit = run.unit();
@@ -66,7 +65,8 @@ public final class Verdicts {
     nodeLocalLocks(run, out);
     if (!run.errors().isEmpty()) {
       out.add(
-          new Finding("run-failed", Severity.INVALID, "The run failed: " + run.errors().get(0)));
+          new Finding(
+              FindingCode.RUN_FAILED, Severity.INVALID, "The run failed: " + run.errors().get(0)));
     }
     efficiency(a, what, unit, out);
     aggregate(run, a, unit, out);
@@ -82,7 +82,7 @@ public final class Verdicts {
             d ->
                 out.add(
                     new Finding(
-                        "environment",
+                        FindingCode.ENVIRONMENT,
                         Severity.WARNING,
                         "Nodes are not configured alike: " + d + ".")));
     out.sort(Comparator.comparingInt(f -> rank(f.severity())));
@@ -103,13 +103,16 @@ public final class Verdicts {
         // system's errors, and whether it kept the nodes coherent is not known.
         out.add(
             new Finding(
-                "coherence-inconclusive",
+                FindingCode.COHERENCE_INCONCLUSIVE,
                 Severity.WARNING,
                 f(
                     "Coherence not checked in step %s: %s joined the ring after the warm-up"
-                        + " (%s), so the %d increment(s) that did not match may be the ring"
+                        + " (%d ms), so the %d increment(s) that did not match may be the ring"
                         + " running without it, not the file system; try a longer warmup.",
-                    s.id(), String.join(", ", late), run.workload().get("warmup"), errors),
+                    s.id(),
+                    String.join(", ", late),
+                    run.kind().warmUpMillis(run.workload()),
+                    errors),
                 s.id()));
         continue;
       }
@@ -117,7 +120,7 @@ public final class Verdicts {
         if (n.coherenceErrors() > 0) {
           out.add(
               new Finding(
-                  "coherence",
+                  FindingCode.COHERENCE,
                   Severity.INVALID,
                   f(
                       "INVALID RUN: node %s saw %d coherence error(s) in step %s (a read did not"
@@ -135,21 +138,18 @@ public final class Verdicts {
   }
 
   /**
-   * The nodes of a ping-pong step (more than one) whose first lock came after the warm-up: the ring
-   * was not whole for part of the measured window. Start skew against the warm-up, as the worker
-   * counts its window from the instant.
+   * The nodes of a step (more than one) of a workload that warms up (ping-pong's ring) whose first
+   * lock came after the warm-up: the ring was not whole for part of the measured window. Start skew
+   * against the warm-up, as the worker counts its window from the instant.
    */
   static List<String> lateToTheRing(RunRecord run, StepRecord s) {
-    Object warmup = run.workload().get("warmup");
-    if (run.kind() != WorkloadKind.PING_PONG || s.results().size() < 2 || warmup == null) {
+    WorkloadKind<?> kind = run.kind();
+    if (kind == null || !kind.warmsUp() || s.results().size() < 2) {
       return List.of();
     }
-    Duration w = Durations.parse(warmup.toString());
-    if (w == null) {
-      return List.of();
-    }
+    long warmUpMillis = kind.warmUpMillis(run.workload());
     return s.results().stream()
-        .filter(n -> n.startSkewMillis() > w.toNanos() / 1e6)
+        .filter(n -> n.startSkewMillis() > warmUpMillis)
         .map(n -> f("node %s %.0f ms late", n.node(), n.startSkewMillis()))
         .toList();
   }
@@ -165,22 +165,22 @@ public final class Verdicts {
     }
     out.add(
         new Finding(
-            "node-local-locks",
+            FindingCode.NODE_LOCAL_LOCKS,
             Severity.INVALID,
             "INVALID RUN: the nodes' "
-                + run.workload().get("lock")
+                + WorkloadField.wordOf(run.lockKind().getValueDescriptor())
                 + " locks never contended with each other: "
                 + FileSystems.NODE_LOCAL_RECORD_LOCKS
                 + " A lock figure across nodes here measures each node alone."));
   }
 
-  private static void efficiency(Analysis a, String what, String unit, List<Finding> out) {
+  private static void efficiency(RunFigures a, String what, String unit, List<Finding> out) {
     Double meanEff = a.meanNodeEfficiency();
     if (meanEff == null) {
       if (a.concurrentSumOfNodes() != null) {
         out.add(
             new Finding(
-                "together",
+                FindingCode.TOGETHER,
                 Severity.INFO,
                 f(
                     "All nodes together: %s %s in total (no solo steps to compare with).",
@@ -189,38 +189,40 @@ public final class Verdicts {
       return;
     }
     List<NodeScaling> nodes = a.nodes().stream().filter(n -> n.efficiency() != null).toList();
+    FindingCode code = scaling(meanEff, nodes.size());
+    Severity severity =
+        code == FindingCode.HALVED || meanEff < SCALES_WELL * 0.8
+            ? Severity.WARNING
+            : Severity.INFO;
     double min = nodes.stream().mapToDouble(NodeScaling::efficiency).min().orElse(0);
     double max = nodes.stream().mapToDouble(NodeScaling::efficiency).max().orElse(0);
     String range = nodes.size() > 1 ? f(" (%.2fx to %.2fx)", min, max) : "";
-    if (meanEff >= SCALES_WELL) {
-      out.add(
-          new Finding(
-              "scales-well",
-              Severity.INFO,
-              f(
-                  "Running together, each node kept %.2fx of its solo %s%s: the nodes scale well.",
-                  meanEff, what, range)));
-    } else if (nodes.size() >= 2 && HALVED.contains(meanEff)) {
-      out.add(
-          new Finding(
-              "halved",
-              Severity.WARNING,
-              f(
-                  "Running together, each node kept %.2fx of its solo %s%s: "
-                      + "per-node %s roughly halved (scaling loss %.0f%%).",
-                  meanEff, what, range, what, (1 - meanEff) * 100)));
-    } else {
-      out.add(
-          new Finding(
-              "scaling-loss",
-              meanEff < SCALES_WELL * 0.8 ? Severity.WARNING : Severity.INFO,
-              f(
-                  "Running together, each node kept %.2fx of its solo %s%s (scaling loss %.0f%%).",
-                  meanEff, what, range, (1 - meanEff) * 100)));
-    }
+    String kept =
+        f("Running together, each node kept %.2fx of its solo %s%s", meanEff, what, range);
+    String loss = f("scaling loss %.0f%%", (1 - meanEff) * 100);
+    String text =
+        switch (code) {
+          case SCALES_WELL -> kept + ": the nodes scale well.";
+          case HALVED -> kept + ": per-node " + what + " roughly halved (" + loss + ").";
+          default -> kept + " (" + loss + ").";
+        };
+    out.add(new Finding(code, severity, text));
   }
 
-  private static void aggregate(RunRecord run, Analysis a, String unit, List<Finding> out) {
+  /**
+   * How the nodes scaled, from their mean efficiency (together / alone) over {@code nodes} nodes:
+   * scales well, halved (two or more nodes), or a scaling loss.
+   */
+  static FindingCode scaling(double meanEfficiency, int nodes) {
+    if (meanEfficiency >= SCALES_WELL) {
+      return FindingCode.SCALES_WELL;
+    }
+    return nodes >= 2 && HALVED.contains(meanEfficiency)
+        ? FindingCode.HALVED
+        : FindingCode.SCALING_LOSS;
+  }
+
+  private static void aggregate(RunRecord run, RunFigures a, String unit, List<Finding> out) {
     int n = (int) a.nodes().stream().filter(x -> x.concurrent() != null).count();
     if (a.aggregateEfficiency() == null
         || a.sumOfSolos() == null
@@ -231,7 +233,7 @@ public final class Verdicts {
     double eff = a.aggregateEfficiency();
     out.add(
         new Finding(
-            "aggregate",
+            FindingCode.AGGREGATE,
             Severity.INFO,
             f(
                 "All %d nodes together reached %s %s, %.2fx the sum of their solo figures (%s %s).",
@@ -239,7 +241,7 @@ public final class Verdicts {
     if (eff > 0 && eff < 1.15 / n) {
       out.add(
           new Finding(
-              "aggregate-flat",
+              FindingCode.AGGREGATE_FLAT,
               Severity.WARNING,
               "The aggregate did not grow with more nodes: the nodes share one bottleneck"
                   + (FileSystems.allLocal(run)
@@ -256,7 +258,7 @@ public final class Verdicts {
    * equal on every node alone and together: a limiter, not contention. Never on a local file
    * system, which has neither a lock manager nor a limit.
    */
-  private static void rateLimit(RunRecord run, Analysis a, String unit, List<Finding> out) {
+  private static void rateLimit(RunRecord run, RunFigures a, String unit, List<Finding> out) {
     if (!run.takesLocks() || FileSystems.allLocal(run)) {
       return;
     }
@@ -283,7 +285,7 @@ public final class Verdicts {
         && highest <= PINNED.high() * limit.get().value()) {
       out.add(
           new Finding(
-              "rate-limit",
+              FindingCode.RATE_LIMIT,
               Severity.WARNING,
               f(
                   "Rate limit: the lock rate is pinned at the cluster's limit (%s): about %s %s"
@@ -319,7 +321,7 @@ public final class Verdicts {
                       : "");
       out.add(
           new Finding(
-              "rate-limit",
+              FindingCode.RATE_LIMIT,
               Severity.WARNING,
               f(
                   "The lock rate is flat at about %s %s on every node, alone and together "
@@ -345,7 +347,7 @@ public final class Verdicts {
         : "";
   }
 
-  private static void outliers(RunRecord run, Analysis a, String unit, List<Finding> out) {
+  private static void outliers(RunRecord run, RunFigures a, String unit, List<Finding> out) {
     for (StepSummary s : a.steps()) {
       if (s.perNode().size() >= 3) {
         for (NodeStepStats n : s.perNode()) {
@@ -354,7 +356,7 @@ public final class Verdicts {
           if (Math.abs(dev) > OUTLIER) {
             out.add(
                 new Finding(
-                    "outlier",
+                    FindingCode.OUTLIER,
                     Severity.WARNING,
                     f(
                         "Node %s is an outlier in step %s: %s %s, %.0f%% %s than the median node"
@@ -374,7 +376,7 @@ public final class Verdicts {
           && s.fairness().minOverMax() < 1 - OUTLIER) {
         out.add(
             new Finding(
-                "outlier",
+                FindingCode.OUTLIER,
                 Severity.WARNING,
                 f(
                     "Step %s was uneven: node %s got %.0f%% of node %s's %s (Jain's fairness index"
@@ -397,7 +399,7 @@ public final class Verdicts {
         if (Math.abs(dev) > OUTLIER && !sameMachine.isEmpty()) {
           out.add(
               new Finding(
-                  "same-machine",
+                  FindingCode.SAME_MACHINE,
                   Severity.WARNING,
                   f(
                       "Node %s differs alone by %.0f%% from the median node (%s against %s %s), but"
@@ -414,7 +416,7 @@ public final class Verdicts {
         } else if (Math.abs(dev) > OUTLIER) {
           out.add(
               new Finding(
-                  "outlier-solo",
+                  FindingCode.OUTLIER_SOLO,
                   Severity.WARNING,
                   f(
                       "Node %s is an outlier even alone: %s %s solo, %.0f%% %s than the median node"
@@ -436,7 +438,7 @@ public final class Verdicts {
     if (agents.size() >= 2 && agents.stream().allMatch(x -> x.sameMachineAs(agents.get(0)))) {
       out.add(
           new Finding(
-              "single-machine",
+              FindingCode.SINGLE_MACHINE,
               Severity.INFO,
               f(
                   "All %d agents run on one machine (%s): they share its %s and CPUs, so alone vs"
@@ -470,7 +472,7 @@ public final class Verdicts {
         if (skew >= uncertainty) {
           out.add(
               new Finding(
-                  "start-skew",
+                  FindingCode.START_SKEW,
                   Severity.WARNING,
                   f(
                       "Start skew in step %s was %.1f ± %.1f ms, %.0f%% of the step's %.0f ms"
@@ -486,7 +488,7 @@ public final class Verdicts {
         } else {
           out.add(
               new Finding(
-                  "start-skew",
+                  FindingCode.START_SKEW,
                   Severity.WARNING,
                   f(
                       "Start skew in step %s is known only to ± %.1f ms (clock uncertainty), %.0f%%"
@@ -504,12 +506,12 @@ public final class Verdicts {
     }
   }
 
-  private static void overlap(Analysis a, String unit, List<Finding> out) {
+  private static void overlap(RunFigures a, String unit, List<Finding> out) {
     for (OverlapWindow w : a.windows()) {
       if (!w.exists()) {
         out.add(
             new Finding(
-                "no-overlap",
+                FindingCode.NO_OVERLAP,
                 Severity.WARNING,
                 f(
                     "In step %s the nodes never ran at the same time "
@@ -525,7 +527,7 @@ public final class Verdicts {
       if (Math.abs(diff) > OVERLAP_DIFFERS) {
         out.add(
             new Finding(
-                "overlap",
+                FindingCode.OVERLAP,
                 Severity.WARNING,
                 f(
                     "In step %s all nodes ran together for only %.2f s of %.2f s; in that window"
@@ -544,12 +546,12 @@ public final class Verdicts {
     }
   }
 
-  private static void noisyRepeats(Analysis a, List<Finding> out) {
+  private static void noisyRepeats(RunFigures a, List<Finding> out) {
     for (StepSummary s : a.steps()) {
       if (s.aggregate() != null && s.aggregate().n() > 1 && s.aggregate().cv() > NOISY_REPEATS) {
         out.add(
             new Finding(
-                "noisy",
+                FindingCode.NOISY,
                 Severity.INFO,
                 f(
                     "The %d repeats of step %s vary by %.0f%% (stddev/mean): "

@@ -155,7 +155,7 @@ public final class RunCollector {
         new RunRecords.RunShape(
             nameOf(runId),
             kind,
-            WorkloadParams.of(spec),
+            spec,
             steps.stream().map(StepRecord::group).distinct().toList(),
             1,
             List.of(),

@@ -9,12 +9,15 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Locale;
 
-/** The one rule for enums written to run.json: each constant is its name in lower case. */
+/**
+ * The one rule for enums written to run.json: each constant is its name in lower case, '-' for '_'
+ * ({@code RATE_LIMIT} is {@code rate-limit}).
+ */
 final class EnumWords {
   private EnumWords() {}
 
   static String word(Enum<?> constant) {
-    return constant.name().toLowerCase(Locale.ROOT);
+    return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   /**

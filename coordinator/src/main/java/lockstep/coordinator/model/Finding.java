@@ -1,37 +1,47 @@
 package lockstep.coordinator.model;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
 /**
- * One sentence of the verdict.
+ * One sentence of the verdict. run.json writes it as it always has: {@code code} (the code's word,
+ * "rate-limit"), {@code severity}, {@code message}, {@code kind} (the code's, for readers of the
+ * file; a file's own is not read back), {@code step}, {@code headline}.
  *
- * @param code stable identifier, e.g. "halved", "rate-limit", "outlier", "start-skew", "coherence"
- * @param kind what it is about ({@link FindingKind#of} the code when not given, as in run.json
- *     files written before kinds)
+ * @param type what the finding says, typed; its word is {@link #code}
  * @param step the plan step it is about (its group, or a step id), null for the whole run
  * @param headline one of the (at most three) findings a report leads with
  */
+@JsonPropertyOrder({"code", "severity", "message", "kind", "step", "headline"})
 public record Finding(
-    String code,
+    @JsonProperty("code") FindingCode type,
     Severity severity,
     String message,
-    FindingKind kind,
     String step,
     boolean headline) {
 
-  public Finding {
-    kind = kind == null ? FindingKind.of(code) : kind;
-  }
-
   /** A finding about the whole run. */
-  public Finding(String code, Severity severity, String message) {
-    this(code, severity, message, null, null, false);
+  public Finding(FindingCode type, Severity severity, String message) {
+    this(type, severity, message, null, false);
   }
 
   /** A finding about one step. */
-  public Finding(String code, Severity severity, String message, String step) {
-    this(code, severity, message, null, step, false);
+  public Finding(FindingCode type, Severity severity, String message, String step) {
+    this(type, severity, message, step, false);
+  }
+
+  /** The code as run.json and the reports write it ("rate-limit"). */
+  public String code() {
+    return type.toString();
+  }
+
+  /** What it is about: its code's kind. */
+  @JsonProperty(value = "kind", access = JsonProperty.Access.READ_ONLY)
+  public FindingKind kind() {
+    return type.kind();
   }
 
   public Finding asHeadline() {
-    return new Finding(code, severity, message, kind, step, true);
+    return new Finding(type, severity, message, step, true);
   }
 }

@@ -1,12 +1,18 @@
 package lockstep.coordinator.model;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.util.List;
 import java.util.Map;
+import lockstep.agent.v1.LockKind;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.WorkloadKind;
 
 /**
  * Everything one `lockstep run` measured; saved as results/RUN-ID/run.json (docs/results.md).
  *
+ * @param workloadType the workload's type as a scenario names it (its spec's kind when it has one)
+ * @param workload what every agent ran: the typed spec, written as protobuf's JSON
  * @param expectations every expectation the run was judged by and its outcome (empty without any,
  *     and in run.json files written before expectations existed)
  */
@@ -17,7 +23,9 @@ public record RunRecord(
     String createdAt,
     String coordinatorVersion,
     String workloadType,
-    Map<String, Object> workload,
+    @JsonSerialize(using = WorkloadJson.Writer.class)
+        @JsonDeserialize(using = WorkloadJson.Reader.class)
+        WorkloadSpec workload,
     String unit,
     String opName,
     List<String> plan,
@@ -31,13 +39,18 @@ public record RunRecord(
     double skewWarnFraction,
     List<ExpectationOutcome> expectations) {
 
-  public static final String SCHEMA = "lockstep.run/v1";
+  /** v2: {@code workload} is the typed spec; v1 wrote it as a map of the scenario's keys. */
+  public static final String SCHEMA = "lockstep.run/v2";
+
   public static final double DEFAULT_SKEW_WARN_FRACTION = 0.05;
 
   public RunRecord {
     errors = errors == null ? List.of() : errors;
     plan = plan == null ? List.of() : plan;
-    workload = workload == null ? Map.of() : workload;
+    workload = workload == null ? WorkloadSpec.getDefaultInstance() : workload;
+    if (workload.getKindCase() != WorkloadSpec.KindCase.KIND_NOT_SET) {
+      workloadType = WorkloadKind.of(workload).name();
+    }
     repeat = Math.max(1, repeat);
     ramp = ramp == null ? List.of() : List.copyOf(ramp);
     skewWarnFraction = skewWarnFraction <= 0 ? DEFAULT_SKEW_WARN_FRACTION : skewWarnFraction;
@@ -57,9 +70,23 @@ public record RunRecord(
     return with(newAgents, analysis, expectations);
   }
 
-  /** The workload's type, or null for a type this version does not know. */
+  /** The workload's type, from its spec; null when the record holds none. */
   public WorkloadKind<?> kind() {
-    return WorkloadKind.named(workloadType);
+    return workload.getKindCase() == WorkloadSpec.KindCase.KIND_NOT_SET
+        ? null
+        : WorkloadKind.of(workload);
+  }
+
+  /** The lock the workload takes (fcntl, OFD, flock); LOCK_KIND_UNSPECIFIED for none. */
+  public LockKind lockKind() {
+    WorkloadKind<?> k = kind();
+    return k == null ? LockKind.LOCK_KIND_UNSPECIFIED : k.lockKind(workload);
+  }
+
+  /** The workload in the scenario's words ({@link WorkloadKind#settings}), for reports. */
+  public Map<String, Object> workloadSettings() {
+    WorkloadKind<?> k = kind();
+    return k == null ? Map.of() : k.settings(workload);
   }
 
   /** True when throughput is bytes moved (MB/s), false for operations (locks/s, ops/s). */

@@ -1,6 +1,7 @@
 package lockstep.coordinator.report;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -59,8 +60,21 @@ public final class ResultsStore {
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /** A saved run.json of today's schema or an earlier one ({@link RunJsonV1}); null if empty. */
   public static RunRecord load(Path runJson) throws IOException {
-    return JSON.readValue(runJson.toFile(), RunRecord.class);
+    return read(JSON.readTree(runJson.toFile()), runJson.toString());
+  }
+
+  /** A run.json's text, of today's schema or an earlier one, as a record; null if empty. */
+  public static RunRecord read(String json, String source) throws IOException {
+    return read(JSON.readTree(json), source);
+  }
+
+  private static RunRecord read(JsonNode tree, String source) throws IOException {
+    if (tree == null || tree.isMissingNode() || tree.isNull()) {
+      return null;
+    }
+    return JSON.treeToValue(RunJsonV1.upgraded(tree, source), RunRecord.class);
   }
 
   public static ObjectMapper json() {

@@ -60,7 +60,12 @@ public final class RunLocator {
         || r.steps() == null
         || r.agents() == null) {
       throw new ReportInputException(
-          runJson + ": not a Lockstep run.json (schema lockstep.run/v1 expected)");
+          runJson
+              + ": not a Lockstep run.json (schema "
+              + RunRecord.SCHEMA
+              + " or "
+              + RunJsonV1.SCHEMA
+              + " expected)");
     }
     return RunAnalyzer.analysed(r);
   }

@@ -24,7 +24,7 @@ public final class TextReport {
   public static void print(RunRecord run, PrintStream out) {
     out.printf(
         "%nLockstep run %s: %s on %d node(s), %s%n",
-        run.runId(), run.workloadType(), run.agents().size(), run.workload());
+        run.runId(), run.workloadType(), run.agents().size(), run.workloadSettings());
     out.printf(
         "%n%-14s %-12s %12s %10s %9s %19s %10s %10s  %s%n",
         "step",

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.FindingKind;
 import lockstep.coordinator.model.Severity;
 
@@ -16,8 +17,8 @@ import lockstep.coordinator.model.Severity;
 public final class VerdictLines {
   private VerdictLines() {}
 
-  /** One line to show: its severity, its text, and the steps folded into it. */
-  public record Line(Severity severity, String code, String text, List<String> alsoSteps) {
+  /** One line to show: its severity, its code, its text, and the steps folded into it. */
+  public record Line(Severity severity, FindingCode code, String text, List<String> alsoSteps) {
     /** The text with the folded steps named after it. */
     public String shown() {
       if (alsoSteps.isEmpty()) {
@@ -63,9 +64,9 @@ public final class VerdictLines {
    */
   static List<Line> fold(List<Finding> findings) {
     List<Line> out = new ArrayList<>();
-    Map<String, Integer> firstOf = new LinkedHashMap<>();
+    Map<List<Object>, Integer> firstOf = new LinkedHashMap<>();
     for (Finding f : findings) {
-      String key = f.code() + "/" + f.severity();
+      List<Object> key = List.of(f.type(), f.severity());
       Integer at = f.step() == null ? null : firstOf.get(key);
       if (at != null) {
         Line first = out.get(at);
@@ -77,7 +78,7 @@ public final class VerdictLines {
       if (f.step() != null) {
         firstOf.put(key, out.size());
       }
-      out.add(new Line(f.severity(), f.code(), f.message(), List.of()));
+      out.add(new Line(f.severity(), f.type(), f.message(), List.of()));
     }
     return out;
   }

@@ -3,6 +3,7 @@ package lockstep.coordinator.results;
 import java.util.List;
 import java.util.Map;
 import lockstep.agent.v1.DescribeResponse;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.Version;
 import lockstep.common.WorkloadKind;
 import lockstep.coordinator.analysis.RunAnalyzer;
@@ -18,13 +19,13 @@ public final class RunRecords {
   /**
    * What the record says of the run besides its steps.
    *
-   * @param workload the workload's fields as the scenario wrote them (defaults filled in)
+   * @param workload what every agent ran
    * @param plan the plan's step names (solo, all, ramp)
    */
   public record RunShape(
       String name,
       WorkloadKind<?> kind,
-      Map<String, Object> workload,
+      WorkloadSpec workload,
       List<String> plan,
       int repeat,
       List<Integer> ramp,

@@ -12,7 +12,7 @@ import lockstep.coordinator.model.Fault;
 /**
  * A parsed, validated scenario: what to run on which agents in which plan.
  *
- * @param workloadParams the workload as written (after defaults), for reports and run.json
+ * @param workload what every agent runs, typed; run.json records it as it is
  * @param repeat how often the whole plan runs (steps interleaved: plan, plan, ...)
  * @param ramp node counts for the plan's "ramp" step; empty means 1, 2, 4 ... and all nodes
  * @param telemetry whether agents sample node resources during each step (`telemetry: false` turns
@@ -28,7 +28,6 @@ public record Scenario(
     String name,
     List<String> agents,
     List<PlanStep> plan,
-    Map<String, Object> workloadParams,
     WorkloadSpec workload,
     Duration timeout,
     Duration startLead,
@@ -48,22 +47,36 @@ public record Scenario(
   }
 
   /** The same scenario running {@code spec} instead (the unmeasured warm-up step). */
-  public Scenario withWorkload(WorkloadSpec spec, Map<String, Object> params) {
-    return with(agents, params, spec, expectations, false, List.of());
+  public Scenario withWorkload(WorkloadSpec spec) {
+    return with(agents, spec, expectations, false, List.of());
+  }
+
+  /**
+   * As {@link #withWorkload(WorkloadSpec)}; {@code words}, the spec in the scenario's words, is not
+   * kept (the spec is what run.json records). For run/WarmUpStep until it calls the other.
+   */
+  public Scenario withWorkload(WorkloadSpec spec, Map<String, Object> words) {
+    return withWorkload(spec);
+  }
+
+  /**
+   * The workload as run.json records it: {@link #workload}, by the name run/ExperimentRunner asks.
+   */
+  public WorkloadSpec workloadParams() {
+    return workload;
   }
 
   public Scenario withAgents(List<String> newAgents) {
-    return with(List.copyOf(newAgents), workloadParams, workload, expectations, warmUp, faults);
+    return with(List.copyOf(newAgents), workload, expectations, warmUp, faults);
   }
 
   /** The same scenario judged by {@code newExpectations} instead. */
   public Scenario withExpectations(List<Expectation> newExpectations) {
-    return with(agents, workloadParams, workload, newExpectations, warmUp, faults);
+    return with(agents, workload, newExpectations, warmUp, faults);
   }
 
   private Scenario with(
       List<String> newAgents,
-      Map<String, Object> params,
       WorkloadSpec spec,
       List<Expectation> newExpectations,
       boolean newWarmUp,
@@ -72,7 +85,6 @@ public record Scenario(
         name,
         newAgents,
         plan,
-        params,
         spec,
         timeout,
         startLead,

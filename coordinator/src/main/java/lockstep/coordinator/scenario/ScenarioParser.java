@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.InvalidWorkloadException;
@@ -58,21 +56,8 @@ public final class ScenarioParser {
       throw top.error("workload", "is required");
     }
     YamlMapping w = new YamlMapping(workloadNode, "workload", source);
-    String type = w.requiredString("type");
-    WorkloadKind<?> kind = WorkloadKind.named(type);
-    if (kind == null) {
-      throw w.error(
-          "workload.type",
-          "unknown workload type '"
-              + Echo.value(type)
-              + "' (known: "
-              + String.join(", ", WorkloadKind.names())
-              + ")");
-    }
-    WorkloadSpec spec = WorkloadYaml.read(w, kind);
-    if (!w.bool("instrumentation", true)) {
-      spec = spec.toBuilder().setInstrumentationOff(true).build();
-    }
+    WorkloadSpec spec = workload(w);
+    WorkloadKind<?> kind = WorkloadKind.of(spec);
     w.rejectUnknown();
     JsonNode expectNode = top.node("expect");
     boolean warmUp = top.bool("warm-up", true);
@@ -83,13 +68,11 @@ public final class ScenarioParser {
     } catch (InvalidWorkloadException e) {
       throw w.error("workload." + e.field(), e.problem());
     }
-    Map<String, Object> params = new LinkedHashMap<>(w.used());
     Scenario scenario =
         new Scenario(
             name,
             agents == null ? List.of() : List.copyOf(agents),
             plan,
-            params,
             spec,
             timeout,
             startLead,
@@ -105,6 +88,39 @@ public final class ScenarioParser {
       checkNodeCount(scenario, agents.size(), source);
     }
     return scenario;
+  }
+
+  /**
+   * A {@code workload:} mapping read into the agent's spec: its type, its kind's fields (defaults
+   * where absent) and {@code instrumentation}; not yet validated.
+   */
+  private static WorkloadSpec workload(YamlMapping w) {
+    String type = w.requiredString("type");
+    WorkloadKind<?> kind = WorkloadKind.named(type);
+    if (kind == null) {
+      throw w.error(
+          "workload.type",
+          "unknown workload type '"
+              + Echo.value(type)
+              + "' (known: "
+              + String.join(", ", WorkloadKind.names())
+              + ")");
+    }
+    WorkloadSpec spec = WorkloadYaml.read(w, kind);
+    if (!w.bool("instrumentation", true)) {
+      spec = spec.toBuilder().setInstrumentationOff(true).build();
+    }
+    return spec;
+  }
+
+  /**
+   * The workload a run.json of schema v1 recorded as the scenario's keys after defaults ({@code
+   * type: ping-pong, warmup: 200ms, ...}), read by the same rules as a scenario's, into the spec
+   * its agents ran. Keys this version no longer knows are passed over, and the workload's rules are
+   * not checked again (the run was held to those of its day).
+   */
+  public static WorkloadSpec recordedWorkload(JsonNode mapping, String source) {
+    return workload(new YamlMapping(mapping, "workload", source));
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.model.DeviceFigures;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.InterfaceFigures;
 import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
@@ -72,12 +73,12 @@ class BottlenecksTest {
     return n.build();
   }
 
-  static RunRecord run(
-      String type, String opName, Map<String, Object> workload, StepRecord... steps) {
+  /** A run of the workload a scenario writes as {@code fields} on orca and porpoise. */
+  static RunRecord run(String fields, StepRecord... steps) {
     return TestRuns.building(
             List.of(TestRuns.agent("orca"), TestRuns.agent("porpoise")), List.of(steps))
         .named("r1", "t")
-        .workload(type, workload, "write".equals(type) ? "MB/s" : "locks/s", opName)
+        .workload(TestRuns.workload(fields))
         .build();
   }
 
@@ -92,9 +93,7 @@ class BottlenecksTest {
   void storageBoundNamesTheBusyDeviceAndItsSoloFigure() {
     RunRecord r =
         run(
-            "write",
-            "write",
-            Map.of("fdatasync", true),
+            "type: write, size: 1MiB, fdatasync: true",
             TestRuns.step(
                 "solo-orca",
                 "solo-orca",
@@ -105,11 +104,11 @@ class BottlenecksTest {
                 node("orca", figures(30, 20, "sdb", 97, "eth0", 0.1, 1000L, 0), null),
                 node("porpoise", figures(30, 20, "sdc", 60, "eth0", 0.1, 1000L, 0), null)));
     List<Finding> f = Bottlenecks.of(r);
-    assertThat(only(f, "all").code()).isEqualTo("storage-bound");
+    assertThat(only(f, "all").type()).isEqualTo(FindingCode.STORAGE_BOUND);
     assertThat(only(f, "all").message())
         .contains("storage-bound: node orca's device sdb busy 97% while together (31% alone)");
-    assertThat(only(f, "solo-orca").code()).isEqualTo("no-bottleneck");
-    assertThat(f).noneMatch(x -> x.code().equals("page-cache"));
+    assertThat(only(f, "solo-orca").type()).isEqualTo(FindingCode.NO_BOTTLENECK);
+    assertThat(f).noneMatch(x -> x.type() == FindingCode.PAGE_CACHE);
   }
 
   @Test
@@ -123,25 +122,25 @@ class BottlenecksTest {
     var at =
         Bottlenecks.judge(
             "s", List.of(load(figures(10, 5, "vda", 80, "lo", 0, null, 0), null)), Map.of(), null);
-    assertThat(below.code()).isEqualTo("no-bottleneck");
-    assertThat(at.code()).isEqualTo("storage-bound");
+    assertThat(below.type()).isEqualTo(FindingCode.NO_BOTTLENECK);
+    assertThat(at.type()).isEqualTo(FindingCode.STORAGE_BOUND);
   }
 
   @Test
   void cpuBoundSaysHowMuchWasTheWorkloadsOwnProcesses() {
     assertFinding(
         judgeAlone(figures(99, 70.3, "vda", 5, "lo", 0, null, 0), 0.9, LockWait.SHARED),
-        "cpu-bound",
+        FindingCode.CPU_BOUND,
         "CPU-bound on porpoise: 99% busy, 71% of it in the workload's own processes",
         "may be Lockstep's limit");
     // an I/O workload on a CPU taken by others (lock workers in that case are 'waiting', below)
     assertFinding(
         judgeAlone(figures(90, 20, "", 0, "lo", 40, null, 0), null, null),
-        "cpu-bound",
+        FindingCode.CPU_BOUND,
         "22% of it in the workload's own processes",
         "mostly outside");
     var below = judgeAlone(figures(84.9, 20, "", 0, "lo", 40, null, 0), 0.2, LockWait.SHARED);
-    assertThat(below.code()).isEqualTo("no-bottleneck");
+    assertThat(below.type()).isEqualTo(FindingCode.NO_BOTTLENECK);
   }
 
   @Test
@@ -156,28 +155,28 @@ class BottlenecksTest {
             LockWait.SHARED);
     assertFinding(
         w,
-        "waiting",
+        FindingCode.WAITING,
         "waiting: CPU 8%, device 3% busy, 94% of the workers' time inside lock calls",
         "the nodes wait on something shared (a cluster lock manager or a rate limit)");
     // still waiting with the CPU busy but not saturated (a local file-system daemon's work),
     // and the line says whose the CPU time is
     assertFinding(
         judgeAlone(figures(83, 3, "vda", 3, "lo", 0, null, 0), 0.99, LockWait.SHARED),
-        "waiting",
+        FindingCode.WAITING,
         "waiting: CPU 83% (",
         "% of it in the workload's own processes; the rest is the file system's daemons");
     // even with the CPU saturated, when it goes mostly to others (a local file-system daemon)
-    assertThat(judgeAlone(figures(90, 3, "vda", 3, "lo", 0, null, 0), 0.94, LockWait.SHARED).code())
-        .isEqualTo("waiting");
+    assertThat(judgeAlone(figures(90, 3, "vda", 3, "lo", 0, null, 0), 0.94, LockWait.SHARED).type())
+        .isEqualTo(FindingCode.WAITING);
     // not waiting: CPU saturated by the workload itself (CPU-bound), the lock share too small,
     // or not a lock workload
     assertThat(
-            judgeAlone(figures(90, 80, "vda", 3, "lo", 0, null, 0), 0.94, LockWait.SHARED).code())
-        .isEqualTo("cpu-bound");
-    assertThat(judgeAlone(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.49, LockWait.SHARED).code())
-        .isEqualTo("no-bottleneck");
-    assertThat(judgeAlone(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.94, null).code())
-        .isEqualTo("no-bottleneck");
+            judgeAlone(figures(90, 80, "vda", 3, "lo", 0, null, 0), 0.94, LockWait.SHARED).type())
+        .isEqualTo(FindingCode.CPU_BOUND);
+    assertThat(judgeAlone(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.49, LockWait.SHARED).type())
+        .isEqualTo(FindingCode.NO_BOTTLENECK);
+    assertThat(judgeAlone(figures(8, 3, "vda", 3, "lo", 0, null, 0), 0.94, null).type())
+        .isEqualTo(FindingCode.NO_BOTTLENECK);
     var fuse = judgeAlone(figures(20, 3, "", 0, "lo", 3, null, 0), 0.9, LockWait.SHARED);
     assertThat(fuse.message())
         .contains("waiting: CPU 20%, no local block device, 90% of the workers' time");
@@ -187,13 +186,13 @@ class BottlenecksTest {
   void networkBoundNeedsALinkSpeed() {
     assertFinding(
         judgeAlone(figures(30, 10, "", 0, "eth0", 118, 1000L, 0), null, null),
-        "network-bound",
+        FindingCode.NETWORK_BOUND,
         "network-bound: 118 MB/s on eth0 of node porpoise, 94% of its 1 Gb/s link");
     // loopback has no link speed: never network-bound, however many bytes
     var lo = judgeAlone(figures(30, 10, "", 0, "lo", 5000, null, 0), null, null);
-    assertThat(lo.code()).isEqualTo("no-bottleneck");
+    assertThat(lo.type()).isEqualTo(FindingCode.NO_BOTTLENECK);
     var slow = judgeAlone(figures(30, 10, "", 0, "eth0", 90, 1000L, 0), null, null);
-    assertThat(slow.code()).isEqualTo("no-bottleneck");
+    assertThat(slow.type()).isEqualTo(FindingCode.NO_BOTTLENECK);
   }
 
   @Test
@@ -202,15 +201,15 @@ class BottlenecksTest {
     StepRecord all =
         TestRuns.allStep(
             node("orca", figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, gb), null, 2_000_000_000L));
-    assertThat(Bottlenecks.of(run("write", "write", Map.of("fdatasync", false), all)))
+    assertThat(Bottlenecks.of(run("type: write, size: 1MiB, fdatasync: false", all)))
         .anyMatch(
             f ->
-                f.code().equals("page-cache")
+                f.type() == FindingCode.PAGE_CACHE
                     && f.message().contains("page cache: 1.8 GB dirty on node orca at the end"));
-    assertThat(Bottlenecks.of(run("write", "write", Map.of("fdatasync", true), all)))
-        .noneMatch(f -> f.code().equals("page-cache"));
-    assertThat(Bottlenecks.of(run("write", "write", Map.of("o-direct", true), all)))
-        .noneMatch(f -> f.code().equals("page-cache"));
+    assertThat(Bottlenecks.of(run("type: write, size: 1MiB, fdatasync: true", all)))
+        .noneMatch(f -> f.type() == FindingCode.PAGE_CACHE);
+    assertThat(Bottlenecks.of(run("type: write, size: 1MiB, o-direct: true", all)))
+        .noneMatch(f -> f.type() == FindingCode.PAGE_CACHE);
     StepRecord little =
         TestRuns.allStep(
             node(
@@ -218,14 +217,13 @@ class BottlenecksTest {
                 figures(30, 20, "sdb", 40, "eth0", 0.1, 1000L, 100_000_000L),
                 null,
                 2_000_000_000L));
-    assertThat(Bottlenecks.of(run("write", "write", Map.of(), little)))
-        .noneMatch(f -> f.code().equals("page-cache"));
+    assertThat(Bottlenecks.of(run("type: write, size: 1MiB", little)))
+        .noneMatch(f -> f.type() == FindingCode.PAGE_CACHE);
   }
 
   @Test
   void stepsWithoutSamplesGetNoBottleneckLine() {
-    RunRecord r =
-        run("lock-files", "lock", Map.of(), TestRuns.allStep(TestRuns.node("orca", 100, 1.0)));
+    RunRecord r = run("type: lock-files", TestRuns.allStep(TestRuns.node("orca", 100, 1.0)));
     assertThat(Bottlenecks.of(r)).isEmpty();
   }
 
@@ -233,17 +231,15 @@ class BottlenecksTest {
   void theVerdictCarriesTheBottleneck() {
     RunRecord r =
         run(
-            "lock-files",
-            "lock",
-            Map.of(),
+            "type: lock-files",
             TestRuns.allStep(node("orca", figures(8, 3, "vda", 3, "lo", 0.5, null, 0), 0.94)));
     assertThat(RunAnalyzer.analyse(r).verdict())
         .anyMatch(v -> v.startsWith("Step all: waiting: CPU 8%"));
   }
 
   /** The finding has this code and its message contains every one of {@code parts}. */
-  private static void assertFinding(Finding f, String code, String... parts) {
-    assertThat(f.code()).isEqualTo(code);
+  private static void assertFinding(Finding f, FindingCode code, String... parts) {
+    assertThat(f.type()).isEqualTo(code);
     assertThat(f.message()).contains(parts);
   }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.ResourceFigures;
@@ -39,7 +40,7 @@ class ClusterLockWaitsTest {
             TestRuns.allStep(node("node1", rates[0], rates[2]), node("node2", rates[1], rates[2])));
     return TestRuns.building(agents, steps)
         .named("r1", "seed2")
-        .workload("write", Map.of("fdatasync", true), "MB/s", "write")
+        .workload(TestRuns.workload("type: write, size: 1MiB, fdatasync: true"))
         .build();
   }
 
@@ -50,14 +51,14 @@ class ClusterLockWaitsTest {
   @Test
   void halvedWithTheSharedDiskBusyIsStorageBound() {
     Finding f = all(dd("ocfs2", SMALL_WINDOW, new double[] {2.8, 2.8, 93}));
-    assertThat(f.code()).isEqualTo("storage-bound");
+    assertThat(f.type()).isEqualTo(FindingCode.STORAGE_BOUND);
     assertThat(f.message()).contains("device vdc busy 93% while together");
   }
 
   @Test
   void halvedWithTheDiskAndCpuIdleIsClusterLockBound() {
     Finding f = all(dd("ocfs2", SMALL_WINDOW, new double[] {2.6, 3.0, 20}));
-    assertThat(f.code()).isEqualTo("cluster-lock-bound");
+    assertThat(f.type()).isEqualTo(FindingCode.CLUSTER_LOCK_BOUND);
     assertThat(f.message())
         .contains(
             "node1 0.48x, node2 0.56x",
@@ -71,11 +72,11 @@ class ClusterLockWaitsTest {
 
   @Test
   void notWhenTheNodesKeptTheirRateOrTheFileSystemIsLocal() {
-    assertThat(all(dd("ocfs2", SMALL_WINDOW, new double[] {5.0, 4.6, 20})).code())
-        .isEqualTo("no-bottleneck");
-    assertThat(all(dd("ext4", Map.of(), new double[] {2.6, 3.0, 20})).code())
-        .isEqualTo("no-bottleneck");
-    assertThat(all(dd("ocfs2", SMALL_WINDOW, new double[] {2.6, 3.0, 60})).code())
-        .isEqualTo("no-bottleneck");
+    assertThat(all(dd("ocfs2", SMALL_WINDOW, new double[] {5.0, 4.6, 20})).type())
+        .isEqualTo(FindingCode.NO_BOTTLENECK);
+    assertThat(all(dd("ext4", Map.of(), new double[] {2.6, 3.0, 20})).type())
+        .isEqualTo(FindingCode.NO_BOTTLENECK);
+    assertThat(all(dd("ocfs2", SMALL_WINDOW, new double[] {2.6, 3.0, 60})).type())
+        .isEqualTo(FindingCode.NO_BOTTLENECK);
   }
 }

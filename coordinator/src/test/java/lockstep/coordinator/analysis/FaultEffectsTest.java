@@ -11,6 +11,7 @@ import lockstep.coordinator.model.FaultAction;
 import lockstep.coordinator.model.FaultEffect;
 import lockstep.coordinator.model.FaultRecord;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.StepRecord;
@@ -96,7 +97,7 @@ class FaultEffectsTest {
             Map.of("corosync:totem.token", "3000", "corosync:totem.consensus", "3600"),
             "gfs2");
     Finding head = run.analysis().findings().get(0);
-    assertThat(head.code()).isEqualTo("fault-stall");
+    assertThat(head.type()).isEqualTo(FindingCode.FAULT_STALL);
     assertThat(head.message())
         .matches(
             "node1's locks stalled 23\\.[45] s after node2 was killed \\(at 5\\.0 s\\); back to 90%"

@@ -6,12 +6,15 @@ import static lockstep.coordinator.analysis.TestRuns.analysed;
 import static lockstep.coordinator.analysis.TestRuns.node;
 import static lockstep.coordinator.analysis.TestRuns.run;
 import static lockstep.coordinator.analysis.TestRuns.step;
+import static lockstep.coordinator.analysis.TestRuns.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.StepRecord;
 import org.junit.jupiter.api.Test;
@@ -40,7 +43,7 @@ class FileSystemVerdictsTest {
         .contains("a local file system has no cluster lock manager")
         .doesNotContain("rate limit", "cluster lock manager or");
     LockWait w = LockWait.of(local, 2);
-    assertThat(w.code()).isEqualTo("waiting");
+    assertThat(w.code()).isEqualTo(FindingCode.WAITING);
     assertThat(w.onWhat()).contains("on this machine", "no lock manager and no rate limit");
   }
 
@@ -48,7 +51,7 @@ class FileSystemVerdictsTest {
   void pingPongsRingWaitsForItselfByDesign() {
     RunRecord ring = analysed(run(on("tmpfs", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
     LockWait w = LockWait.of(ring, 2);
-    assertThat(w.code()).isEqualTo("ring-waiting");
+    assertThat(w.code()).isEqualTo(FindingCode.RING_WAITING);
     assertThat(w.onWhat()).contains("ping-pong ring, by design").doesNotContain("lock manager");
     RunRecord gfs2 = analysed(run(on("gfs2", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
     assertThat(LockWait.of(gfs2, 2).onWhat()).contains("by design", "the cluster's DLM");
@@ -64,7 +67,7 @@ class FileSystemVerdictsTest {
     RunRecord pinned = analysed(run(on("gfs2", limit100), flatSteps(), 1, 0.05));
     Finding f =
         pinned.analysis().findings().stream()
-            .filter(x -> x.code().equals("rate-limit"))
+            .filter(x -> x.type() == FindingCode.RATE_LIMIT)
             .findFirst()
             .orElseThrow();
     assertThat(f.headline()).isTrue();
@@ -97,16 +100,16 @@ class FileSystemVerdictsTest {
 
   @Test
   void flockNeverPassesThroughDlmControldsPlockLimitAndOcfs2OnO2cbWaitsOnO2dlm() {
-    Map<String, Object> flock = Map.of("type", "hot-lock", "lock", "flock");
+    WorkloadSpec flock = workload("type: hot-lock, lock: flock");
     // the lab's nodes run both stacks: dlm_controld's limit is in every node's environment
     Map<String, String> both =
         Map.of("dlm_controld:plock_rate_limit", "100", "ocfs2:cluster_stack", "o2cb");
-    RunRecord gfs2 = analysed(run(on("gfs2", both), flatSteps(), 1, 0.05, "hot-lock", flock));
+    RunRecord gfs2 = analysed(run(on("gfs2", both), flatSteps(), 1, 0.05, flock));
     assertThat(all(gfs2)).doesNotContain("plock_rate_limit");
     assertThat(LockWait.of(gfs2, 1).onWhat())
         .isEqualTo(
             "on the cluster's DLM (fcntl locks" + " through dlm_controld, flock through glocks)");
-    RunRecord ocfs2 = analysed(run(on("ocfs2", both), flatSteps(), 1, 0.05, "hot-lock", flock));
+    RunRecord ocfs2 = analysed(run(on("ocfs2", both), flatSteps(), 1, 0.05, flock));
     assertThat(all(ocfs2)).doesNotContain("plock_rate_limit");
     assertThat(LockWait.of(ocfs2, 1).onWhat()).isEqualTo("on o2dlm (OCFS2's o2cb cluster stack)");
     // fcntl on GFS2 still does
@@ -133,7 +136,7 @@ class FileSystemVerdictsTest {
     Map<String, String> o2cb = Map.of("ocfs2:cluster_stack", "o2cb");
     RunRecord fcntl = analysed(run(on("ocfs2", o2cb), flatSteps(), 1, 0.05, "ping-pong"));
     Finding f = fcntl.analysis().findings().get(0);
-    assertThat(f.code()).isEqualTo("node-local-locks");
+    assertThat(f.type()).isEqualTo(FindingCode.NODE_LOCAL_LOCKS);
     assertThat(f.headline()).isTrue();
     assertThat(f.message())
         .startsWith("INVALID RUN: the nodes' fcntl locks never contended")
@@ -142,15 +145,10 @@ class FileSystemVerdictsTest {
     // flock is cluster-wide on o2cb; on GFS2 (dlm_controld) fcntl locks are cluster-wide too
     RunRecord flock =
         analysed(
-            run(
-                on("ocfs2", o2cb),
-                flatSteps(),
-                1,
-                0.05,
-                "hot-lock",
-                Map.of("type", "hot-lock", "lock", "flock")));
-    assertThat(flock.analysis().findings()).noneMatch(x -> x.code().equals("node-local-locks"));
+            run(on("ocfs2", o2cb), flatSteps(), 1, 0.05, workload("type: hot-lock, lock: flock")));
+    assertThat(flock.analysis().findings())
+        .noneMatch(x -> x.type() == FindingCode.NODE_LOCAL_LOCKS);
     RunRecord gfs2 = analysed(run(on("gfs2", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
-    assertThat(gfs2.analysis().findings()).noneMatch(x -> x.code().equals("node-local-locks"));
+    assertThat(gfs2.analysis().findings()).noneMatch(x -> x.type() == FindingCode.NODE_LOCAL_LOCKS);
   }
 }

@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.coordinator.model.AgentRecord;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.Sample;
@@ -37,8 +38,10 @@ class NoiseVerdictsTest {
             agent("node2").withBootId("b1"),
             agent("node3").withBootId("b1"));
     RunRecord r = withAgents(slowAlone, oneMachine);
-    assertThat(codes(r)).contains("same-machine").doesNotContain("outlier-solo");
-    assertThat(message(r, "same-machine"))
+    assertThat(codes(r))
+        .contains(FindingCode.SAME_MACHINE)
+        .doesNotContain(FindingCode.OUTLIER_SOLO);
+    assertThat(message(r, FindingCode.SAME_MACHINE))
         .contains("Node node3", "node1, node2", "not hardware", "not yet trustworthy", "repeat: 5");
     assertThat(r.analysis().verdict()).noneMatch(v -> v.contains("hardware and settings"));
   }
@@ -53,10 +56,12 @@ class NoiseVerdictsTest {
                 agent("node1").withBootId("b1"),
                 agent("node2").withBootId("b1"),
                 agent("node3").withBootId("b2")));
-    assertThat(codes(otherBoot)).contains("outlier-solo").doesNotContain("same-machine");
+    assertThat(codes(otherBoot))
+        .contains(FindingCode.OUTLIER_SOLO)
+        .doesNotContain(FindingCode.SAME_MACHINE);
     RunRecord unknown =
         withAgents(slowAlone, List.of(agent("node1"), agent("node2"), agent("node3")));
-    assertThat(codes(unknown)).contains("outlier-solo");
+    assertThat(codes(unknown)).contains(FindingCode.OUTLIER_SOLO);
   }
 
   @Test
@@ -69,15 +74,15 @@ class NoiseVerdictsTest {
     steps.add(step("all-r1", "all", "all", 1, node("node1", 130, 1.0), node("node2", 130, 1.0)));
     steps.add(step("all-r2", "all", "all", 2, node("node1", 65, 1.0), node("node2", 65, 1.0)));
     RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), steps, 2, 0.05));
-    assertThat(codes(r)).contains("not-trustworthy");
-    assertThat(message(r, "not-trustworthy"))
+    assertThat(codes(r)).contains(FindingCode.NOT_TRUSTWORTHY);
+    assertThat(message(r, FindingCode.NOT_TRUSTWORTHY))
         .contains("step all", "more than the effect", "repeat: 5");
 
     List<StepRecord> steady = new ArrayList<>(steps.subList(0, 2));
     steady.add(step("all-r1", "all", "all", 1, node("node1", 51, 1.0), node("node2", 51, 1.0)));
     steady.add(step("all-r2", "all", "all", 2, node("node1", 49, 1.0), node("node2", 49, 1.0)));
     assertThat(codes(analysed(run(List.of(agent("node1"), agent("node2")), steady, 2, 0.05))))
-        .doesNotContain("not-trustworthy");
+        .doesNotContain(FindingCode.NOT_TRUSTWORTHY);
   }
 
   private static List<Sample> series(
@@ -118,14 +123,14 @@ class NoiseVerdictsTest {
     assertThat(NoiseVerdicts.firstQuarterOverRest(ramp, 0).getAsDouble())
         .isCloseTo(0.2, within(0.02));
     RunRecord r = aloneOnNode1(ramp);
-    assertThat(codes(r)).contains("unsteady");
-    assertThat(message(r, "unsteady"))
+    assertThat(codes(r)).contains(FindingCode.UNSTEADY);
+    assertThat(message(r, FindingCode.UNSTEADY))
         .contains("step solo-node1", "node1 20%", "not yet trustworthy", "repeat: 5");
 
     NodeResult flat = withSeries("node1", series(2.0, 20, 10000, 10000));
     assertThat(NoiseVerdicts.firstQuarterOverRest(flat, 0).getAsDouble())
         .isCloseTo(1.0, within(0.02));
-    assertThat(codes(aloneOnNode1(flat))).doesNotContain("unsteady");
+    assertThat(codes(aloneOnNode1(flat))).doesNotContain(FindingCode.UNSTEADY);
   }
 
   @Test
@@ -141,7 +146,7 @@ class NoiseVerdictsTest {
         .isCloseTo(1.0, within(0.02));
     // counted from the start skew (the warm-up ring's first lock) it would look like a ramp
     assertThat(NoiseVerdicts.firstQuarterOverRest(warm, 0).getAsDouble()).isLessThan(0.1);
-    assertThat(codes(aloneOnNode1(warm))).doesNotContain("unsteady");
+    assertThat(codes(aloneOnNode1(warm))).doesNotContain(FindingCode.UNSTEADY);
   }
 
   @Test
@@ -162,7 +167,7 @@ class NoiseVerdictsTest {
     assertThat(RunAnalyzer.maxClockUncertaintyMillis(s)).isEqualTo(80);
     assertThat(RunAnalyzer.skewTooLarge(s, 0.05)).isTrue();
     RunRecord r = analysedPair(s, 0.05);
-    assertThat(message(r, "start-skew")).contains("known only to ± 80.0 ms");
+    assertThat(message(r, FindingCode.START_SKEW)).contains("known only to ± 80.0 ms");
     StepRecord fine = allStep(b, b);
     assertThat(RunAnalyzer.skewTooLarge(fine, 0.05)).isFalse();
   }

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.ResourceFigures;
@@ -45,9 +46,7 @@ class ResourceReportsTest {
   static RunRecord analysed(double deviceBusy, double cpuBusy) {
     RunRecord r =
         BottlenecksTest.run(
-            "lock-files",
-            "lock",
-            Map.of(),
+            "type: lock-files",
             TestRuns.step("solo-orca", "solo-orca", "solo", 1, node("orca", 5, 8, 0.9)),
             TestRuns.allStep(
                 node("orca", deviceBusy, cpuBusy, 0.9),
@@ -73,9 +72,7 @@ class ResourceReportsTest {
 
   @Test
   void reportHtmlWithoutSamplesHasNoSection() {
-    var r =
-        BottlenecksTest.run(
-            "lock-files", "lock", Map.of(), TestRuns.allStep(TestRuns.node("orca", 10, 1)));
+    var r = BottlenecksTest.run("type: lock-files", TestRuns.allStep(TestRuns.node("orca", 10, 1)));
     assertThat(RunHtmlReport.render(r.withAnalysis(RunAnalyzer.analyse(r))))
         .doesNotContain("<h2>Where the time went</h2>");
   }
@@ -134,7 +131,7 @@ class ResourceReportsTest {
             List.of(NodeLoad.of("orca", List.of(node("orca", 5, 97, null)))),
             Map.of(),
             null);
-    assertThat(f.code()).isEqualTo("cpu-bound");
+    assertThat(f.type()).isEqualTo(FindingCode.CPU_BOUND);
     assertThat(f.message()).contains("97% busy (3% in the idle baseline before the start)");
   }
 }

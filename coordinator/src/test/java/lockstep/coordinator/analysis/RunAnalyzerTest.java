@@ -10,14 +10,17 @@ import static lockstep.coordinator.analysis.TestRuns.node;
 import static lockstep.coordinator.analysis.TestRuns.run;
 import static lockstep.coordinator.analysis.TestRuns.soloThenAll;
 import static lockstep.coordinator.analysis.TestRuns.step;
+import static lockstep.coordinator.analysis.TestRuns.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.LatencyHistograms;
 import lockstep.coordinator.model.Analysis;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.OverlapWindow;
@@ -126,7 +129,7 @@ class RunAnalyzerTest {
     assertThat(w.wholeAggregate()).isCloseTo(100 + 125, within(1e-6));
 
     RunRecord r = analysedPair(s, 0.5);
-    assertThat(codes(r)).contains("overlap");
+    assertThat(codes(r)).contains(FindingCode.OVERLAP);
     assertThat(r.analysis().concurrentOverlapAggregate()).isCloseTo(150, within(1e-6));
   }
 
@@ -134,7 +137,7 @@ class RunAnalyzerTest {
   void nodesThatNeverOverlapHaveNoWindow() {
     var s = allStep(node("node1", 10, 0.0, 1.0, 0, 0), node("node2", 10, 1.5, 2.5, 0, 0));
     assertThat(OverlapWindows.of(s, false).exists()).isFalse();
-    assertThat(codes(analysedPair(s, 0.99))).contains("no-overlap");
+    assertThat(codes(analysedPair(s, 0.99))).contains(FindingCode.NO_OVERLAP);
   }
 
   @Test
@@ -177,7 +180,7 @@ class RunAnalyzerTest {
                             node("node3", 60, 1.0))))
                 .named("r", "t")
                 .createdAt("2026")
-                .workload("lock-files", Map.of(), "locks/s", "lock")
+                .workload(workload("type: lock-files"))
                 .plan("solo", "ramp")
                 .ramp(2, 3)
                 .build());
@@ -195,7 +198,7 @@ class RunAnalyzerTest {
   @Test
   void halvedPerNodeThroughputIsCalledHalved() {
     RunRecord r = soloThenAll(new double[] {180, 162}, new double[] {86, 81});
-    assertThat(codes(r)).contains("halved");
+    assertThat(codes(r)).contains(FindingCode.HALVED);
     assertThat(r.analysis().verdict().get(0))
         .contains(
             "each node kept 0.49x of its solo lock rate", "per-node lock rate roughly halved");
@@ -204,7 +207,9 @@ class RunAnalyzerTest {
   @Test
   void goodScalingIsNotCalledHalved() {
     RunRecord r = soloThenAll(new double[] {100, 100}, new double[] {95, 97});
-    assertThat(codes(r)).contains("scales-well").doesNotContain("halved", "aggregate-flat");
+    assertThat(codes(r))
+        .contains(FindingCode.SCALES_WELL)
+        .doesNotContain(FindingCode.HALVED, FindingCode.AGGREGATE_FLAT);
   }
 
   /** These steps analysed as run by node1 and node2 on GFS2, both with these settings. */
@@ -222,32 +227,32 @@ class RunAnalyzerTest {
   void flatLockRateAloneAndTogetherLooksLikeARateLimit() {
     RunRecord local = soloThenAll(new double[] {100, 101}, new double[] {99, 100});
     // a local file system (the test agents' ext4) has no lock manager and no rate limit
-    assertThat(codes(local)).doesNotContain("rate-limit");
+    assertThat(codes(local)).doesNotContain(FindingCode.RATE_LIMIT);
     RunRecord r = onGfs2(Map.of(), local.steps());
-    assertThat(codes(r)).contains("rate-limit");
+    assertThat(codes(r)).contains(FindingCode.RATE_LIMIT);
     RunRecord limited =
         onGfs2(Map.of("cluster.conf:gfs_controld.plock_rate_limit", "100"), r.steps());
     assertThat(limited.analysis().verdict()).anyMatch(v -> v.contains("plock_rate_limit is 100"));
     RunRecord uneven = soloThenAll(new double[] {2000, 1500}, new double[] {1800, 1800});
-    assertThat(codes(onGfs2(Map.of(), uneven.steps()))).doesNotContain("rate-limit");
+    assertThat(codes(onGfs2(Map.of(), uneven.steps()))).doesNotContain(FindingCode.RATE_LIMIT);
   }
 
   @Test
   void aNodeFarFromTheOthersIsAnOutlier() {
     RunRecord r = soloThenAll(new double[] {100, 100, 100}, new double[] {60, 62, 20});
     assertThat(r.analysis().findings())
-        .anyMatch(f -> f.code().equals("outlier") && f.message().startsWith("Node node3"));
+        .anyMatch(f -> f.type() == FindingCode.OUTLIER && f.message().startsWith("Node node3"));
     assertThat(r.analysis().findings())
-        .noneMatch(f -> f.code().equals("outlier") && f.message().startsWith("Node node1"));
+        .noneMatch(f -> f.type() == FindingCode.OUTLIER && f.message().startsWith("Node node1"));
     RunRecord slowAlone = soloThenAll(new double[] {100, 100, 40}, new double[] {50, 50, 20});
-    assertThat(codes(slowAlone)).contains("outlier-solo");
+    assertThat(codes(slowAlone)).contains(FindingCode.OUTLIER_SOLO);
   }
 
   @Test
   void startSkewAboveTheConfiguredShareOfTheStepIsFlagged() {
     var s = allStep(node("node1", 100, 0.0, 1.0, 0, 0), node("node2", 100, 0.06, 1.06, 60, 0));
-    assertThat(codes(analysedPair(s, 0.05))).contains("start-skew");
-    assertThat(codes(analysedPair(s, 0.10))).doesNotContain("start-skew");
+    assertThat(codes(analysedPair(s, 0.05))).contains(FindingCode.START_SKEW);
+    assertThat(codes(analysedPair(s, 0.10))).doesNotContain(FindingCode.START_SKEW);
   }
 
   @Test
@@ -264,27 +269,22 @@ class RunAnalyzerTest {
   void aPingPongNodeThatJoinedAfterTheWarmUpMakesCoherenceInconclusiveNotInvalid() {
     // node1 woke 1,088 ms after the instant, past the 500 ms warm-up: node2 ran the ring alone
     var s = allStep(node("node1", 100, 1.1, 4.5, 1088, 0), node("node2", 900, 0.5, 4.5, 0.4, 457));
-    Map<String, Object> params = Map.of("type", "ping-pong", "lock", "fcntl", "warmup", "500ms");
-    RunRecord r =
-        analysed(
-            run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05, "ping-pong", params));
-    assertThat(codes(r)).contains("coherence-inconclusive").doesNotContain("coherence");
-    assertThat(message(r, "coherence-inconclusive"))
-        .contains("node node1 1088 ms late", "after the warm-up (500ms)", "457 increment(s)");
+    WorkloadSpec ring = workload("type: ping-pong, lock: fcntl, warmup: 500ms");
+    RunRecord r = analysed(run(List.of(agent("node1"), agent("node2")), List.of(s), 1, 0.05, ring));
+    assertThat(codes(r))
+        .contains(FindingCode.COHERENCE_INCONCLUSIVE)
+        .doesNotContain(FindingCode.COHERENCE);
+    assertThat(message(r, FindingCode.COHERENCE_INCONCLUSIVE))
+        .contains("node node1 1088 ms late", "after the warm-up (500 ms)", "457 increment(s)");
     assertThat(r.analysis().valid()).isTrue();
 
     var onTime =
         allStep(node("node1", 100, 0.5, 4.5, 3, 0), node("node2", 100, 0.5, 4.5, 0.4, 457));
     RunRecord invalid =
-        analysed(
-            run(
-                List.of(agent("node1"), agent("node2")),
-                List.of(onTime),
-                1,
-                0.05,
-                "ping-pong",
-                params));
-    assertThat(codes(invalid)).contains("coherence").doesNotContain("coherence-inconclusive");
+        analysed(run(List.of(agent("node1"), agent("node2")), List.of(onTime), 1, 0.05, ring));
+    assertThat(codes(invalid))
+        .contains(FindingCode.COHERENCE)
+        .doesNotContain(FindingCode.COHERENCE_INCONCLUSIVE);
     assertThat(invalid.analysis().valid()).isFalse();
   }
 
@@ -305,7 +305,7 @@ class RunAnalyzerTest {
         .anyMatch(d -> d.startsWith("kernel differs: node1 6.1.0; node2 5.10.0"));
     assertThat(a.environmentDifferences())
         .anyMatch(d -> d.startsWith("ocfs2:localalloc differs: node1 16; node2 (not set)"));
-    assertThat(codes(diff)).contains("environment");
+    assertThat(codes(diff)).contains(FindingCode.ENVIRONMENT);
     assertThat(r.analysis().environmentDifferences()).isEmpty();
   }
 
@@ -320,6 +320,6 @@ class RunAnalyzerTest {
                     step("solo-node1-r2", "solo-node1", "solo", 2, node("node1", 200, 1.0))),
                 2,
                 0.05));
-    assertThat(codes(r)).contains("noisy");
+    assertThat(codes(r)).contains(FindingCode.NOISY);
   }
 }

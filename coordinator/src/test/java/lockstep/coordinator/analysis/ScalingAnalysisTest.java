@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import lockstep.coordinator.model.Aggregate;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.Latency;
@@ -79,7 +78,7 @@ class ScalingAnalysisTest {
         .named("r", "seed2")
         .createdAt("now")
         .version("dev")
-        .workload("write", Map.of(), "MB/s", "write")
+        .workload(TestRuns.workload("type: write, size: 1MiB"))
         .build();
   }
 

@@ -3,11 +3,14 @@ package lockstep.coordinator.analysis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import lockstep.agent.v1.WorkloadSpec;
+import lockstep.common.WorkloadKind;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Aggregate;
 import lockstep.coordinator.model.Analysis;
 import lockstep.coordinator.model.ExpectationOutcome;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.Latency;
 import lockstep.coordinator.model.NodeResources;
 import lockstep.coordinator.model.NodeResult;
@@ -16,6 +19,7 @@ import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.model.StepRecord;
+import lockstep.coordinator.scenario.ScenarioParser;
 
 /**
  * Hand-built runs with known figures, for checking the analysis arithmetic (and, from other
@@ -176,14 +180,14 @@ public final class TestRuns {
   }
 
   /** The codes of the run's findings, in order. */
-  public static List<String> codes(RunRecord r) {
-    return r.analysis().findings().stream().map(Finding::code).toList();
+  public static List<FindingCode> codes(RunRecord r) {
+    return r.analysis().findings().stream().map(Finding::type).toList();
   }
 
   /** The message of the run's first finding with this code. */
-  public static String message(RunRecord r, String code) {
+  public static String message(RunRecord r, FindingCode code) {
     return r.analysis().findings().stream()
-        .filter(f -> f.code().equals(code))
+        .filter(f -> f.type() == code)
         .findFirst()
         .orElseThrow()
         .message();
@@ -231,29 +235,39 @@ public final class TestRuns {
     return run(agents, steps, repeat, skewFraction, "lock-files");
   }
 
-  /** A run of a lock workload of type {@code type} (lock-files, ping-pong, hot-lock). */
+  /**
+   * A run of a lock workload of type {@code type} (lock-files, ping-pong, hot-lock) with fcntl
+   * locks, its other fields the scenario's defaults.
+   */
   public static RunRecord run(
       List<AgentRecord> agents,
       List<StepRecord> steps,
       int repeat,
       double skewFraction,
       String type) {
-    return run(agents, steps, repeat, skewFraction, type, Map.of("type", type, "lock", "fcntl"));
+    return run(agents, steps, repeat, skewFraction, workload("type: " + type + ", lock: fcntl"));
   }
 
-  /** A run of workload type {@code type} with the workload's fields {@code params}. */
+  /** A run of the workload {@code spec}. */
   public static RunRecord run(
       List<AgentRecord> agents,
       List<StepRecord> steps,
       int repeat,
       double skewFraction,
-      String type,
-      Map<String, Object> params) {
+      WorkloadSpec spec) {
     return building(agents, steps)
-        .workload(type, params, "locks/s", "lock")
+        .workload(spec)
         .repeat(repeat)
         .skewWarnFraction(skewFraction)
         .build();
+  }
+
+  /**
+   * A workload as a scenario writes it in a flow mapping ({@code type: ping-pong, warmup: 500ms}),
+   * read and validated by the scenario parser: the fields not given are its defaults.
+   */
+  public static WorkloadSpec workload(String fields) {
+    return new ScenarioParser().parse("name: t\nworkload: {" + fields + "}\n", "test").workload();
   }
 
   /** A lock-files run of these agents and steps, plan solo and all, for a test to change. */
@@ -274,10 +288,7 @@ public final class TestRuns {
     private String name = "test";
     private String createdAt = "2026-01-01T00:00:00Z";
     private String coordinatorVersion = "0.1";
-    private String type = "lock-files";
-    private Map<String, Object> workload = Map.of("type", "lock-files", "lock", "fcntl");
-    private String unit = "locks/s";
-    private String opName = "lock";
+    private WorkloadSpec workload = TestRuns.workload("type: lock-files, lock: fcntl");
     private List<String> plan = List.of("solo", "all");
     private final List<AgentRecord> agents;
     private final List<StepRecord> steps;
@@ -300,7 +311,7 @@ public final class TestRuns {
       name = r.name();
       createdAt = r.createdAt();
       coordinatorVersion = r.coordinatorVersion();
-      workload(r.workloadType(), r.workload(), r.unit(), r.opName());
+      workload = r.workload();
       plan = r.plan();
       analysis = r.analysis();
       status = r.status();
@@ -327,12 +338,9 @@ public final class TestRuns {
       return this;
     }
 
-    public RunBuilder workload(
-        String newType, Map<String, Object> params, String newUnit, String newOpName) {
-      type = newType;
-      workload = params;
-      unit = newUnit;
-      opName = newOpName;
+    /** A run of {@code spec} (its type, unit and operation its kind's). */
+    public RunBuilder workload(WorkloadSpec spec) {
+      workload = spec;
       return this;
     }
 
@@ -382,10 +390,10 @@ public final class TestRuns {
           name,
           createdAt,
           coordinatorVersion,
-          type,
+          WorkloadKind.of(workload).name(),
           workload,
-          unit,
-          opName,
+          WorkloadKind.of(workload).unit(),
+          WorkloadKind.of(workload).opName(),
           plan,
           agents,
           steps,

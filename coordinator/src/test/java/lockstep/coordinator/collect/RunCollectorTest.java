@@ -59,9 +59,10 @@ class RunCollectorTest {
     assertThat(run.name()).isEqualTo("crashed");
     assertThat(run.workloadType()).isEqualTo("write");
     assertThat(run.unit()).isEqualTo("MB/s");
-    assertThat(run.workload())
-        .containsEntry("size_bytes", 1L << 20)
-        .containsEntry("file", "w.{node}");
+    // the spec the agents ran, typed: run.json records it as it is
+    assertThat(run.workload().getWrite().getSizeBytes()).isEqualTo(1L << 20);
+    assertThat(run.workload().getWrite().getFile()).isEqualTo("w.{node}");
+    assertThat(run.workload().getWrite().getBlockSizeBytes()).isEqualTo(4096);
     assertThat(run.agents()).extracting(a -> a.node()).containsExactly("n1", "n2", "n3");
     assertThat(run.steps()).hasSize(1);
     StepRecord step = run.steps().get(0);

@@ -337,7 +337,7 @@ class ExpectationJudgeTest {
         TestRuns.run(List.of(TestRuns.agent("node1")), List.of(TestRuns.allStep(checked)), 1, 0.05);
     return TestRuns.analysed(
         TestRuns.copy(r)
-            .workload("ping-pong", r.workload(), "locks/s", "lock")
+            .workload(TestRuns.workload("type: ping-pong, lock: fcntl"))
             .plan("all")
             .unanalysed()
             .build());

@@ -16,6 +16,7 @@ import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.local.LocalAgents;
 import lockstep.coordinator.model.Fault;
 import lockstep.coordinator.model.FaultRecord;
+import lockstep.coordinator.model.FindingCode;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
@@ -121,7 +122,7 @@ class PlannedFaultIT {
     assertThat(f.recovery()).isEqualTo("left dead (test)");
     assertThat(injector.done).containsExactly("begin kill node2 at 2 s", "recover node2");
     assertThat(run.analysis().faultEffects()).hasSize(1);
-    assertThat(run.analysis().findings().get(0).code()).isEqualTo("fault-stall");
+    assertThat(run.analysis().findings().get(0).type()).isEqualTo(FindingCode.FAULT_STALL);
     assertThat(run.analysis().findings().get(0).message())
         .startsWith("node1's locks went on without a stall after node2 was killed (at 2.");
 

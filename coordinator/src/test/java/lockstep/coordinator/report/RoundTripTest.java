@@ -101,7 +101,7 @@ class RoundTripTest {
                     TestRuns.agent("node2, \"quoted\"", "6.1", Map.of(), "ext4")),
                 List.of(s))
             .named("20260101-000000-t-abcd", "t")
-            .workload("write", Map.of("type", "write", "size", "4MiB"), "MB/s", "write")
+            .workload(TestRuns.workload("type: write, size: 4MiB"))
             .plan("all")
             .ended(RunStatus.FAILED, "node2: failed")
             .repeat(2)
@@ -200,7 +200,7 @@ class RoundTripTest {
         .hasMessageStartingWith(bad + ": not a Lockstep run.json");
     Files.writeString(bad, "{\"schema\":\"other\"}");
     assertThatThrownBy(() -> RunLocator.load(bad))
-        .hasMessageContaining("schema lockstep.run/v1 expected");
+        .hasMessageContaining("schema lockstep.run/v2 or lockstep.run/v1 expected");
     Path saved = new ResultsStore(dir).save(sample());
     assertThat(locator.find(sample().runId())).isEqualTo(saved);
     assertThat(locator.find(saved.getParent().toString())).isEqualTo(saved);

@@ -32,7 +32,7 @@ class ScenarioFaultsTest {
             new Fault(1_500, "node1", FaultAction.PARTITION, 2_000));
     assertThat(s.faults().get(1).describe()).isEqualTo("freeze node1 at 20 s for 10 s");
     assertThat(s.faults().get(2).describe()).isEqualTo("partition node1 at 1.5 s for 2 s");
-    assertThat(s.workloadParams()).doesNotContainKey("faults");
+    assertThat(s.kind().settings(s.workload())).doesNotContainKey("faults");
   }
 
   @Test

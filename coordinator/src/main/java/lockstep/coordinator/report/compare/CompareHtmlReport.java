@@ -33,7 +33,7 @@ public final class CompareHtmlReport {
             + "); "
             + esc(c.a().workloadType())
             + " "
-            + esc(c.a().workload())
+            + esc(c.a().workloadSettings())
             + "</p>");
     StringBuilder v =
         new StringBuilder(

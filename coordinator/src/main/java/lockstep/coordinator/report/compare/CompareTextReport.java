@@ -13,7 +13,7 @@ public final class CompareTextReport {
   private static void header(PrintStream out, String which, RunRecord r) {
     out.printf(
         "%s: %s  %s %s, %d node(s), %s%n",
-        which, r.runId(), r.workloadType(), r.workload(), r.agents().size(), r.createdAt());
+        which, r.runId(), r.workloadType(), r.workloadSettings(), r.agents().size(), r.createdAt());
   }
 
   public static void print(RunComparison c, PrintStream out) {

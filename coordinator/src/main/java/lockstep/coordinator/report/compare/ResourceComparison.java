@@ -14,6 +14,8 @@ import java.util.function.Function;
 import lockstep.coordinator.analysis.Bottlenecks;
 import lockstep.coordinator.analysis.NodeLoad;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingCode;
+import lockstep.coordinator.model.FindingKind;
 import lockstep.coordinator.model.RunRecord;
 
 /**
@@ -94,7 +96,12 @@ public record ResourceComparison(List<Line> lines, List<StepBottleneck> bottlene
     }
     String prefix = "Step " + step + ": ";
     return r.analysis().findings().stream()
-        .filter(f -> f.message().startsWith(prefix) && !"page-cache".equals(f.code()))
+        .filter(
+            f ->
+                f.kind() == FindingKind.BOTTLENECK
+                    && f.type() != FindingCode.PAGE_CACHE
+                    && step.equals(f.step())
+                    && f.message().startsWith(prefix))
         .map(Finding::message)
         .map(m -> m.substring(prefix.length()))
         .findFirst()

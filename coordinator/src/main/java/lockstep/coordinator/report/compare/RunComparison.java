@@ -56,7 +56,11 @@ public record RunComparison(
               + b.workloadType()
               + "; ratios compare unlike things");
     } else if (!Objects.equals(a.workload(), b.workload())) {
-      warnings.add("the workload parameters differ: A " + a.workload() + ", B " + b.workload());
+      warnings.add(
+          "the workload parameters differ: A "
+              + a.workloadSettings()
+              + ", B "
+              + b.workloadSettings());
     }
     if (!Objects.equals(a.unit(), b.unit())) {
       warnings.add("the units differ: A in " + a.unit() + ", B in " + b.unit());

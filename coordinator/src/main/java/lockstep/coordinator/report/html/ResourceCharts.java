@@ -15,6 +15,7 @@ import java.util.function.ToDoubleFunction;
 import lockstep.coordinator.analysis.Bottlenecks;
 import lockstep.coordinator.model.DeviceFigures;
 import lockstep.coordinator.model.Finding;
+import lockstep.coordinator.model.FindingKind;
 import lockstep.coordinator.model.InterfaceFigures;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.OverlapWindow;
@@ -182,7 +183,7 @@ public final class ResourceCharts {
     StringBuilder b = new StringBuilder();
     if (run.analysis() != null) {
       for (Finding f : run.analysis().findings()) {
-        if (f.message().startsWith("Step " + s.group() + ":")) {
+        if (f.kind() == FindingKind.BOTTLENECK && s.group().equals(f.step())) {
           b.append("<p class=\"bottleneck\" data-code=\"")
               .append(esc(f.code()))
               .append("\"><b>")

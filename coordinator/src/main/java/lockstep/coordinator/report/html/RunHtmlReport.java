@@ -100,7 +100,7 @@ public final class RunHtmlReport {
         + " · "
         + esc(run.workloadType())
         + " "
-        + esc(run.workload())
+        + esc(run.workloadSettings())
         + " · "
         + run.agents().size()
         + " node(s): "
