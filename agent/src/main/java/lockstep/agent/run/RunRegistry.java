@@ -23,6 +23,7 @@ import lockstep.agent.fs.WorkloadErrors;
 import lockstep.agent.process.ResourceLimitException;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.ResourceGuards;
 import lockstep.agent.workload.Workload;
@@ -42,7 +43,14 @@ import org.apache.logging.log4j.Logger;
 public final class RunRegistry implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(RunRegistry.class);
 
+  /** How the registry builds a run's workload: {@link WorkloadFactory#create}, or a test's. */
+  @FunctionalInterface
+  public interface Workloads {
+    Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes);
+  }
+
   private final AgentConfig config;
+  private final Workloads workloads;
   private final RootedPaths paths;
   private final RunManifests manifests;
   private final RunDirs runDirs;
@@ -73,7 +81,12 @@ public final class RunRegistry implements AutoCloseable {
   private record Claim(String runId, String peer, long sinceMillis) {}
 
   public RunRegistry(AgentConfig config) {
+    this(config, WorkloadFactory::create);
+  }
+
+  public RunRegistry(AgentConfig config, Workloads workloads) {
     this.config = config;
+    this.workloads = workloads;
     this.paths = new RootedPaths(config.root(), config.nodeName());
     this.manifests = new RunManifests(paths);
     this.runDirs = new RunDirs(paths);
@@ -215,7 +228,7 @@ public final class RunRegistry implements AutoCloseable {
     RootedPaths runPaths = paths.forRun(request.getRunId());
     try {
       workload =
-          WorkloadFactory.create(
+          workloads.create(
               request.getWorkload(), runPaths, Math.max(1, request.getStepNodeCount()));
     } catch (InvalidWorkloadException e) {
       throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
