@@ -150,11 +150,14 @@ public final class Run {
 
   /** Arms the run for the instant; repeating the same instant is a no-op. */
   public synchronized RunState arm(long startAtUnixNanos) {
+    if (startAtUnixNanos <= 0) {
+      throw new RunException.Invalid("start_at_unix_nanos must be set");
+    }
     if (state != RunState.RUN_STATE_PREPARED) {
       if (startAt == startAtUnixNanos) {
         return state();
       }
-      throw new IllegalStateException(
+      throw new RunException.IllegalTransition(
           "run " + prepared.runId() + " is already " + state() + " for another start instant");
     }
     startAt = startAtUnixNanos;

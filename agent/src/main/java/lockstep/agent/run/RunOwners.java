@@ -1,6 +1,5 @@
 package lockstep.agent.run;
 
-import io.grpc.Status;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import lockstep.agent.security.CallerIdentity;
@@ -32,18 +31,16 @@ public final class RunOwners {
     String owner = owners.get(runId);
     String caller = CallerIdentity.current();
     if (owner != null && !owner.equals(caller)) {
-      throw Status.PERMISSION_DENIED
-          .withDescription(
-              call
-                  + " of run "
-                  + runId
-                  + " on node "
-                  + node
-                  + " refused: the run belongs to "
-                  + CallerIdentity.shown(owner)
-                  + ", who prepared it; this call comes from "
-                  + CallerIdentity.shown(caller))
-          .asRuntimeException();
+      throw new RunException.NotOwner(
+          call
+              + " of run "
+              + runId
+              + " on node "
+              + node
+              + " refused: the run belongs to "
+              + CallerIdentity.shown(owner)
+              + ", who prepared it; this call comes from "
+              + CallerIdentity.shown(caller));
     }
   }
 

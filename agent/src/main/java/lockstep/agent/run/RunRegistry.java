@@ -1,6 +1,5 @@
 package lockstep.agent.run;
 
-import io.grpc.Status;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -154,7 +153,7 @@ public final class RunRegistry implements AutoCloseable {
     rehearsal.awaitDone();
     prepared.incrementAndGet();
     if (request.getRunId().isBlank()) {
-      throw Status.INVALID_ARGUMENT.withDescription("run_id is empty").asRuntimeException();
+      throw new RunException.Invalid("run_id is empty");
     }
     RunManifests.checkRunId(request.getRunId());
     long lease = Leases.effective(request.getLeaseMillis());
@@ -162,14 +161,12 @@ public final class RunRegistry implements AutoCloseable {
       Run existing = runs.get(request.getRunId());
       if (existing != null) {
         if (!existing.prepared().spec().equals(request.getWorkload())) {
-          throw Status.ALREADY_EXISTS
-              .withDescription(
-                  "run "
-                      + request.getRunId()
-                      + " is already prepared on node "
-                      + config.nodeName()
-                      + " with another workload")
-              .asRuntimeException();
+          throw new RunException.Conflict(
+              "run "
+                  + request.getRunId()
+                  + " is already prepared on node "
+                  + config.nodeName()
+                  + " with another workload");
         }
         existing.touch();
         return existing;
@@ -204,9 +201,7 @@ public final class RunRegistry implements AutoCloseable {
       if (closed) {
         // closed while this Prepare started its workers: they must not outlive the registry
         cleanup(run.runId(), false);
-        throw Status.UNAVAILABLE
-            .withDescription("node " + config.nodeName() + " is stopping")
-            .asRuntimeException();
+        throw new RunException.Stopping("node " + config.nodeName() + " is stopping");
       }
       run.whenFinished(() -> onFinished.accept(run));
       LOG.info(
@@ -231,37 +226,34 @@ public final class RunRegistry implements AutoCloseable {
           workloads.create(
               request.getWorkload(), runPaths, Math.max(1, request.getStepNodeCount()));
     } catch (InvalidWorkloadException e) {
-      throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
+      throw new RunException.Invalid(e.getMessage());
     }
     try {
       guards.check(request.getWorkload(), paths.root());
     } catch (ResourceLimitException e) {
-      throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
+      throw new RunException.NoResources(e.getMessage());
     }
     // what the run will create is on disk before it creates it: an agent killed mid-run removes it
     // when it starts again
     try {
       manifests.write(request.getRunId(), List.of(runPaths.runDir()));
     } catch (PosixException | UncheckedIOException e) {
-      throw Status.FAILED_PRECONDITION
-          .withDescription(
-              "prepare failed: cannot write the run's manifest under "
-                  + paths.root().resolve(manifests.dir())
-                  + ": "
-                  + e.getMessage())
-          .asRuntimeException();
+      throw new RunException.PrepareFailed(
+          "prepare failed: cannot write the run's manifest under "
+              + paths.root().resolve(manifests.dir())
+              + ": "
+              + e.getMessage());
     }
     try {
       runDirs.create(runPaths.runDir());
       workload.prepare();
     } catch (ResourceLimitException e) {
       cleanupFailedPrepare(workload, request.getRunId());
-      throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
+      throw new RunException.NoResources(e.getMessage());
     } catch (PosixException e) {
       cleanupFailedPrepare(workload, request.getRunId());
-      throw Status.FAILED_PRECONDITION
-          .withDescription("prepare failed: " + WorkloadErrors.of(e, paths.root(), "").getMessage())
-          .asRuntimeException();
+      throw new RunException.PrepareFailed(
+          "prepare failed: " + WorkloadErrors.of(e, paths.root(), "").getMessage());
     } catch (RuntimeException e) {
       cleanupFailedPrepare(workload, request.getRunId());
       throw e;
@@ -340,16 +332,14 @@ public final class RunRegistry implements AutoCloseable {
       }
     }
     if (busyWith != null) {
-      throw Status.FAILED_PRECONDITION
-          .withDescription(
-              "node "
-                  + config.nodeName()
-                  + " is busy with "
-                  + busyWith
-                  + "; one run at a time per agent: wait for it to end, or abort it, then prepare "
-                  + runId
-                  + " again")
-          .asRuntimeException();
+      throw new RunException.Busy(
+          "node "
+              + config.nodeName()
+              + " is busy with "
+              + busyWith
+              + "; one run at a time per agent: wait for it to end, or abort it, then prepare "
+              + runId
+              + " again");
     }
   }
 
@@ -390,9 +380,7 @@ public final class RunRegistry implements AutoCloseable {
   public Run get(String runId) {
     Run run = runs.get(runId);
     if (run == null) {
-      throw Status.NOT_FOUND
-          .withDescription("no run " + runId + " on node " + config.nodeName())
-          .asRuntimeException();
+      throw new RunException.NotFound("no run " + runId + " on node " + config.nodeName());
     }
     run.touch();
     return run;

@@ -7,12 +7,12 @@ import io.grpc.BindableService;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,6 +28,7 @@ import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.MountInfo;
 import lockstep.agent.run.AgentConfig;
 import lockstep.agent.run.Run;
+import lockstep.agent.run.RunException;
 import lockstep.agent.run.RunOwners;
 import lockstep.agent.run.RunRegistry;
 import lockstep.agent.security.CallerIdentity;
@@ -189,16 +190,7 @@ final class AgentService implements BindableService {
 
   private StartResponse start(StartRequest request) {
     Run run = ownedRun(request.getRunId(), "start");
-    if (request.getStartAtUnixNanos() <= 0) {
-      throw Status.INVALID_ARGUMENT
-          .withDescription("start_at_unix_nanos must be set")
-          .asRuntimeException();
-    }
-    try {
-      return StartResponse.newBuilder().setState(run.arm(request.getStartAtUnixNanos())).build();
-    } catch (IllegalStateException e) {
-      throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
-    }
+    return StartResponse.newBuilder().setState(run.arm(request.getStartAtUnixNanos())).build();
   }
 
   private void watchProgress(
@@ -206,8 +198,8 @@ final class AgentService implements BindableService {
     Run run;
     try {
       run = ownedRun(request.getRunId(), "watch-progress");
-    } catch (StatusRuntimeException e) {
-      response.onError(e);
+    } catch (RuntimeException e) {
+      response.onError(statusOf(e).asRuntimeException());
       return;
     }
     int interval =
@@ -339,6 +331,32 @@ final class AgentService implements BindableService {
     streams.shutdownNow();
   }
 
+  /** The status each refusal of the run layer answers with; its message is the description. */
+  static final Map<Class<? extends RunException>, Status.Code> CODES =
+      Map.of(
+          RunException.Invalid.class, Status.Code.INVALID_ARGUMENT,
+          RunException.NotFound.class, Status.Code.NOT_FOUND,
+          RunException.NotOwner.class, Status.Code.PERMISSION_DENIED,
+          RunException.Busy.class, Status.Code.FAILED_PRECONDITION,
+          RunException.Conflict.class, Status.Code.ALREADY_EXISTS,
+          RunException.IllegalTransition.class, Status.Code.FAILED_PRECONDITION,
+          RunException.PrepareFailed.class, Status.Code.FAILED_PRECONDITION,
+          RunException.NoResources.class, Status.Code.RESOURCE_EXHAUSTED,
+          RunException.Stopping.class, Status.Code.UNAVAILABLE);
+
+  /**
+   * What a call that threw {@code e} answers: a refusal of the run layer its status with its
+   * message, anything else INTERNAL (logged: a bug); the description fitted to a trailer.
+   */
+  static Status statusOf(RuntimeException e) {
+    Status.Code code = CODES.get(e.getClass());
+    if (code != null) {
+      return fitted(Status.fromCode(code).withDescription(e.getMessage()));
+    }
+    LOG.error("call failed", e);
+    return fitted(Status.INTERNAL.withDescription(e.toString()));
+  }
+
   /**
    * Longest status description sent: it travels in an HTTP/2 trailer, whose list is capped at 8
    * KiB.
@@ -372,12 +390,8 @@ final class AgentService implements BindableService {
     T value;
     try {
       value = call.get();
-    } catch (StatusRuntimeException e) {
-      response.onError(fitted(e.getStatus()).asRuntimeException());
-      return;
     } catch (RuntimeException e) {
-      LOG.error("call failed", e);
-      response.onError(fitted(Status.INTERNAL.withDescription(e.toString())).asRuntimeException());
+      response.onError(statusOf(e).asRuntimeException());
       return;
     }
     response.onNext(value);
