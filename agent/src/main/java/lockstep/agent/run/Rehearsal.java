@@ -133,13 +133,14 @@ public final class Rehearsal {
                                 .setDurationMillis(300)
                                 .build()))
                     .build(),
+                "rehearsal",
                 "rehearsal");
         CompletableFuture<Void> finished = new CompletableFuture<>();
         run.whenFinished(() -> finished.complete(null));
         run.arm(WallClock.nowNanos() + LEAD_MILLIS * 1_000_000);
         finished.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         outcome = run.result().getState();
-        registry.cleanup(runId, false);
+        registry.discard(runId);
         LOG.info(
             "start-up rehearsal done in {} ms ({})", (System.nanoTime() - t0) / 1_000_000, outcome);
       }

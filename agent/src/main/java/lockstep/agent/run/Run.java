@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import lockstep.agent.metrics.RunView;
+import lockstep.agent.security.CallerIdentity;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.telemetry.RunTelemetry;
 import lockstep.agent.v1.ProgressSample;
@@ -29,16 +30,20 @@ public final class Run {
   /**
    * What a run is, fixed when it is prepared; the rest of a {@link Run} is its lifecycle.
    *
+   * @param node the node it runs on
    * @param leaseMillis how long the run lasts without a call about it ({@link Leases})
-   * @param by who prepared it (the peer address of the Prepare call)
+   * @param owner the caller who prepared it, the only one who may touch it ({@link CallerIdentity})
+   * @param by where it was prepared from (the peer address of the Prepare call)
    * @param atMillis when, by the agent's wall clock
    * @param sampler null when the run takes no resource samples
    */
   public record Prepared(
       String runId,
+      String node,
       WorkloadSpec spec,
       Workload workload,
       long leaseMillis,
+      String owner,
       String by,
       long atMillis,
       ResourceSampler sampler) {}
@@ -76,6 +81,30 @@ public final class Run {
   /** The run's id, its key in the registry. */
   public String runId() {
     return prepared.runId();
+  }
+
+  /** Refuses {@code call} (named in the refusal) unless {@code caller} prepared the run. */
+  public void checkOwner(String caller, String call) {
+    checkOwner(prepared.runId(), prepared.node(), prepared.owner(), caller, call);
+  }
+
+  /**
+   * Refuses {@code call} of run {@code runId} on {@code node} unless {@code caller} is its {@code
+   * owner}; the refusal names both as others may see them.
+   */
+  static void checkOwner(String runId, String node, String owner, String caller, String call) {
+    if (!owner.equals(caller)) {
+      throw new RunException.NotOwner(
+          call
+              + " of run "
+              + runId
+              + " on node "
+              + node
+              + " refused: the run belongs to "
+              + CallerIdentity.shown(owner)
+              + ", who prepared it; this call comes from "
+              + CallerIdentity.shown(caller));
+    }
   }
 
   /** Why the run was aborted (its lease ran out, the coordinator asked), or null. */

@@ -29,7 +29,6 @@ import lockstep.agent.fs.MountInfo;
 import lockstep.agent.run.AgentConfig;
 import lockstep.agent.run.Run;
 import lockstep.agent.run.RunException;
-import lockstep.agent.run.RunOwners;
 import lockstep.agent.run.RunRegistry;
 import lockstep.agent.security.CallerIdentity;
 import lockstep.agent.v1.AbortRequest;
@@ -79,7 +78,6 @@ final class AgentService implements BindableService {
   private static final int DEFAULT_INTERVAL_MILLIS = 250;
 
   private final RunRegistry registry;
-  private final RunOwners owners;
   private final ScheduledExecutorService streams =
       Executors.newScheduledThreadPool(1, DaemonThreads.named("progress-streams"));
 
@@ -88,12 +86,6 @@ final class AgentService implements BindableService {
 
   AgentService(RunRegistry registry) {
     this.registry = registry;
-    this.owners = new RunOwners(registry.config().nodeName());
-    registry.showOwners(
-        id -> {
-          String o = owners.ownerOf(id);
-          return o.isEmpty() ? "" : CallerIdentity.shown(o);
-        });
   }
 
   /** The UDP port of this agent's {@link ClockProbeResponder}, told to coordinators by Describe. */
@@ -171,16 +163,7 @@ final class AgentService implements BindableService {
   }
 
   private PrepareResponse prepare(PrepareRequest request) {
-    owners.claim(request.getRunId());
-    Run run;
-    try {
-      run = registry.prepare(request, PeerAddress.current());
-    } catch (RuntimeException e) {
-      if (!registry.isKnown(request.getRunId())) {
-        owners.forget(request.getRunId());
-      }
-      throw e;
-    }
+    Run run = registry.prepare(request, PeerAddress.current(), CallerIdentity.current());
     return PrepareResponse.newBuilder()
         .setState(run.state())
         .addAllPaths(run.prepared().workload().paths())
@@ -252,8 +235,7 @@ final class AgentService implements BindableService {
 
   /** The run, once the caller is known to own it; {@code call} names the call in a refusal. */
   private Run ownedRun(String runId, String call) {
-    owners.check(runId, call);
-    return registry.get(runId);
+    return registry.get(runId, CallerIdentity.current(), call);
   }
 
   private static void cancel(AtomicReference<ScheduledFuture<?>> task) {
@@ -282,13 +264,11 @@ final class AgentService implements BindableService {
   }
 
   private CleanupResponse cleanup(CleanupRequest request) {
-    owners.check(request.getRunId(), "cleanup");
     if (request.getRunDirOnly()) {
-      registry.removeRunDir(request.getRunId());
-      owners.forget(request.getRunId());
+      registry.removeRunDir(request.getRunId(), CallerIdentity.current());
       return CleanupResponse.getDefaultInstance();
     }
-    CleanupReport report = registry.cleanup(request.getRunId(), true);
+    CleanupReport report = registry.cleanup(request.getRunId(), CallerIdentity.current());
     return CleanupResponse.newBuilder()
         .setFilesRemoved(report.filesRemoved())
         .addAllLeftovers(report.leftovers())
@@ -311,7 +291,7 @@ final class AgentService implements BindableService {
     ListRunsResponse.Builder b = ListRunsResponse.newBuilder();
     for (Run run : registry.list()) {
       Run.Prepared prepared = run.prepared();
-      String owner = owners.ownerOf(prepared.runId());
+      String owner = prepared.owner();
       b.addRuns(
           RunSummary.newBuilder()
               .setRunId(prepared.runId())

@@ -39,7 +39,7 @@ class RehearsalTest {
       Rehearsal r = Rehearsal.start("n1");
       registry.rehearsedBy(r);
       try {
-        registry.prepare(lockstep.agent.v1.PrepareRequest.newBuilder().build(), "test");
+        registry.prepare(lockstep.agent.v1.PrepareRequest.newBuilder().build(), "test", "test");
       } catch (RuntimeException expected) {
         // an empty run id is refused, but only after the rehearsal ended
       }
