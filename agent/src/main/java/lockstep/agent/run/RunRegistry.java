@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -73,8 +74,13 @@ public final class RunRegistry implements AutoCloseable {
   /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
   private Claim preparing;
 
+  /** Samples running runs, moves armed runs to RUNNING at their instant, finds expired leases. */
   private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("run-sampler"));
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("run-timer"));
+
+  /** Cleans the runs whose lease ran out (a cleanup waits for its run and removes files). */
+  private final ExecutorService leaseCleanups =
+      Executors.newCachedThreadPool(DaemonThreads.named("lease-cleanup"));
 
   /** Run {@code runId} being prepared for {@code owner}, who called from {@code peer}. */
   private record Claim(String runId, String owner, String peer, long sinceMillis) {}
@@ -126,12 +132,10 @@ public final class RunRegistry implements AutoCloseable {
               "run {}: {}; aborting and removing its files (the result is kept for collect)",
               run.runId(),
               expiry);
-          Thread t = new Thread(() -> run.cleanup(expiry), "lease-cleanup-" + run.runId());
-          t.setDaemon(true);
-          t.start();
+          run.cleanup(expiry, false, leaseCleanups);
         } else if (run.cleanedAtMillis() > 0
             && now - run.cleanedAtMillis() > Leases.RESULT_RETENTION_MILLIS) {
-          runs.remove(run.runId());
+          runs.remove(run.runId(), run);
           LOG.info(
               "run {}: result dropped {} ms after its cleanup",
               run.runId(),
@@ -202,6 +206,7 @@ public final class RunRegistry implements AutoCloseable {
                   peer,
                   System.currentTimeMillis(),
                   sampler),
+              timer,
               () -> cleanedUp(request.getRunId()));
       runs.put(run.runId(), run);
       if (closed) {
@@ -498,6 +503,7 @@ public final class RunRegistry implements AutoCloseable {
     closed = true;
     rehearsal.cancel();
     timer.shutdownNow();
+    leaseCleanups.shutdown();
     for (String id : runs.keySet()) {
       discard(id);
     }
