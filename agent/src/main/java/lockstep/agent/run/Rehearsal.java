@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import lockstep.agent.fs.ScratchDir;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.PrepareRequest;
@@ -134,7 +135,8 @@ public final class Rehearsal {
                                 .build()))
                     .build(),
                 "rehearsal",
-                "rehearsal");
+                "rehearsal",
+                CallDeadline.NONE);
         CompletableFuture<Void> finished = new CompletableFuture<>();
         run.whenFinished(() -> finished.complete(null));
         run.arm(WallClock.nowNanos() + LEAD_MILLIS * 1_000_000);

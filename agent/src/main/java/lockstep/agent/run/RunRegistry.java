@@ -18,6 +18,7 @@ import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.fs.WorkloadErrors;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.process.ResourceLimitException;
 import lockstep.agent.security.CallerIdentity;
 import lockstep.agent.telemetry.ResourceSampler;
@@ -45,7 +46,7 @@ public final class RunRegistry implements AutoCloseable {
   /** How the registry builds a run's workload: {@link WorkloadFactory#create}, or a test's. */
   @FunctionalInterface
   public interface Workloads {
-    Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes);
+    Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes, CallDeadline readyBy);
   }
 
   private final AgentConfig config;
@@ -154,9 +155,11 @@ public final class RunRegistry implements AutoCloseable {
    * taken.
    *
    * @param peer where the call comes from (remote address), named to whoever is refused later
-   * @param caller who calls ({@link lockstep.agent.security.CallerIdentity})
+   * @param caller who calls ({@link CallerIdentity})
+   * @param deadline when the call must be answered: the workload's worker processes must be ready
+   *     by then
    */
-  public Run prepare(PrepareRequest request, String peer, String caller) {
+  public Run prepare(PrepareRequest request, String peer, String caller, CallDeadline deadline) {
     rehearsal.awaitDone();
     prepared.incrementAndGet();
     if (request.getRunId().isBlank()) {
@@ -189,7 +192,7 @@ public final class RunRegistry implements AutoCloseable {
       removeRunDir(kept);
     }
     try {
-      Workload workload = create(request);
+      Workload workload = create(request, deadline);
       ResourceSampler sampler =
           request.getTelemetryOff()
               ? null
@@ -229,13 +232,13 @@ public final class RunRegistry implements AutoCloseable {
     }
   }
 
-  private Workload create(PrepareRequest request) {
+  private Workload create(PrepareRequest request, CallDeadline deadline) {
     Workload workload;
     RootedPaths runPaths = paths.forRun(request.getRunId());
     try {
       workload =
           workloads.create(
-              request.getWorkload(), runPaths, Math.max(1, request.getStepNodeCount()));
+              request.getWorkload(), runPaths, Math.max(1, request.getStepNodeCount()), deadline);
     } catch (InvalidWorkloadException e) {
       throw new RunException.Invalid(e.getMessage());
     }

@@ -87,7 +87,8 @@ public final class AgentServer {
                   }
                 })
             .addService(
-                ServerInterceptors.intercept(service, new PeerAddress(), security.interceptor()))
+                ServerInterceptors.intercept(
+                    service, new PeerAddress(), new AuthInterceptor(security.token())))
             .addService(health.getHealthService())
             .build();
   }

@@ -4,6 +4,8 @@ import static io.grpc.stub.ServerCalls.asyncServerStreamingCall;
 import static io.grpc.stub.ServerCalls.asyncUnaryCall;
 
 import io.grpc.BindableService;
+import io.grpc.Context;
+import io.grpc.Deadline;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
@@ -26,6 +28,7 @@ import java.util.stream.Stream;
 import lockstep.agent.env.BootId;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.MountInfo;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.run.AgentConfig;
 import lockstep.agent.run.Run;
 import lockstep.agent.run.RunException;
@@ -163,12 +166,23 @@ final class AgentService implements BindableService {
   }
 
   private PrepareResponse prepare(PrepareRequest request) {
-    Run run = registry.prepare(request, PeerAddress.current(), CallerIdentity.current());
+    Run run =
+        registry.prepare(request, PeerAddress.current(), AuthInterceptor.caller(), callDeadline());
     return PrepareResponse.newBuilder()
         .setState(run.state())
         .addAllPaths(run.prepared().workload().paths())
         .addAllWorkerPids(run.prepared().workload().workerPids())
         .build();
+  }
+
+  /**
+   * The current call's deadline (the coordinator's, propagated by gRPC), in the run layer's form.
+   */
+  private static CallDeadline callDeadline() {
+    Deadline deadline = Context.current().getDeadline();
+    return deadline == null
+        ? CallDeadline.NONE
+        : CallDeadline.in(deadline.timeRemaining(TimeUnit.NANOSECONDS));
   }
 
   private StartResponse start(StartRequest request) {
@@ -235,7 +249,7 @@ final class AgentService implements BindableService {
 
   /** The run, once the caller is known to own it; {@code call} names the call in a refusal. */
   private Run ownedRun(String runId, String call) {
-    return registry.get(runId, CallerIdentity.current(), call);
+    return registry.get(runId, AuthInterceptor.caller(), call);
   }
 
   private static void cancel(AtomicReference<ScheduledFuture<?>> task) {
@@ -265,10 +279,10 @@ final class AgentService implements BindableService {
 
   private CleanupResponse cleanup(CleanupRequest request) {
     if (request.getRunDirOnly()) {
-      registry.removeRunDir(request.getRunId(), CallerIdentity.current());
+      registry.removeRunDir(request.getRunId(), AuthInterceptor.caller());
       return CleanupResponse.getDefaultInstance();
     }
-    CleanupReport report = registry.cleanup(request.getRunId(), CallerIdentity.current());
+    CleanupReport report = registry.cleanup(request.getRunId(), AuthInterceptor.caller());
     return CleanupResponse.newBuilder()
         .setFilesRemoved(report.filesRemoved())
         .addAllLeftovers(report.leftovers())
@@ -287,7 +301,7 @@ final class AgentService implements BindableService {
   }
 
   private ListRunsResponse listRuns(ListRunsRequest request) {
-    String caller = CallerIdentity.current();
+    String caller = AuthInterceptor.caller();
     ListRunsResponse.Builder b = ListRunsResponse.newBuilder();
     for (Run run : registry.list()) {
       Run.Prepared prepared = run.prepared();

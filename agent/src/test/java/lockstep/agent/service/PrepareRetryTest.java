@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
@@ -56,7 +57,8 @@ class PrepareRetryTest {
     cluster =
         InProcessCluster.of(
                 AgentMembers.building(
-                    (spec, paths, nodes) -> new HeldPrepare(spec, paths, nodes, preparing, go)))
+                    (spec, paths, nodes, by) ->
+                        new HeldPrepare(spec, paths, nodes, by, preparing, go)))
             .members(1)
             .under(base)
             .start();
@@ -155,9 +157,10 @@ class PrepareRetryTest {
         WorkloadSpec spec,
         RootedPaths paths,
         int stepNodes,
+        CallDeadline readyBy,
         CountDownLatch preparing,
         CountDownLatch go) {
-      this.workload = WorkloadFactory.create(spec, paths, stepNodes);
+      this.workload = WorkloadFactory.create(spec, paths, stepNodes, readyBy);
       this.preparing = preparing;
       this.go = go;
     }
