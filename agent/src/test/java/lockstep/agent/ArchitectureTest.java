@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * (the run lifecycle: registry, runs, leases, owners, manifests, run directories) -> metrics (the
  * Prometheus endpoint), security, telemetry, env and workload (what a run does) -> process (the
  * agent's side of worker processes) -> worker (what runs inside a worker process) -> fs (the
- * syscalls); lockstep.common below all. No package loops, and nothing in the agent's root package.
+ * syscalls); lockstep.common below all. No package loops, nothing in the agent's root package, and
+ * io.grpc only in the service (and the generated API).
  */
 class ArchitectureTest {
   private static JavaClasses classes;
@@ -37,6 +38,22 @@ class ArchitectureTest {
   @Test
   void theRootPackageHoldsNoClass() {
     noClasses().should().resideInAPackage("lockstep.agent").check(classes);
+  }
+
+  @Test
+  void onlyTheServiceSpeaksGrpc() {
+    noClasses()
+        .that()
+        .resideInAPackage("lockstep..")
+        .and()
+        .resideOutsideOfPackages("lockstep.agent.service..", "lockstep.agent.v1..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.grpc..")
+        .because(
+            "gRPC is the agent's edge: the service turns calls, callers, deadlines and refusals"
+                + " into plain types and back")
+        .check(classes);
   }
 
   @Test

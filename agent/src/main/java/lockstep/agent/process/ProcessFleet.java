@@ -35,6 +35,7 @@ public final class ProcessFleet {
   private final List<WorkerProcess> workers = new ArrayList<>();
   private volatile boolean aborted;
   private boolean instrumentationOff;
+  private CallDeadline readyBy = CallDeadline.NONE;
 
   /**
    * Workers started from now on record no latency and keep no count while they run
@@ -44,12 +45,20 @@ public final class ProcessFleet {
     instrumentationOff = true;
   }
 
+  /**
+   * Workers started from now on must all be ready by {@code deadline} (the Prepare call's), or the
+   * start is refused as soon as it is known they would not be ({@link WorkerStartGuard}).
+   */
+  public void readyBy(CallDeadline deadline) {
+    readyBy = deadline;
+  }
+
   /** Starts one worker per task and waits until all are ready; on failure none is left running. */
   public void start(List<WorkerTask> tasks, String where) {
     try {
       // a worker's start, measured once per agent process: would they all be ready within the
       // prepare deadline?
-      WorkerStartGuard.check(tasks.size(), "workload.processes");
+      WorkerStartGuard.check(tasks.size(), "workload.processes", readyBy);
       for (WorkerTask t : tasks) {
         long launched = System.nanoTime();
         workers.add(WorkerProcess.start(instrumentationOff ? withoutInstrumentation(t) : t));
@@ -58,7 +67,7 @@ public final class ProcessFleet {
           // in time?
           workers.get(0).awaitReady(READY_TIMEOUT_MILLIS);
           WorkerStartGuard.record(System.nanoTime() - launched);
-          WorkerStartGuard.check(tasks.size() - 1, "workload.processes");
+          WorkerStartGuard.check(tasks.size() - 1, "workload.processes", readyBy);
           WorkerMemory.check(workers.get(0).pid(), tasks.size(), "workload.processes");
         }
       }

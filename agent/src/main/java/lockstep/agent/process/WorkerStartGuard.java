@@ -1,13 +1,10 @@
 package lockstep.agent.process;
 
-import io.grpc.Context;
-import io.grpc.Deadline;
-import java.util.concurrent.TimeUnit;
-
 /**
  * Whether a fleet of worker processes can be ready before the Prepare call's deadline (the
- * coordinator's, propagated by gRPC): the start of one worker (launch to ready, measured on the
- * first fleet this agent process starts and reused) x processes / CPUs must fit in what is left.
+ * coordinator's, as the service passes it on): the start of one worker (launch to ready, measured
+ * on the first fleet this agent process starts and reused) x processes / CPUs must fit in what is
+ * left.
  */
 final class WorkerStartGuard {
   /** A worker's start as first measured in this agent process, ns; 0 until then. */
@@ -25,17 +22,16 @@ final class WorkerStartGuard {
     }
   }
 
-  /** Checks against the current call's deadline (none: nothing to check). */
-  static void check(int processes, String field) {
-    Deadline deadline = Context.current().getDeadline();
-    if (deadline == null || measuredStartNanos == 0) {
+  /** Checks against the Prepare call's {@code deadline} (none: nothing to check). */
+  static void check(int processes, String field, CallDeadline deadline) {
+    if (deadline.isNone() || measuredStartNanos == 0) {
       return;
     }
     check(
         processes,
         field,
         measuredStartNanos,
-        deadline.timeRemaining(TimeUnit.NANOSECONDS),
+        deadline.remainingNanos(),
         Runtime.getRuntime().availableProcessors());
   }
 

@@ -1,7 +1,5 @@
 package lockstep.agent.run;
 
-import io.grpc.Status;
-
 /**
  * The lease rule: every run has a finite lease, renewed by any call about it (the coordinator's
  * KeepAlive every few seconds); when it runs out the agent aborts the run and removes its files.
@@ -30,15 +28,12 @@ public final class Leases {
       return DEFAULT_LEASE_MILLIS;
     }
     if (requestedMillis > MAX_LEASE_MILLIS) {
-      throw Status.INVALID_ARGUMENT
-          .withDescription(
-              "lease_millis "
-                  + requestedMillis
-                  + " is above the agent's maximum of "
-                  + MAX_LEASE_MILLIS
-                  + " ms (runs must end soon after their coordinator does); ask for a shorter"
-                  + " lease")
-          .asRuntimeException();
+      throw new RunException.Invalid(
+          "lease_millis "
+              + requestedMillis
+              + " is above the agent's maximum of "
+              + MAX_LEASE_MILLIS
+              + " ms (runs must end soon after their coordinator does); ask for a shorter lease");
     }
     return requestedMillis;
   }

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import lockstep.agent.fs.ScratchDir;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.PingPongWorkload;
 import lockstep.agent.v1.PrepareRequest;
@@ -133,13 +134,15 @@ public final class Rehearsal {
                                 .setDurationMillis(300)
                                 .build()))
                     .build(),
-                "rehearsal");
+                "rehearsal",
+                "rehearsal",
+                CallDeadline.NONE);
         CompletableFuture<Void> finished = new CompletableFuture<>();
         run.whenFinished(() -> finished.complete(null));
         run.arm(WallClock.nowNanos() + LEAD_MILLIS * 1_000_000);
         finished.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         outcome = run.result().getState();
-        registry.cleanup(runId, false);
+        registry.discard(runId);
         LOG.info(
             "start-up rehearsal done in {} ms ({})", (System.nanoTime() - t0) / 1_000_000, outcome);
       }

@@ -1,9 +1,15 @@
 package lockstep.agent.run;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import lockstep.agent.metrics.RunView;
+import lockstep.agent.security.CallerIdentity;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.telemetry.RunTelemetry;
 import lockstep.agent.v1.ProgressSample;
@@ -19,54 +25,74 @@ import lockstep.common.WorkloadKind;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
-/** One run on this agent: prepared -> armed -> running -> succeeded/failed/aborted. */
+/**
+ * One run on this agent, a state machine: prepared -> armed -> running -> succeeded, failed or
+ * aborted, each move checked against {@link RunStates}. The run is its own one lock: its state,
+ * instant, result, abort reason, series and cleanup change under it. Its owner is fixed at prepare
+ * and checked by the run ({@link #checkOwner}); its cleanup (files removed) happens once, after the
+ * run has ended.
+ */
 public final class Run {
   /** How often a running run's progress and resources are sampled (the progress cadence). */
   public static final long SAMPLE_MILLIS = 100;
+
+  /** How long a cleanup waits for an aborted workload to return before removing its files. */
+  private static final long END_WAIT_MILLIS = 30_000;
 
   private static final Logger LOG = LogManager.getLogger(Run.class);
 
   /**
    * What a run is, fixed when it is prepared; the rest of a {@link Run} is its lifecycle.
    *
+   * @param node the node it runs on
    * @param leaseMillis how long the run lasts without a call about it ({@link Leases})
-   * @param by who prepared it (the peer address of the Prepare call)
+   * @param owner the caller who prepared it, the only one who may touch it ({@link CallerIdentity})
+   * @param by where it was prepared from (the peer address of the Prepare call)
    * @param atMillis when, by the agent's wall clock
    * @param sampler null when the run takes no resource samples
    */
   public record Prepared(
       String runId,
+      String node,
       WorkloadSpec spec,
       Workload workload,
       long leaseMillis,
+      String owner,
       String by,
       long atMillis,
       ResourceSampler sampler) {}
 
+  /** A cleanup begun: asked for by the owner (Abort with remove_files) or by the lease. */
+  private record Cleanup(boolean onRequest, CompletableFuture<CleanupReport> report) {}
+
   private final Prepared prepared;
-  private RunTelemetry telemetry;
-  private final List<ProgressSample> series = new ArrayList<>();
-  private volatile RunState state = RunState.RUN_STATE_PREPARED;
-  private volatile long startAt;
-  private volatile WorkloadResult result;
-  private volatile long lastTouchMillis;
-  private volatile String abortReason;
-  private Thread runner;
-  private final CompletableFuture<Void> finished = new CompletableFuture<>();
-  private final Object cleanupLock = new Object();
-  private volatile boolean cleanupStarted;
-  private volatile boolean cleanedOnRequest;
-  private volatile long cleanedAtMillis;
-  private volatile long peerGoneAtMillis;
-  private CleanupReport cleaned;
+  private final Lease lease;
+
+  /** The registry's timer: moves the run to RUNNING at its instant. */
+  private final ScheduledExecutorService timer;
 
   /** Runs once the workload's files are removed (the run's manifest goes). */
   private final Runnable afterCleanup;
 
-  Run(Prepared prepared, Runnable afterCleanup) {
+  /** Completed once the run is in a final state. */
+  private final CompletableFuture<Void> finished = new CompletableFuture<>();
+
+  // guarded by this
+  private RunState state = RunState.RUN_STATE_PREPARED;
+  private long startAt;
+  private RunTelemetry telemetry;
+  private final ProgressSeries series;
+  private WorkloadResult result;
+  private String abortReason;
+  private Cleanup cleanup;
+  private long cleanedAtMillis;
+
+  Run(Prepared prepared, ScheduledExecutorService timer, Runnable afterCleanup) {
     this.prepared = prepared;
+    this.lease = new Lease(prepared.leaseMillis(), prepared.by(), prepared.atMillis());
+    this.series = new ProgressSeries(prepared.workload());
+    this.timer = timer;
     this.afterCleanup = afterCleanup;
-    this.lastTouchMillis = prepared.atMillis(); // the lease runs from the prepare
   }
 
   public Prepared prepared() {
@@ -78,96 +104,97 @@ public final class Run {
     return prepared.runId();
   }
 
-  /** Why the run was aborted (its lease ran out, the coordinator asked), or null. */
-  public String abortReason() {
-    return abortReason;
+  public synchronized RunState state() {
+    return state;
+  }
+
+  /** Moves to {@code to}, if the table allows it from where the run is. */
+  private void move(RunState to) {
+    if (!RunStates.allows(state, to)) {
+      throw new RunException.IllegalTransition(
+          "run " + prepared.runId() + " cannot go from " + state + " to " + to);
+    }
+    state = to;
+  }
+
+  public static boolean isFinal(RunState s) {
+    return RunStates.isFinal(s);
+  }
+
+  /** Refuses {@code call} (named in the refusal) unless {@code caller} prepared the run. */
+  public void checkOwner(String caller, String call) {
+    checkOwner(prepared.runId(), prepared.node(), prepared.owner(), caller, call);
   }
 
   /**
-   * Whether cleanup (by the coordinator or the lease) has begun: the run holds nothing any more.
+   * Refuses {@code call} of run {@code runId} on {@code node} unless {@code caller} is its {@code
+   * owner}; the refusal names both as others may see them.
    */
-  boolean cleanupStarted() {
-    return cleanupStarted;
+  static void checkOwner(String runId, String node, String owner, String caller, String call) {
+    if (!owner.equals(caller)) {
+      throw new RunException.NotOwner(
+          call
+              + " of run "
+              + runId
+              + " on node "
+              + node
+              + " refused: the run belongs to "
+              + CallerIdentity.shown(owner)
+              + ", who prepared it; this call comes from "
+              + CallerIdentity.shown(caller));
+    }
   }
 
-  /**
-   * Whether its cleanup was asked for by its owner (an Abort with remove_files), not by its lease.
-   */
-  public boolean cleanedOnRequest() {
-    return cleanedOnRequest;
-  }
-
-  /** When cleanup ended, 0 while it has not. */
-  public long cleanedAtMillis() {
-    return cleanedAtMillis;
-  }
-
+  /** A call about the run came: its lease starts again. */
   void touch() {
-    lastTouchMillis = System.currentTimeMillis();
-  }
-
-  /**
-   * Why the lease ran out, or null while it holds: no call for leaseMillis, or the connection of
-   * whoever prepared the run closed {@link Leases#PEER_GONE_GRACE_MILLIS} ago and no call came
-   * since (its process died).
-   */
-  String leaseExpiry(long nowMillis) {
-    if (cleanupStarted) {
-      return null;
-    }
-    long gone = peerGoneAtMillis;
-    if (gone > 0 && lastTouchMillis <= gone && nowMillis - gone > Leases.PEER_GONE_GRACE_MILLIS) {
-      return "the connection of "
-          + prepared.by()
-          + " closed and no call came within "
-          + Leases.PEER_GONE_GRACE_MILLIS
-          + " ms";
-    }
-    if (nowMillis - lastTouchMillis > prepared.leaseMillis()) {
-      return "lease ran out: no call from the coordinator for " + prepared.leaseMillis() + " ms";
-    }
-    return null;
+    lease.renew();
   }
 
   /** The connection the run was prepared over closed now. */
   void peerGone(long nowMillis) {
-    peerGoneAtMillis = nowMillis;
+    lease.peerGone(nowMillis);
   }
 
-  public RunState state() {
-    RunState s = state;
-    if (s == RunState.RUN_STATE_ARMED && WallClock.nowNanos() >= startAt) {
-      return RunState.RUN_STATE_RUNNING;
-    }
-    return s;
-  }
-
-  public static boolean isFinal(RunState s) {
-    return s == RunState.RUN_STATE_SUCCEEDED
-        || s == RunState.RUN_STATE_FAILED
-        || s == RunState.RUN_STATE_ABORTED;
+  /** Why the lease ran out, or null while it holds or once the run's cleanup has begun. */
+  String leaseExpiry(long nowMillis) {
+    return cleanupStarted() ? null : lease.expiry(nowMillis);
   }
 
   /** Arms the run for the instant; repeating the same instant is a no-op. */
   public synchronized RunState arm(long startAtUnixNanos) {
+    if (startAtUnixNanos <= 0) {
+      throw new RunException.Invalid("start_at_unix_nanos must be set");
+    }
     if (state != RunState.RUN_STATE_PREPARED) {
       if (startAt == startAtUnixNanos) {
-        return state();
+        return state;
       }
-      throw new IllegalStateException(
-          "run " + prepared.runId() + " is already " + state() + " for another start instant");
+      throw new RunException.IllegalTransition(
+          "run " + prepared.runId() + " is already " + state + " for another start instant");
     }
+    move(RunState.RUN_STATE_ARMED);
     startAt = startAtUnixNanos;
-    state = RunState.RUN_STATE_ARMED;
     if (prepared.sampler() != null) {
       telemetry = RunTelemetry.start(prepared.sampler(), startAt, SAMPLE_MILLIS, prepared.runId());
     }
-    runner = new Thread(this::execute, "run-" + prepared.runId());
-    runner.start();
-    return state();
+    try {
+      timer.schedule(this::instantReached, startAt - WallClock.nowNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closing) {
+      // the registry is closing: the run ends at once, and its end moves it past its instant
+    }
+    new Thread(() -> execute(startAtUnixNanos), "run-" + prepared.runId()).start();
+    return state;
   }
 
-  private void execute() {
+  /** The instant came: an armed run is running (one that already ended stays as it ended). */
+  private synchronized void instantReached() {
+    if (state == RunState.RUN_STATE_ARMED) {
+      move(RunState.RUN_STATE_RUNNING);
+    }
+  }
+
+  /** The run's thread: the workload waits for the instant, works, and its result ends the run. */
+  private void execute(long startAt) {
     WorkloadResult.Builder r;
     try {
       r = prepared.workload().run(startAt);
@@ -180,76 +207,49 @@ public final class Run {
     }
     WorkloadSpec spec = prepared.spec();
     r.setIntendedStartUnixNanos(startAt).setWorkers(WorkloadKind.of(spec).workers(spec));
-    if (telemetry != null) {
-      r.setTelemetry(telemetry.finish());
+    RunTelemetry t;
+    synchronized (this) {
+      t = telemetry;
     }
+    if (t != null) {
+      r.setTelemetry(t.finish());
+    }
+    try {
+      end(r);
+    } catch (RuntimeException e) {
+      LOG.error("run {}: its workload's result could not end it", prepared.runId(), e);
+    } finally {
+      finished.complete(null);
+    }
+    LOG.info("run {} {}: {} ops, {} bytes", prepared.runId(), state(), r.getOps(), r.getBytes());
+  }
+
+  /** The workload returned {@code r}: the run ends with it (aborted if an abort asked for it). */
+  private synchronized void end(WorkloadResult.Builder r) {
     if (abortReason != null) {
       // what the workload met after the abort (workers killed, files gone) follows from it: the
       // reason is the error
       r.setState(RunState.RUN_STATE_ABORTED);
       r.setError(WorkloadError.newBuilder().setOperation("abort").setMessage(abortReason));
     }
-    synchronized (this) {
-      closeSeries(r);
-      r.addAllSeries(series);
-      result = r.build();
-      state = result.getState();
-    }
-    finished.complete(null);
-    LOG.info(
-        "run {} {}: {} ops, {} bytes", prepared.runId(), state, result.getOps(), result.getBytes());
-  }
-
-  /**
-   * Ends the series where the work ended (see {@link #seriesEnd}) with the final counts. A count
-   * read exactly (a worker's mapped page) stands still between the last op and the run's result,
-   * and samples from that gap would read as a stall at the end of every run.
-   */
-  private void closeSeries(WorkloadResult.Builder r) {
-    WorkloadSpec spec = prepared.spec();
-    long timed = WorkloadKind.of(spec).timedMillis(spec) * 1_000_000L;
-    // a timed workload's warm-up after its window mirrors the one before it (ping-pong's)
-    long windowEnd = timed > 0 ? startAt + timed - r.getMeasureDelayNanos() : 0;
-    long cut = seriesEnd(r.getEndUnixNanos(), windowEnd, WallClock.nowNanos());
-    if (cut <= startAt || state != RunState.RUN_STATE_ARMED) {
-      sample();
-      return;
-    }
-    series.removeIf(p -> p.getAtUnixNanos() >= cut);
-    series.add(progressAt(cut));
-  }
-
-  /**
-   * Where a run's series ends: at its last op, or at the end of its timed window if the work stood
-   * still before it (a survivor stalled until its run ended), never later than now (an aborted
-   * run); now where the run has no last op.
-   */
-  static long seriesEnd(long lastOpEnd, long windowEnd, long now) {
-    if (lastOpEnd <= 0) {
-      return now;
-    }
-    return Math.min(Math.max(lastOpEnd, windowEnd), now);
-  }
-
-  /** Appends one progress sample while running; called by the agent's sampler. */
-  synchronized void sample() {
-    // The state field stays ARMED while the workload runs; final states take no samples.
     if (state == RunState.RUN_STATE_ARMED && WallClock.nowNanos() >= startAt) {
-      series.add(progress());
+      move(RunState.RUN_STATE_RUNNING); // it ended before the timer marked its instant
+    }
+    r.addAllSeries(series.close(r, prepared.spec(), startAt, state == RunState.RUN_STATE_RUNNING));
+    result = r.build();
+    move(result.getState());
+  }
+
+  /** Appends one progress sample while running; called by the registry's timer. */
+  synchronized void sample() {
+    if (state == RunState.RUN_STATE_RUNNING) {
+      series.sample();
     }
   }
 
+  /** The workload's counts now. */
   public ProgressSample progress() {
-    return progressAt(WallClock.nowNanos());
-  }
-
-  /** The counts so far, stamped {@code atUnixNanos}. */
-  private ProgressSample progressAt(long atUnixNanos) {
-    return ProgressSample.newBuilder()
-        .setAtUnixNanos(atUnixNanos)
-        .setOps(prepared.workload().opsSoFar())
-        .setBytes(prepared.workload().bytesSoFar())
-        .build();
+    return series.at(WallClock.nowNanos());
   }
 
   /** Runs {@code action} once the run has reached a final state (at once if it has). */
@@ -260,92 +260,150 @@ public final class Run {
   /** What a metrics scrape shows of this run ({@code lockstep-agent --metrics}). */
   public synchronized RunView view() {
     ResourceSample latest = telemetry == null ? null : telemetry.latest();
-    WorkloadResult r = result;
     return new RunView(
         prepared.runId(),
         WorkloadKind.of(prepared.spec()).name(),
-        state(),
-        r != null ? r.getOps() : prepared.workload().opsSoFar(),
-        r != null ? r.getBytes() : prepared.workload().bytesSoFar(),
+        state,
+        result != null ? result.getOps() : prepared.workload().opsSoFar(),
+        result != null ? result.getBytes() : prepared.workload().bytesSoFar(),
         latest,
         prepared.sampler() != null);
   }
 
-  public WorkloadResult result() {
-    WorkloadResult r = result;
-    if (r != null) {
-      return r;
+  /** The result once the run has ended, else what it has done so far. */
+  public synchronized WorkloadResult result() {
+    if (result != null) {
+      return result;
     }
     return WorkloadResult.newBuilder()
-        .setState(state())
+        .setState(state)
         .setIntendedStartUnixNanos(startAt)
         .setOps(prepared.workload().opsSoFar())
         .setBytes(prepared.workload().bytesSoFar())
         .build();
   }
 
-  public synchronized RunState abort(String reason) {
-    if (isFinal(state)) {
-      return state;
+  /** Why the run was aborted (its lease ran out, the coordinator asked), or null. */
+  public synchronized String abortReason() {
+    return abortReason;
+  }
+
+  /**
+   * Stops the run: a prepared one is aborted at once, an armed or running one when its workload
+   * returns (it is told to stop now); an ended one stays as it ended. Returns the state.
+   */
+  public RunState abort(String reason) {
+    boolean endedNow;
+    synchronized (this) {
+      if (isFinal(state)) {
+        return state;
+      }
+      abortReason = reason == null || reason.isBlank() ? "requested by coordinator" : reason;
+      LOG.warn("run {} aborted: {}", prepared.runId(), abortReason);
+      endedNow = state == RunState.RUN_STATE_PREPARED;
+      if (endedNow) {
+        move(RunState.RUN_STATE_ABORTED);
+        result =
+            WorkloadResult.newBuilder()
+                .setState(state)
+                .setError(WorkloadError.newBuilder().setOperation("abort").setMessage(abortReason))
+                .build();
+      }
     }
-    abortReason = reason == null || reason.isBlank() ? "requested by coordinator" : reason;
-    LOG.warn("run {} aborted: {}", prepared.runId(), abortReason);
     prepared.workload().abort();
-    if (state == RunState.RUN_STATE_PREPARED) {
-      state = RunState.RUN_STATE_ABORTED;
-      result =
-          WorkloadResult.newBuilder()
-              .setState(state)
-              .setError(WorkloadError.newBuilder().setOperation("abort").setMessage(abortReason))
-              .build();
+    if (endedNow) {
       finished.complete(null);
     }
-    return state;
+    return state();
   }
 
   /**
-   * Aborts the run if it still goes, waits for it, removes its files; once. Later calls return the
-   * first one's report (the lease and the coordinator may both clean a run).
+   * Whether cleanup (by the coordinator or the lease) has begun: the run holds nothing any more.
+   */
+  synchronized boolean cleanupStarted() {
+    return cleanup != null;
+  }
+
+  /**
+   * Whether its cleanup was asked for by its owner (an Abort with remove_files), not by its lease.
+   */
+  public synchronized boolean cleanedOnRequest() {
+    return cleanup != null && cleanup.onRequest();
+  }
+
+  /** When cleanup ended, 0 while it has not. */
+  public synchronized long cleanedAtMillis() {
+    return cleanedAtMillis;
+  }
+
+  /**
+   * Aborts the run if it still goes, waits for it to end, removes its files, in this thread; once.
+   * Later calls get the first one's report (the lease and the coordinator may both clean a run).
    */
   CleanupReport cleanup(String reason) {
-    return cleanup(reason, false);
+    return await(cleanup(reason, false, Runnable::run));
   }
 
-  /**
-   * As {@link #cleanup(String)}, asked for by the run's owner (Abort with remove_files) rather than
-   * its lease.
-   */
+  /** As {@link #cleanup(String)}, asked for by the run's owner (Abort with remove_files). */
   public CleanupReport cleanupOnRequest(String reason) {
-    return cleanup(reason, true);
+    return await(cleanup(reason, true, Runnable::run));
   }
 
-  private CleanupReport cleanup(String reason, boolean onRequest) {
-    synchronized (cleanupLock) {
-      if (cleaned == null) {
-        cleanedOnRequest = onRequest;
-        cleanupStarted = true;
-        cleaned = doCleanup(reason);
+  /** As {@link #cleanup(String)}, done on {@code executor} (the lease's, which must not wait). */
+  CompletableFuture<CleanupReport> cleanup(String reason, boolean onRequest, Executor executor) {
+    CompletableFuture<CleanupReport> report;
+    synchronized (this) {
+      if (cleanup != null) {
+        return cleanup.report();
+      }
+      report = new CompletableFuture<>();
+      cleanup = new Cleanup(onRequest, report);
+    }
+    executor.execute(() -> clean(reason, report));
+    return report;
+  }
+
+  private void clean(String reason, CompletableFuture<CleanupReport> report) {
+    try {
+      abort(reason);
+      awaitEnd();
+      CleanupReport r = prepared.workload().cleanup();
+      afterCleanup.run();
+      synchronized (this) {
         cleanedAtMillis = System.currentTimeMillis();
       }
-      return cleaned;
+      report.complete(r);
+    } catch (RuntimeException e) {
+      LOG.error("run {}: cleanup failed", prepared.runId(), e);
+      report.completeExceptionally(e);
     }
   }
 
-  private CleanupReport doCleanup(String reason) {
-    abort(reason);
-    Thread t;
-    synchronized (this) {
-      t = runner;
+  /** Waits (bounded) for the run to reach a final state: its workload no longer works. */
+  private void awaitEnd() {
+    try {
+      finished.get(END_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn(
+          "run {}: its workload did not return within {} ms of the abort; removing its files"
+              + " anyway",
+          prepared.runId(),
+          END_WAIT_MILLIS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e); // finished is only ever completed normally
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
-    if (t != null) {
-      try {
-        t.join(30_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+  }
+
+  private static CleanupReport await(CompletableFuture<CleanupReport> report) {
+    try {
+      return report.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
       }
+      throw e;
     }
-    CleanupReport report = prepared.workload().cleanup();
-    afterCleanup.run();
-    return report;
   }
 }

@@ -1,6 +1,5 @@
 package lockstep.agent.run;
 
-import io.grpc.Status;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -59,10 +58,8 @@ final class RunManifests {
    */
   static void checkRunId(String runId) {
     if (runId.length() > 200 || runId.chars().anyMatch(Character::isISOControl)) {
-      throw Status.INVALID_ARGUMENT
-          .withDescription(
-              "run_id: must be at most 200 characters, none of them a control character")
-          .asRuntimeException();
+      throw new RunException.Invalid(
+          "run_id: must be at most 200 characters, none of them a control character");
     }
   }
 

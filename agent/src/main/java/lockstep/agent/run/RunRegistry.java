@@ -1,6 +1,5 @@
 package lockstep.agent.run;
 
-import io.grpc.Status;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -8,21 +7,23 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.fs.WorkloadErrors;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.process.ResourceLimitException;
+import lockstep.agent.security.CallerIdentity;
 import lockstep.agent.telemetry.ResourceSampler;
 import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.ResourceGuards;
 import lockstep.agent.workload.Workload;
@@ -42,7 +43,14 @@ import org.apache.logging.log4j.Logger;
 public final class RunRegistry implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(RunRegistry.class);
 
+  /** How the registry builds a run's workload: {@link WorkloadFactory#create}, or a test's. */
+  @FunctionalInterface
+  public interface Workloads {
+    Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes, CallDeadline readyBy);
+  }
+
   private final AgentConfig config;
+  private final Workloads workloads;
   private final RootedPaths paths;
   private final RunManifests manifests;
   private final RunDirs runDirs;
@@ -52,9 +60,9 @@ public final class RunRegistry implements AutoCloseable {
 
   /**
    * Runs cleaned by a Cleanup call whose directory (and manifest) wait for a Cleanup with
-   * run_dir_only.
+   * run_dir_only, with their owners: run id -> the caller who prepared the run.
    */
-  private final Set<String> keptRunDirs = ConcurrentHashMap.newKeySet();
+  private final Map<String, String> keptRunDirs = new ConcurrentHashMap<>();
 
   private String blockDevice;
 
@@ -67,13 +75,24 @@ public final class RunRegistry implements AutoCloseable {
   /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
   private Claim preparing;
 
+  /** Samples running runs, moves armed runs to RUNNING at their instant, finds expired leases. */
   private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("run-sampler"));
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("run-timer"));
 
-  private record Claim(String runId, String peer, long sinceMillis) {}
+  /** Cleans the runs whose lease ran out (a cleanup waits for its run and removes files). */
+  private final ExecutorService leaseCleanups =
+      Executors.newCachedThreadPool(DaemonThreads.named("lease-cleanup"));
+
+  /** Run {@code runId} being prepared for {@code owner}, who called from {@code peer}. */
+  private record Claim(String runId, String owner, String peer, long sinceMillis) {}
 
   public RunRegistry(AgentConfig config) {
+    this(config, WorkloadFactory::create);
+  }
+
+  public RunRegistry(AgentConfig config, Workloads workloads) {
     this.config = config;
+    this.workloads = workloads;
     this.paths = new RootedPaths(config.root(), config.nodeName());
     this.manifests = new RunManifests(paths);
     this.runDirs = new RunDirs(paths);
@@ -114,12 +133,10 @@ public final class RunRegistry implements AutoCloseable {
               "run {}: {}; aborting and removing its files (the result is kept for collect)",
               run.runId(),
               expiry);
-          Thread t = new Thread(() -> run.cleanup(expiry), "lease-cleanup-" + run.runId());
-          t.setDaemon(true);
-          t.start();
+          run.cleanup(expiry, false, leaseCleanups);
         } else if (run.cleanedAtMillis() > 0
             && now - run.cleanedAtMillis() > Leases.RESULT_RETENTION_MILLIS) {
-          runs.remove(run.runId());
+          runs.remove(run.runId(), run);
           LOG.info(
               "run {}: result dropped {} ms after its cleanup",
               run.runId(),
@@ -132,46 +149,50 @@ public final class RunRegistry implements AutoCloseable {
   }
 
   /**
-   * Prepares a new run, or returns the existing one if the same run id and workload come again.
-   * Refused while another run holds anything on this agent (one run at a time).
+   * Prepares a new run for {@code caller}, who owns it from then on, or returns the existing one if
+   * its owner asks again with the same run id and workload. Refused while another run holds
+   * anything on this agent (one run at a time), and to anyone but the owner of a run id that is
+   * taken.
    *
-   * @param peer who asks (remote address of the call), named to whoever is refused later
+   * @param peer where the call comes from (remote address), named to whoever is refused later
+   * @param caller who calls ({@link CallerIdentity})
+   * @param deadline when the call must be answered: the workload's worker processes must be ready
+   *     by then
    */
-  public Run prepare(PrepareRequest request, String peer) {
+  public Run prepare(PrepareRequest request, String peer, String caller, CallDeadline deadline) {
     rehearsal.awaitDone();
     prepared.incrementAndGet();
     if (request.getRunId().isBlank()) {
-      throw Status.INVALID_ARGUMENT.withDescription("run_id is empty").asRuntimeException();
+      throw new RunException.Invalid("run_id is empty");
     }
     RunManifests.checkRunId(request.getRunId());
     long lease = Leases.effective(request.getLeaseMillis());
     synchronized (this) {
+      checkOwner(request.getRunId(), caller, "prepare");
       Run existing = runs.get(request.getRunId());
       if (existing != null) {
         if (!existing.prepared().spec().equals(request.getWorkload())) {
-          throw Status.ALREADY_EXISTS
-              .withDescription(
-                  "run "
-                      + request.getRunId()
-                      + " is already prepared on node "
-                      + config.nodeName()
-                      + " with another workload")
-              .asRuntimeException();
+          throw new RunException.Conflict(
+              "run "
+                  + request.getRunId()
+                  + " is already prepared on node "
+                  + config.nodeName()
+                  + " with another workload");
         }
         existing.touch();
         return existing;
       }
       refuseIfBusy(request.getRunId());
-      preparing = new Claim(request.getRunId(), peer, System.currentTimeMillis());
+      preparing = new Claim(request.getRunId(), caller, peer, System.currentTimeMillis());
     }
     // a coordinator that died between a step's Cleanup and its run_dir_only left these; every node
     // of that
     // step had cleaned (its Cleanup phase had ended), so nothing of another node is in them
-    for (String kept : List.copyOf(keptRunDirs)) {
+    for (String kept : List.copyOf(keptRunDirs.keySet())) {
       removeRunDir(kept);
     }
     try {
-      Workload workload = create(request);
+      Workload workload = create(request, deadline);
       ResourceSampler sampler =
           request.getTelemetryOff()
               ? null
@@ -180,20 +201,21 @@ public final class RunRegistry implements AutoCloseable {
           new Run(
               new Run.Prepared(
                   request.getRunId(),
+                  config.nodeName(),
                   request.getWorkload(),
                   workload,
                   lease,
+                  caller,
                   peer,
                   System.currentTimeMillis(),
                   sampler),
+              timer,
               () -> cleanedUp(request.getRunId()));
       runs.put(run.runId(), run);
       if (closed) {
         // closed while this Prepare started its workers: they must not outlive the registry
-        cleanup(run.runId(), false);
-        throw Status.UNAVAILABLE
-            .withDescription("node " + config.nodeName() + " is stopping")
-            .asRuntimeException();
+        discard(run.runId());
+        throw new RunException.Stopping("node " + config.nodeName() + " is stopping");
       }
       run.whenFinished(() -> onFinished.accept(run));
       LOG.info(
@@ -210,45 +232,42 @@ public final class RunRegistry implements AutoCloseable {
     }
   }
 
-  private Workload create(PrepareRequest request) {
+  private Workload create(PrepareRequest request, CallDeadline deadline) {
     Workload workload;
     RootedPaths runPaths = paths.forRun(request.getRunId());
     try {
       workload =
-          WorkloadFactory.create(
-              request.getWorkload(), runPaths, Math.max(1, request.getStepNodeCount()));
+          workloads.create(
+              request.getWorkload(), runPaths, Math.max(1, request.getStepNodeCount()), deadline);
     } catch (InvalidWorkloadException e) {
-      throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
+      throw new RunException.Invalid(e.getMessage());
     }
     try {
       guards.check(request.getWorkload(), paths.root());
     } catch (ResourceLimitException e) {
-      throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
+      throw new RunException.NoResources(e.getMessage());
     }
     // what the run will create is on disk before it creates it: an agent killed mid-run removes it
     // when it starts again
     try {
       manifests.write(request.getRunId(), List.of(runPaths.runDir()));
     } catch (PosixException | UncheckedIOException e) {
-      throw Status.FAILED_PRECONDITION
-          .withDescription(
-              "prepare failed: cannot write the run's manifest under "
-                  + paths.root().resolve(manifests.dir())
-                  + ": "
-                  + e.getMessage())
-          .asRuntimeException();
+      throw new RunException.PrepareFailed(
+          "prepare failed: cannot write the run's manifest under "
+              + paths.root().resolve(manifests.dir())
+              + ": "
+              + e.getMessage());
     }
     try {
       runDirs.create(runPaths.runDir());
       workload.prepare();
     } catch (ResourceLimitException e) {
       cleanupFailedPrepare(workload, request.getRunId());
-      throw Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
+      throw new RunException.NoResources(e.getMessage());
     } catch (PosixException e) {
       cleanupFailedPrepare(workload, request.getRunId());
-      throw Status.FAILED_PRECONDITION
-          .withDescription("prepare failed: " + WorkloadErrors.of(e, paths.root(), "").getMessage())
-          .asRuntimeException();
+      throw new RunException.PrepareFailed(
+          "prepare failed: " + WorkloadErrors.of(e, paths.root(), "").getMessage());
     } catch (RuntimeException e) {
       cleanupFailedPrepare(workload, request.getRunId());
       throw e;
@@ -266,41 +285,65 @@ public final class RunRegistry implements AutoCloseable {
    * unless a Cleanup call keeps them for its run_dir_only ({@link #removeRunDir}).
    */
   private void cleanedUp(String runId) {
-    if (!keptRunDirs.contains(runId)) {
+    if (!keptRunDirs.containsKey(runId)) {
       runDirs.removeIfEmpty(paths.forRun(runId).runDir());
       manifests.remove(runId);
     }
   }
 
   /**
-   * The run's directory, if empty, and its manifest, for a run a Cleanup call cleaned; returns
-   * whether the run was one (an unknown run id, or one cleaned otherwise, has nothing left).
+   * The run's directory, if empty, and its manifest, for a run its owner cleaned with a Cleanup
+   * call ({@link #cleanup(String, String)}); an unknown run id, or one cleaned otherwise, has
+   * nothing left.
    */
-  public boolean removeRunDir(String runId) {
-    if (!keptRunDirs.remove(runId)) {
-      return false;
+  public void removeRunDir(String runId, String caller) {
+    String owner = keptRunDirs.get(runId);
+    if (owner == null) {
+      checkOwner(runId, caller, "cleanup");
+      return;
     }
+    Run.checkOwner(runId, config.nodeName(), owner, caller, "cleanup");
+    if (keptRunDirs.remove(runId, owner)) {
+      removeKeptRunDir(runId);
+    }
+  }
+
+  private void removeRunDir(String runId) {
+    if (keptRunDirs.remove(runId) != null) {
+      removeKeptRunDir(runId);
+    }
+  }
+
+  private void removeKeptRunDir(String runId) {
     runDirs.removeIfEmpty(paths.forRun(runId).runDir(), true);
     manifests.remove(runId);
-    return true;
   }
 
-  /** Who owns a run, as others may see it (set by the service, which keeps the owners). */
-  private volatile Function<String, String> owners = id -> "";
-
-  public void showOwners(Function<String, String> shownOwnerOf) {
-    this.owners = shownOwnerOf;
-  }
-
-  private String owner(String runId) {
-    String o = owners.apply(runId);
-    return o.isEmpty() ? "" : ", owner " + o;
+  /**
+   * Refuses {@code call} of {@code runId} unless {@code caller} owns it: whoever prepared the run,
+   * is preparing it, or cleaned it and has its directory still to remove. A run id none of these
+   * holds is anyone's.
+   */
+  private synchronized void checkOwner(String runId, String caller, String call) {
+    Run run = runs.get(runId);
+    if (run != null) {
+      run.checkOwner(caller, call);
+      return;
+    }
+    String owner =
+        preparing != null && preparing.runId().equals(runId)
+            ? preparing.owner()
+            : keptRunDirs.get(runId);
+    if (owner != null) {
+      Run.checkOwner(runId, config.nodeName(), owner, caller, call);
+    }
   }
 
   /** "run ID (WHAT WHEN, owner O)": the run a refused Prepare names. */
-  private String busyText(String runId, String what, long whenMillis) {
+  private static String busyText(String runId, String what, long whenMillis, String owner) {
     return String.format(
-        "run %s (%s %s%s)", runId, what, Instant.ofEpochMilli(whenMillis), owner(runId));
+        "run %s (%s %s, owner %s)",
+        runId, what, Instant.ofEpochMilli(whenMillis), CallerIdentity.shown(owner));
   }
 
   private void refuseIfBusy(String runId) {
@@ -310,7 +353,8 @@ public final class RunRegistry implements AutoCloseable {
           busyText(
               preparing.runId(),
               "being prepared for " + preparing.peer() + " since",
-              preparing.sinceMillis());
+              preparing.sinceMillis(),
+              preparing.owner());
     } else {
       for (Run r : runs.values()) {
         if (!r.cleanupStarted()) {
@@ -321,22 +365,21 @@ public final class RunRegistry implements AutoCloseable {
                       + ", prepared by "
                       + r.prepared().by()
                       + " at",
-                  r.prepared().atMillis());
+                  r.prepared().atMillis(),
+                  r.prepared().owner());
           break;
         }
       }
     }
     if (busyWith != null) {
-      throw Status.FAILED_PRECONDITION
-          .withDescription(
-              "node "
-                  + config.nodeName()
-                  + " is busy with "
-                  + busyWith
-                  + "; one run at a time per agent: wait for it to end, or abort it, then prepare "
-                  + runId
-                  + " again")
-          .asRuntimeException();
+      throw new RunException.Busy(
+          "node "
+              + config.nodeName()
+              + " is busy with "
+              + busyWith
+              + "; one run at a time per agent: wait for it to end, or abort it, then prepare "
+              + runId
+              + " again");
     }
   }
 
@@ -370,17 +413,17 @@ public final class RunRegistry implements AutoCloseable {
         .toList();
   }
 
-  public boolean isKnown(String runId) {
-    return runs.containsKey(runId);
-  }
-
-  public Run get(String runId) {
+  /**
+   * The run, for {@code call} by {@code caller}: refused unless the caller owns it; the call renews
+   * its lease.
+   */
+  public Run get(String runId, String caller, String call) {
     Run run = runs.get(runId);
     if (run == null) {
-      throw Status.NOT_FOUND
-          .withDescription("no run " + runId + " on node " + config.nodeName())
-          .asRuntimeException();
+      checkOwner(runId, caller, call); // being prepared for another caller
+      throw new RunException.NotFound("no run " + runId + " on node " + config.nodeName());
     }
+    run.checkOwner(caller, call);
     run.touch();
     return run;
   }
@@ -426,19 +469,30 @@ public final class RunRegistry implements AutoCloseable {
   }
 
   /**
-   * Cleans up and forgets a run; an unknown run id is already clean. With {@code keepRunDir} (a
-   * Cleanup call) the run's directory and manifest stay for {@link #removeRunDir}.
+   * Cleans up and forgets a run for its owner (a Cleanup call); an unknown run id is already clean.
+   * The run's directory and manifest stay for {@link #removeRunDir(String, String)}.
    */
-  public CleanupReport cleanup(String runId, boolean keepRunDir) {
+  public CleanupReport cleanup(String runId, String caller) {
     Run run = runs.get(runId);
     if (run == null) {
+      checkOwner(runId, caller, "cleanup"); // being prepared for another caller, or cleaned by one
       return new CleanupReport(0, List.of());
     }
-    if (keepRunDir) {
-      keptRunDirs.add(runId);
-    }
+    run.checkOwner(caller, "cleanup");
+    keptRunDirs.put(runId, run.prepared().owner());
+    return cleanup(run);
+  }
+
+  /** Cleans up and forgets a run, its directory and manifest with it. */
+  CleanupReport discard(String runId) {
+    Run run = runs.get(runId);
+    return run == null ? new CleanupReport(0, List.of()) : cleanup(run);
+  }
+
+  private CleanupReport cleanup(Run run) {
+    String runId = run.runId();
     CleanupReport report = run.cleanup("cleanup");
-    runs.remove(runId);
+    runs.remove(runId, run);
     LOG.info(
         "run {} cleaned up: {} files removed, {} left",
         runId,
@@ -452,10 +506,11 @@ public final class RunRegistry implements AutoCloseable {
     closed = true;
     rehearsal.cancel();
     timer.shutdownNow();
+    leaseCleanups.shutdown();
     for (String id : runs.keySet()) {
-      cleanup(id, false);
+      discard(id);
     }
-    for (String id : List.copyOf(keptRunDirs)) {
+    for (String id : List.copyOf(keptRunDirs.keySet())) {
       removeRunDir(id);
     }
   }

@@ -134,7 +134,7 @@ public final class AgentMain implements Callable<Integer> {
           new AgentServer(
                   NettyServerBuilder.forAddress(
                           new InetSocketAddress(config.listenHost(), config.listenPort()),
-                          security.credentials())
+                          AgentCredentials.of(security))
                       // coordinators ping every 10 s (gRPC keepalive) to notice a frozen agent
                       .permitKeepAliveTime(5, TimeUnit.SECONDS)
                       .permitKeepAliveWithoutCalls(true),

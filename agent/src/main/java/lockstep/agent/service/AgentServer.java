@@ -52,7 +52,12 @@ public final class AgentServer {
    * stays open.
    */
   public AgentServer(ServerBuilder<?> builder, AgentConfig config, AgentSecurity security) {
-    this.registry = new RunRegistry(config);
+    this(builder, new RunRegistry(config), security);
+  }
+
+  /** As above, serving the runs of {@code registry} (which the server closes when it stops). */
+  public AgentServer(ServerBuilder<?> builder, RunRegistry registry, AgentSecurity security) {
+    this.registry = registry;
     this.service = new AgentService(registry);
     // A clock probe is answered on the transport thread itself: one thread hand-off less
     // between the agent reading its clock and the answer leaving, so less to be uncertain about.
@@ -82,7 +87,8 @@ public final class AgentServer {
                   }
                 })
             .addService(
-                ServerInterceptors.intercept(service, new PeerAddress(), security.interceptor()))
+                ServerInterceptors.intercept(
+                    service, new PeerAddress(), new AuthInterceptor(security.token())))
             .addService(health.getHealthService())
             .build();
   }

@@ -4,15 +4,17 @@ import static io.grpc.stub.ServerCalls.asyncServerStreamingCall;
 import static io.grpc.stub.ServerCalls.asyncUnaryCall;
 
 import io.grpc.BindableService;
+import io.grpc.Context;
+import io.grpc.Deadline;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,9 +28,10 @@ import java.util.stream.Stream;
 import lockstep.agent.env.BootId;
 import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.MountInfo;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.run.AgentConfig;
 import lockstep.agent.run.Run;
-import lockstep.agent.run.RunOwners;
+import lockstep.agent.run.RunException;
 import lockstep.agent.run.RunRegistry;
 import lockstep.agent.security.CallerIdentity;
 import lockstep.agent.v1.AbortRequest;
@@ -78,7 +81,6 @@ final class AgentService implements BindableService {
   private static final int DEFAULT_INTERVAL_MILLIS = 250;
 
   private final RunRegistry registry;
-  private final RunOwners owners;
   private final ScheduledExecutorService streams =
       Executors.newScheduledThreadPool(1, DaemonThreads.named("progress-streams"));
 
@@ -87,12 +89,6 @@ final class AgentService implements BindableService {
 
   AgentService(RunRegistry registry) {
     this.registry = registry;
-    this.owners = new RunOwners(registry.config().nodeName());
-    registry.showOwners(
-        id -> {
-          String o = owners.ownerOf(id);
-          return o.isEmpty() ? "" : CallerIdentity.shown(o);
-        });
   }
 
   /** The UDP port of this agent's {@link ClockProbeResponder}, told to coordinators by Describe. */
@@ -170,16 +166,8 @@ final class AgentService implements BindableService {
   }
 
   private PrepareResponse prepare(PrepareRequest request) {
-    owners.claim(request.getRunId());
-    Run run;
-    try {
-      run = registry.prepare(request, PeerAddress.current());
-    } catch (RuntimeException e) {
-      if (!registry.isKnown(request.getRunId())) {
-        owners.forget(request.getRunId());
-      }
-      throw e;
-    }
+    Run run =
+        registry.prepare(request, PeerAddress.current(), AuthInterceptor.caller(), callDeadline());
     return PrepareResponse.newBuilder()
         .setState(run.state())
         .addAllPaths(run.prepared().workload().paths())
@@ -187,18 +175,19 @@ final class AgentService implements BindableService {
         .build();
   }
 
+  /**
+   * The current call's deadline (the coordinator's, propagated by gRPC), in the run layer's form.
+   */
+  private static CallDeadline callDeadline() {
+    Deadline deadline = Context.current().getDeadline();
+    return deadline == null
+        ? CallDeadline.NONE
+        : CallDeadline.in(deadline.timeRemaining(TimeUnit.NANOSECONDS));
+  }
+
   private StartResponse start(StartRequest request) {
     Run run = ownedRun(request.getRunId(), "start");
-    if (request.getStartAtUnixNanos() <= 0) {
-      throw Status.INVALID_ARGUMENT
-          .withDescription("start_at_unix_nanos must be set")
-          .asRuntimeException();
-    }
-    try {
-      return StartResponse.newBuilder().setState(run.arm(request.getStartAtUnixNanos())).build();
-    } catch (IllegalStateException e) {
-      throw Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException();
-    }
+    return StartResponse.newBuilder().setState(run.arm(request.getStartAtUnixNanos())).build();
   }
 
   private void watchProgress(
@@ -206,8 +195,8 @@ final class AgentService implements BindableService {
     Run run;
     try {
       run = ownedRun(request.getRunId(), "watch-progress");
-    } catch (StatusRuntimeException e) {
-      response.onError(e);
+    } catch (RuntimeException e) {
+      response.onError(statusOf(e).asRuntimeException());
       return;
     }
     int interval =
@@ -260,8 +249,7 @@ final class AgentService implements BindableService {
 
   /** The run, once the caller is known to own it; {@code call} names the call in a refusal. */
   private Run ownedRun(String runId, String call) {
-    owners.check(runId, call);
-    return registry.get(runId);
+    return registry.get(runId, AuthInterceptor.caller(), call);
   }
 
   private static void cancel(AtomicReference<ScheduledFuture<?>> task) {
@@ -290,13 +278,11 @@ final class AgentService implements BindableService {
   }
 
   private CleanupResponse cleanup(CleanupRequest request) {
-    owners.check(request.getRunId(), "cleanup");
     if (request.getRunDirOnly()) {
-      registry.removeRunDir(request.getRunId());
-      owners.forget(request.getRunId());
+      registry.removeRunDir(request.getRunId(), AuthInterceptor.caller());
       return CleanupResponse.getDefaultInstance();
     }
-    CleanupReport report = registry.cleanup(request.getRunId(), true);
+    CleanupReport report = registry.cleanup(request.getRunId(), AuthInterceptor.caller());
     return CleanupResponse.newBuilder()
         .setFilesRemoved(report.filesRemoved())
         .addAllLeftovers(report.leftovers())
@@ -315,11 +301,11 @@ final class AgentService implements BindableService {
   }
 
   private ListRunsResponse listRuns(ListRunsRequest request) {
-    String caller = CallerIdentity.current();
+    String caller = AuthInterceptor.caller();
     ListRunsResponse.Builder b = ListRunsResponse.newBuilder();
     for (Run run : registry.list()) {
       Run.Prepared prepared = run.prepared();
-      String owner = owners.ownerOf(prepared.runId());
+      String owner = prepared.owner();
       b.addRuns(
           RunSummary.newBuilder()
               .setRunId(prepared.runId())
@@ -337,6 +323,32 @@ final class AgentService implements BindableService {
 
   void close() {
     streams.shutdownNow();
+  }
+
+  /** The status each refusal of the run layer answers with; its message is the description. */
+  static final Map<Class<? extends RunException>, Status.Code> CODES =
+      Map.of(
+          RunException.Invalid.class, Status.Code.INVALID_ARGUMENT,
+          RunException.NotFound.class, Status.Code.NOT_FOUND,
+          RunException.NotOwner.class, Status.Code.PERMISSION_DENIED,
+          RunException.Busy.class, Status.Code.FAILED_PRECONDITION,
+          RunException.Conflict.class, Status.Code.ALREADY_EXISTS,
+          RunException.IllegalTransition.class, Status.Code.FAILED_PRECONDITION,
+          RunException.PrepareFailed.class, Status.Code.FAILED_PRECONDITION,
+          RunException.NoResources.class, Status.Code.RESOURCE_EXHAUSTED,
+          RunException.Stopping.class, Status.Code.UNAVAILABLE);
+
+  /**
+   * What a call that threw {@code e} answers: a refusal of the run layer its status with its
+   * message, anything else INTERNAL (logged: a bug); the description fitted to a trailer.
+   */
+  static Status statusOf(RuntimeException e) {
+    Status.Code code = CODES.get(e.getClass());
+    if (code != null) {
+      return fitted(Status.fromCode(code).withDescription(e.getMessage()));
+    }
+    LOG.error("call failed", e);
+    return fitted(Status.INTERNAL.withDescription(e.toString()));
   }
 
   /**
@@ -372,12 +384,8 @@ final class AgentService implements BindableService {
     T value;
     try {
       value = call.get();
-    } catch (StatusRuntimeException e) {
-      response.onError(fitted(e.getStatus()).asRuntimeException());
-      return;
     } catch (RuntimeException e) {
-      LOG.error("call failed", e);
-      response.onError(fitted(Status.INTERNAL.withDescription(e.toString())).asRuntimeException());
+      response.onError(statusOf(e).asRuntimeException());
       return;
     }
     response.onNext(value);

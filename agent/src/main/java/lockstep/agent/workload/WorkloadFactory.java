@@ -1,6 +1,7 @@
 package lockstep.agent.workload;
 
 import lockstep.agent.fs.RootedPaths;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.common.InvalidWorkloadException;
 import lockstep.common.WorkloadValidator;
@@ -16,8 +17,11 @@ public final class WorkloadFactory {
 
   /**
    * @param stepNodes how many nodes run this step together (ping-pong sizes its ring by it)
+   * @param readyBy when the Prepare call that creates it must be answered: worker processes that
+   *     could not all be ready by then are refused
    */
-  public static Workload create(WorkloadSpec spec, RootedPaths paths, int stepNodes) {
+  public static Workload create(
+      WorkloadSpec spec, RootedPaths paths, int stepNodes, CallDeadline readyBy) {
     WorkloadValidator.validate(spec);
     Workload workload =
         switch (spec.getKindCase()) {
@@ -29,8 +33,11 @@ public final class WorkloadFactory {
           case METADATA -> new MetadataOpsWorkload(spec.getMetadata(), paths);
           case KIND_NOT_SET -> throw new InvalidWorkloadException("type", "no workload given");
         };
-    if (spec.getInstrumentationOff() && workload instanceof FleetWorkload fleetWorkload) {
-      fleetWorkload.fleet.turnInstrumentationOff();
+    if (workload instanceof FleetWorkload fleetWorkload) {
+      fleetWorkload.fleet.readyBy(readyBy);
+      if (spec.getInstrumentationOff()) {
+        fleetWorkload.fleet.turnInstrumentationOff();
+      }
     }
     return workload;
   }

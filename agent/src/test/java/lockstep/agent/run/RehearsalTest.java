@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.v1.RunState;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +40,11 @@ class RehearsalTest {
       Rehearsal r = Rehearsal.start("n1");
       registry.rehearsedBy(r);
       try {
-        registry.prepare(lockstep.agent.v1.PrepareRequest.newBuilder().build(), "test");
+        registry.prepare(
+            lockstep.agent.v1.PrepareRequest.newBuilder().build(),
+            "test",
+            "test",
+            CallDeadline.NONE);
       } catch (RuntimeException expected) {
         // an empty run id is refused, but only after the rehearsal ended
       }

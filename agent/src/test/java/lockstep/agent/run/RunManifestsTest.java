@@ -3,7 +3,6 @@ package lockstep.agent.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.grpc.StatusRuntimeException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -116,7 +115,7 @@ class RunManifestsTest {
   void runIdsThatCouldForgeAManifestLineAreRefusedAndOthersNameTheirManifestSafely()
       throws Exception {
     assertThatThrownBy(() -> RunManifests.checkRunId("r\npath etc"))
-        .isInstanceOf(StatusRuntimeException.class)
+        .isInstanceOf(RunException.Invalid.class)
         .hasMessageContaining("run_id");
     RunManifests.checkRunId("20261130-134608-demo-a2c7.solo-node1-r2");
     RunManifests m = manifests("node one");

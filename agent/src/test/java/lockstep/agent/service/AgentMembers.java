@@ -1,6 +1,7 @@
 package lockstep.agent.service;
 
 import lockstep.agent.run.AgentConfig;
+import lockstep.agent.run.RunRegistry;
 import lockstep.agent.security.AgentSecurity;
 import lockstep.testsupport.InProcessCluster;
 import lockstep.testsupport.InProcessCluster.MemberFactory;
@@ -26,6 +27,19 @@ public final class AgentMembers {
   /** Agents behind {@code security} (token check, caller identity; TLS is the transport's). */
   public static MemberFactory<AgentServer> secured(AgentSecurity security) {
     return factory(security, false);
+  }
+
+  /** Plain agents whose registries build each run's workload with {@code workloads}. */
+  public static MemberFactory<AgentServer> building(RunRegistry.Workloads workloads) {
+    return (builder, name, root, host) -> {
+      AgentServer s =
+          new AgentServer(
+                  builder,
+                  new RunRegistry(new AgentConfig(name, root, host, 0), workloads),
+                  AgentSecurity.NONE)
+              .start();
+      return new Started<>(s, s::port, s::stop);
+    };
   }
 
   private static MemberFactory<AgentServer> factory(AgentSecurity security, boolean clockProbes) {

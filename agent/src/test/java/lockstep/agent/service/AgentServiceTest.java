@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.run.Leases;
+import lockstep.agent.run.RunException;
 import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
@@ -553,6 +554,12 @@ class AgentServiceTest {
         Status.Code.INVALID_ARGUMENT,
         "above the agent's maximum of 600000 ms");
     assertThat(Leases.effective(0)).isEqualTo(Leases.DEFAULT_LEASE_MILLIS);
+  }
+
+  @Test
+  void everyKindOfRefusalOfTheRunLayerHasItsStatus() {
+    assertThat(List.<Class<?>>copyOf(AgentService.CODES.keySet()))
+        .containsExactlyInAnyOrder(RunException.class.getPermittedSubclasses());
   }
 
   private static void assertStatus(Runnable call, Status.Code code, String text) {

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.v1.LockKind;
 import lockstep.agent.v1.PingPongIo;
 import lockstep.agent.v1.PingPongWorkload;
@@ -95,7 +96,8 @@ class PingPongProcessesTest extends TempRootTest {
                 .setInstrumentationOff(true)
                 .build(),
             paths(),
-            1);
+            1,
+            CallDeadline.NONE);
     try {
       w.prepare();
       // what the agent's progress sampler would see while the run goes (an instrumented worker
@@ -131,7 +133,8 @@ class PingPongProcessesTest extends TempRootTest {
                 .setPingPong(spec().setProcesses(1).setIo(PingPongIo.PING_PONG_IO_NONE))
                 .build(),
             paths(),
-            1);
+            1,
+            CallDeadline.NONE);
     Set<Path> before = countFiles();
     try {
       w.prepare();

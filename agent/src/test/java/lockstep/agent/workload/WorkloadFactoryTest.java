@@ -3,6 +3,7 @@ package lockstep.agent.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import lockstep.agent.process.CallDeadline;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.v1.WriteWorkload;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,10 @@ class WorkloadFactoryTest extends TempRootTest {
     assertThatThrownBy(
             () ->
                 WorkloadFactory.create(
-                    WorkloadSpec.newBuilder().setWrite(write).build(), paths(), 1))
+                    WorkloadSpec.newBuilder().setWrite(write).build(),
+                    paths(),
+                    1,
+                    CallDeadline.NONE))
         .hasMessage("workload.size: must be greater than 0");
     assertThat(root.toFile().list()).isEmpty();
   }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.security.AgentSecurity;
+import lockstep.agent.service.AgentCredentials;
 import lockstep.agent.service.AgentMembers;
 import lockstep.agent.service.AgentServer;
 import lockstep.coordinator.certs.CertificateAuthority;
@@ -56,7 +57,7 @@ final class SecuredAgents implements AutoCloseable {
     InProcessCluster<AgentServer> c =
         InProcessCluster.of(AgentMembers.secured(security))
             .under(roots)
-            .credentials(security.credentials())
+            .credentials(AgentCredentials.of(security))
             .start();
     clusters.add(c);
     return c.member(0).address();

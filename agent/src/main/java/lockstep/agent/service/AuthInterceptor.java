@@ -1,4 +1,4 @@
-package lockstep.agent.security;
+package lockstep.agent.service;
 
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -10,22 +10,22 @@ import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
-import java.util.HexFormat;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
+import lockstep.agent.security.CallerIdentity;
 import lockstep.common.AgentHeaders;
 
 /**
  * Checks the bearer token (when the agent has one) in constant time and names the caller for run
- * ownership: certificate subject over TLS, else the token's identity, else the coordinator's owner
- * id header. A call without the right token ends UNAUTHENTICATED before the service sees it.
+ * ownership ({@link CallerIdentity}): certificate subject over TLS, else the token's identity, else
+ * the coordinator's owner id header. A call without the right token ends UNAUTHENTICATED before the
+ * service sees it.
  */
-public final class AuthInterceptor implements ServerInterceptor {
+final class AuthInterceptor implements ServerInterceptor {
+  private static final Context.Key<String> CALLER = Context.key("lockstep-caller");
   private static final String BEARER = "Bearer ";
-  private static final int MAX_OWNER = 64;
 
   private final byte[] token;
   private final String tokenIdentity;
@@ -33,19 +33,15 @@ public final class AuthInterceptor implements ServerInterceptor {
   /**
    * @param token the shared token, or null when the agent takes none
    */
-  public AuthInterceptor(String token) {
+  AuthInterceptor(String token) {
     this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
-    this.tokenIdentity = token == null ? null : "token:" + fingerprint(this.token);
+    this.tokenIdentity = token == null ? null : CallerIdentity.ofToken(this.token);
   }
 
-  static String fingerprint(byte[] secret) {
-    try {
-      return HexFormat.of()
-          .formatHex(MessageDigest.getInstance("SHA-256").digest(secret))
-          .substring(0, 12);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+  /** The caller of the current call ("cert:CN=...", "token:...", "owner:..." or "anonymous"). */
+  static String caller() {
+    String id = CALLER.get();
+    return id == null ? CallerIdentity.ANONYMOUS : id;
   }
 
   @Override
@@ -61,7 +57,7 @@ public final class AuthInterceptor implements ServerInterceptor {
     }
     String identity = identity(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION), headers);
     return Contexts.interceptCall(
-        Context.current().withValue(CallerIdentity.KEY, identity), call, headers, next);
+        Context.current().withValue(CALLER, identity), call, headers, next);
   }
 
   private boolean tokenMatches(String header) {
@@ -78,7 +74,7 @@ public final class AuthInterceptor implements ServerInterceptor {
       try {
         Certificate[] peer = session.getPeerCertificates();
         if (peer.length > 0 && peer[0] instanceof X509Certificate x) {
-          return "cert:" + x.getSubjectX500Principal().getName();
+          return CallerIdentity.ofCertificate(x.getSubjectX500Principal().getName());
         }
       } catch (SSLPeerUnverifiedException e) {
         // server-only TLS: fall through to the token or owner id
@@ -87,11 +83,6 @@ public final class AuthInterceptor implements ServerInterceptor {
     if (tokenIdentity != null) {
       return tokenIdentity;
     }
-    String owner = headers.get(AgentHeaders.OWNER);
-    if (owner == null || owner.isEmpty()) {
-      return CallerIdentity.ANONYMOUS;
-    }
-    return CallerIdentity.OWNER_PREFIX
-        + (owner.length() > MAX_OWNER ? owner.substring(0, MAX_OWNER) : owner);
+    return CallerIdentity.ofOwnerId(headers.get(AgentHeaders.OWNER));
   }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class RunSeriesEndTest {
+class ProgressSeriesTest {
   @ParameterizedTest(name = "{4}")
   @CsvSource({
     // last op end, window end, now (ms): where the series ends
@@ -18,6 +18,6 @@ class RunSeriesEndTest {
     "4000, 0, 6100, 4000, a run without a window ends at its last op",
   })
   void seriesEnd(long lastOpEnd, long windowEnd, long now, long end, String run) {
-    assertThat(Run.seriesEnd(lastOpEnd, windowEnd, now)).isEqualTo(end);
+    assertThat(ProgressSeries.seriesEnd(lastOpEnd, windowEnd, now)).isEqualTo(end);
   }
 }
