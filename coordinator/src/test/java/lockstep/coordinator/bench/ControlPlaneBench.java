@@ -19,6 +19,7 @@ import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.StepRecord;
+import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.run.RunListener;
 import lockstep.coordinator.run.RunSetup;
@@ -67,9 +68,9 @@ public final class ControlPlaneBench {
       List<Double> coordinatorMs = new ArrayList<>();
       List<Double> processMs = new ArrayList<>();
       try (AgentEnsemble ensemble = new AgentEnsemble(agents);
-          CoordinatorCpu cpu = new CoordinatorCpu()) {
+          CoordinatorCpu cpu = new CoordinatorCpu(Boolean.getBoolean("bench.threads"))) {
         // as a run does before its first step (and how a GrpcAgent learns the clock probe port)
-        var described = ensemble.call("describe", agents, Agent::describe, 60_000);
+        var described = ExperimentRunner.describe(ensemble, agents, FaultBounds.defaults());
         if (!described.ok()) {
           throw new IllegalStateException(String.join("; ", described.errorMessages()));
         }

@@ -17,11 +17,11 @@ import lockstep.common.DaemonThreads;
  * ThreadMXBean's per-thread CPU time (user + system) of the threads whose names say they are the
  * coordinator's ({@link #COORDINATOR_THREADS}: the caller's, the fan-out's, the heartbeats', the
  * deadline timer's), read every {@link #PERIOD_MILLIS} ms so that a thread which ends between two
- * reads (a step's heartbeat pool before it was shared) still counts up to its last read. Every
- * thread is read at a mark and at the end, so {@link #byKind} also shows where the rest of the
- * process's CPU went (threads that ended in between excepted). The in-process agents' threads
- * (gRPC's server executor, run and sampler threads, clock responders) and the JVM's own (GC, JIT)
- * are not counted; {@link #processNanos} is the whole process.
+ * reads (a step's heartbeat pool before it was shared) still counts up to its last read. With
+ * {@code everyThread}, every thread is also read at a mark and at the end, so {@link #byKind} shows
+ * where the rest of the process's CPU went (threads that ended in between excepted). The in-process
+ * agents' threads (gRPC's server executor, run and sampler threads, clock responders) and the JVM's
+ * own (GC, JIT) are not counted; {@link #processNanos} is the whole process.
  */
 final class CoordinatorCpu implements AutoCloseable {
   /** Name prefixes of the coordinator's threads. */
@@ -40,7 +40,11 @@ final class CoordinatorCpu implements AutoCloseable {
   /** Per thread id: its name with digits dropped ("heartbeat-bench-#.all"). */
   private final Map<Long, String> kinds = new HashMap<>();
 
-  CoordinatorCpu() {
+  /** Whether every thread is read at a mark and at the end (for {@link #byKind}), or only ours. */
+  private final boolean everyThread;
+
+  CoordinatorCpu(boolean everyThread) {
+    this.everyThread = everyThread;
     if (!threads.isThreadCpuTimeSupported()) {
       throw new IllegalStateException("this JVM cannot read a thread's CPU time");
     }
@@ -77,13 +81,13 @@ final class CoordinatorCpu implements AutoCloseable {
 
   /** From now on: the coordinator's CPU counts from here. */
   synchronized void mark() {
-    read(true);
+    read(everyThread);
     seen.values().forEach(v -> v[0] = v[1]);
   }
 
   /** The coordinator's threads' CPU since the last {@link #mark}, in ns. */
   synchronized long sinceMarkNanos() {
-    read(true);
+    read(everyThread);
     return byKind().entrySet().stream()
         .filter(e -> coordinators(e.getKey()))
         .mapToLong(Map.Entry::getValue)
