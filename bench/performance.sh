@@ -14,7 +14,7 @@
 # favours neither side, and reports medians and the spread. Counts: BENCH_PAIRS (5),
 # BENCH_CLOCK_STEPS (10), BENCH_SKEW_STEPS (4), BENCH_SKEW_AGENTS ("2 4 16"),
 # BENCH_PINGPONG_SECONDS (3), BENCH_RAMP_FILES (5000), BENCH_RAMP_RUNS (3), BENCH_DD_MIB (256),
-# BENCH_CONTROL_REPEATS (5), BENCH_CONTROL_AGENTS ("256 1024"),
+# BENCH_CONTROL_REPEATS (5), BENCH_CONTROL_AGENTS ("256 1024"), BENCH_CONTROL_JAVA_OPTS,
 # BENCH_LOCAL_DIR (/var/tmp/lockstep-perf, removed at the end).
 #
 # Every goal ends with one machine-readable line:
@@ -383,7 +383,8 @@ goal_control() {
     || { say "could not build the control-plane benchmark; see below"; tail -n 20 "$WORK/tc.log" >&2; return 1; }
   local cp="$HERE/coordinator/target/test-classes:$HERE/coordinator/target/classes:$HERE/agent/target/test-classes:$HERE/agent/target/classes:$HERE/test-support/target/classes:$HERE/common/target/classes:$HERE/proto/target/classes:$(cat "$WORK/cp.txt")"
   for n in $sizes; do
-    java -Xmx1g -Dlog4j2.configurationFile=log4j2-coordinator.xml -Dlockstep.log.dir="$WORK" -cp "$cp" \
+    # shellcheck disable=SC2086 # BENCH_CONTROL_JAVA_OPTS: several options, e.g. -Dbench.threads=true
+    java -Xmx1g ${BENCH_CONTROL_JAVA_OPTS:-} -Dlog4j2.configurationFile=log4j2-coordinator.xml -Dlockstep.log.dir="$WORK" -cp "$cp" \
       lockstep.coordinator.bench.ControlPlaneBench "$n" "${BENCH_CONTROL_REPEATS:-5}" | grep -v '^[0-9:. ]*\(INFO\|DEBUG\)' | tee "$WORK/cp-$n.txt"
   done
   # the coordinator's phase timings of the last repeat of the last size, from its log
