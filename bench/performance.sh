@@ -8,13 +8,14 @@
 # wakes N processes at one absolute instant), lockfiles (lock-files vs a C program with the same
 # syscalls, and the ramp of the time series), pingpong (vs ctdb's ping_pong), dd (write 4 KiB
 # blocks + fdatasync vs dd, alone and two at once), control (256 and
-# 1024 in-process agents), instrumentation (the lock workloads with per-op latency and progress
+# 1024 in-process agents: wall time per step and the coordinator's CPU per agent), instrumentation (the lock workloads with per-op latency and progress
 # samples on vs off). Each
 # comparison alternates A B B A ... (BENCH_PAIRS pairs), so a drift of the machine's state
 # favours neither side, and reports medians and the spread. Counts: BENCH_PAIRS (5),
 # BENCH_CLOCK_STEPS (10), BENCH_SKEW_STEPS (4), BENCH_SKEW_AGENTS ("2 4 16"),
 # BENCH_PINGPONG_SECONDS (3), BENCH_RAMP_FILES (5000), BENCH_RAMP_RUNS (3), BENCH_DD_MIB (256),
-# BENCH_CONTROL_REPEATS (5), BENCH_LOCAL_DIR (/var/tmp/lockstep-perf, removed at the end).
+# BENCH_CONTROL_REPEATS (5), BENCH_CONTROL_AGENTS ("256 1024"), BENCH_CONTROL_JAVA_OPTS,
+# BENCH_LOCAL_DIR (/var/tmp/lockstep-perf, removed at the end).
 #
 # Every goal ends with one machine-readable line:
 #   GOAL <name> figure=<x> target=<y> met=<yes|no|unknown|->
@@ -375,21 +376,41 @@ goal_dd() {
 }
 
 goal_control() {
-  say "control plane: 256 and 1024 in-process agents"
+  local sizes="${BENCH_CONTROL_AGENTS:-256 1024}"
+  say "control plane: in-process agents ($sizes), ${BENCH_CONTROL_REPEATS:-5} repeats each"
   (cd "$HERE" && mvn -B -q -pl coordinator -am test-compile dependency:build-classpath \
      -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test >"$WORK/tc.log" 2>&1) \
     || { say "could not build the control-plane benchmark; see below"; tail -n 20 "$WORK/tc.log" >&2; return 1; }
   local cp="$HERE/coordinator/target/test-classes:$HERE/coordinator/target/classes:$HERE/agent/target/test-classes:$HERE/agent/target/classes:$HERE/test-support/target/classes:$HERE/common/target/classes:$HERE/proto/target/classes:$(cat "$WORK/cp.txt")"
-  for n in 256 1024; do
-    java -Xmx1g -Dlog4j2.configurationFile=log4j2-coordinator.xml -Dlockstep.log.dir="$WORK" -cp "$cp" \
+  for n in $sizes; do
+    # shellcheck disable=SC2086 # BENCH_CONTROL_JAVA_OPTS: several options, e.g. -Dbench.threads=true
+    java -Xmx1g ${BENCH_CONTROL_JAVA_OPTS:-} -Dlog4j2.configurationFile=log4j2-coordinator.xml -Dlockstep.log.dir="$WORK" -cp "$cp" \
       lockstep.coordinator.bench.ControlPlaneBench "$n" "${BENCH_CONTROL_REPEATS:-5}" | grep -v '^[0-9:. ]*\(INFO\|DEBUG\)' | tee "$WORK/cp-$n.txt"
   done
-  local t h
-  t=$(awk '/^median_seconds/ {print $2}' "$WORK/cp-256.txt")
-  h=$(awk '/^max_heap_mb/ {print $2}' "$WORK/cp-256.txt")
-  goal control-256-seconds "$t" 1 "$(le "$t" 1)"
-  goal control-256-heap-mb "$h" 256 "$(le "$h" 256)"
-  goal control-1024-seconds "$(awk '/^median_seconds/ {print $2}' "$WORK/cp-1024.txt")" "(printed)" "-"
+  # the coordinator's phase timings of the last repeat of the last size, from its log
+  grep 'StepRunner: phase' "$WORK/lockstep.log" | tail -n 8 >&2 || true
+  local t h c first=""
+  for n in $sizes; do
+    t=$(awk '/^median_seconds/ {print $2}' "$WORK/cp-$n.txt")
+    c=$(awk '/^coordinator_cpu_ms_per_agent/ {print $2}' "$WORK/cp-$n.txt")
+    case $n in
+      256) goal control-256-seconds "$t" 1 "$(le "$t" 1)" ;;
+      1024) goal control-1024-seconds "$t" 3 "$(le "$t" 3)" ;;
+      *) goal "control-$n-seconds" "$t" "(printed)" "-" ;;
+    esac
+    goal "control-$n-coordinator-cpu-ms-per-agent" "$c" "(printed)" "-"
+    if [[ -z $first ]]; then
+      first=$n
+      h=$(awk '/^max_heap_mb/ {print $2}' "$WORK/cp-$n.txt")
+      [[ $n == 256 ]] && goal control-256-heap-mb "$h" 256 "$(le "$h" 256)"
+    else
+      # cost that grows no faster than the agents: CPU per agent at N over CPU per agent at the
+      # first size, within the run-to-run spread (1.25)
+      local r
+      r=$(calc "$c / $(awk '/^coordinator_cpu_ms_per_agent/ {print $2}' "$WORK/cp-$first.txt")")
+      goal "control-cpu-per-agent-$n-vs-$first" "$r" 1.25 "$(le "$r" 1.25)"
+    fi
+  done
 }
 
 # instr_run NAME BODY on|off -> one throughput (locks/s) of a fresh coordinator's run

@@ -65,6 +65,19 @@ class ArchitectureTest {
   }
 
   @Test
+  void onlyTheAgentClientSpeaksGrpc() {
+    // the run layer bounds and cancels its calls with agent.CallScope and asks AgentCallException
+    // what went wrong; channels, stubs, contexts and status codes stay in the agent package
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("..coordinator.agent..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.grpc..")
+        .check(classes);
+  }
+
+  @Test
   void onlyTheCommandLineSeesTheCommandLine() {
     noClasses()
         .that()

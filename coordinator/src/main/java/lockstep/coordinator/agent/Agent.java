@@ -2,6 +2,7 @@ package lockstep.coordinator.agent;
 
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import lockstep.agent.v1.AbortResponse;
 import lockstep.agent.v1.CleanupResponse;
 import lockstep.agent.v1.DescribeResponse;
@@ -14,8 +15,9 @@ import lockstep.agent.v1.StartResponse;
 import lockstep.agent.v1.WatchProgressResponse;
 
 /**
- * How the coordinator sees one agent. Every call is bounded by a deadline and fails with an {@link
- * AgentCallException} that names the agent and the call.
+ * How the coordinator sees one agent. Every call is bounded by the deadline of the {@link
+ * CallScope} it runs in (a phase's budget), ends when that scope is cancelled, and fails with an
+ * {@link AgentCallException} that names the agent and the call.
  */
 public interface Agent extends AutoCloseable {
   /** host:port as given by the user. */
@@ -30,9 +32,8 @@ public interface Agent extends AutoCloseable {
 
   StartResponse start(String runId, long startAtAgentUnixNanos);
 
-  /** Progress samples until the run ends or {@code timeoutMillis} passes. */
-  Iterator<WatchProgressResponse> watchProgress(
-      String runId, int intervalMillis, long timeoutMillis);
+  /** Progress samples until the run ends or the scope's deadline passes. */
+  Iterator<WatchProgressResponse> watchProgress(String runId, int intervalMillis);
 
   GetResultResponse getResult(String runId);
 
@@ -55,8 +56,12 @@ public interface Agent extends AutoCloseable {
    */
   CleanupResponse removeRunDir(String runId);
 
-  /** Renews the leases of these runs; also the coordinator's heartbeat of the agent. */
-  KeepAliveResponse keepAlive(List<String> runIds, long deadlineMillis);
+  /**
+   * Renews the leases of these runs (none: only asks whether the agent answers); also the
+   * coordinator's heartbeat of the agent. Asynchronous: the answer, or an {@link
+   * AgentCallException}, completes the future.
+   */
+  CompletableFuture<KeepAliveResponse> keepAlive(List<String> runIds);
 
   /** The runs the agent holds, its own and others' (for `lockstep collect`). */
   ListRunsResponse listRuns();

@@ -44,8 +44,47 @@ public final class AgentCallException extends RuntimeException {
     };
   }
 
+  /**
+   * The agent that was lost (its heartbeats failed): no call is made to it any more, as if it were
+   * unreachable.
+   */
+  public static AgentCallException lost(String address, String call, String reason) {
+    return new AgentCallException(
+        address, call, Status.UNAVAILABLE.withDescription("agent lost: " + reason));
+  }
+
+  /** A call its phase gave up on ({@code why}: "prepare did not finish within 200000 ms"). */
+  public static AgentCallException timedOut(String address, String call, String why) {
+    return new AgentCallException(
+        Status.Code.DEADLINE_EXCEEDED,
+        "agent " + address + ": " + call + ": ",
+        "no answer within the deadline (" + why + ")");
+  }
+
+  /** A call its phase gave up on before the deadline ({@code why}: "prepare was interrupted"). */
+  public static AgentCallException cancelled(String address, String call, String why) {
+    return new AgentCallException(
+        Status.Code.CANCELLED, "agent " + address + ": " + call + ": ", "cancelled: " + why);
+  }
+
+  /** The gRPC status code (for the agent package and tests; others ask the questions below). */
   public Status.Code code() {
     return code;
+  }
+
+  /** No answer before the deadline of the call's scope (or its phase gave up on it). */
+  public boolean timedOut() {
+    return code == Status.Code.DEADLINE_EXCEEDED;
+  }
+
+  /** The call's scope was cancelled (the agent was lost, the step ended). */
+  public boolean cancelled() {
+    return code == Status.Code.CANCELLED;
+  }
+
+  /** The agent does not know the call (an older version). */
+  public boolean unimplemented() {
+    return code == Status.Code.UNIMPLEMENTED;
   }
 
   /** What went wrong, without the "agent ADDRESS: call:" prefix. */

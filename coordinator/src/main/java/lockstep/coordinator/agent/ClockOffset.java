@@ -1,9 +1,17 @@
 package lockstep.coordinator.agent;
 
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Deadline;
+import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An agent's clock offset (agent minus coordinator, ns) from the probe with the lowest delay (NTP's
@@ -25,7 +33,7 @@ public record ClockOffset(long offsetNanos, long roundTripNanos, int probes) {
 
   // One agent's probes at a time in this JVM: probes of many agents at once queue behind each
   // other on the coordinator's and agents' cores, and every queueing is uncertainty.
-  private static final Object ONE_AGENT_AT_A_TIME = new Object();
+  private static final ReentrantLock ONE_AGENT_AT_A_TIME = new ReentrantLock();
 
   public static ClockOffset fromBestOf(Collection<ClockSample> samples) {
     ClockSample best =
@@ -39,7 +47,8 @@ public record ClockOffset(long offsetNanos, long roundTripNanos, int probes) {
    * {@link #WARM_UP_PROBES} discarded probes, then up to {@link #PROBES} counted ones, one after
    * another, stopping early once {@link #MIN_PROBES} are counted and the last {@link
    * #NO_BETTER_IN_A_ROW} found no lower delay; callers on several threads take their turns (one
-   * agent probed at a time).
+   * agent probed at a time). A caller whose {@link CallScope} ends while it waits for its turn, or
+   * between two probes, stops there with an {@link AgentCallException}.
    */
   public static ClockOffset measure(Agent agent) {
     return measure(agent, WARM_UP_PROBES, PROBES);
@@ -50,13 +59,17 @@ public record ClockOffset(long offsetNanos, long roundTripNanos, int probes) {
       throw new IllegalArgumentException("probes must be at least 1, got " + probes);
     }
     List<ClockSample> samples = new ArrayList<>(probes);
-    synchronized (ONE_AGENT_AT_A_TIME) {
+    Context scope = Context.current();
+    takeTurn(agent, scope);
+    try {
       for (int i = 0; i < warmUp; i++) {
+        stillWanted(agent, scope);
         agent.probeClock();
       }
       long best = Long.MAX_VALUE;
       int noBetter = 0;
       for (int i = 0; i < probes; i++) {
+        stillWanted(agent, scope);
         ClockSample sample = agent.probeClock();
         samples.add(sample);
         if (sample.delayNanos() < best) {
@@ -66,8 +79,53 @@ public record ClockOffset(long offsetNanos, long roundTripNanos, int probes) {
           break;
         }
       }
+    } finally {
+      ONE_AGENT_AT_A_TIME.unlock();
     }
     return fromBestOf(samples);
+  }
+
+  /**
+   * Waits for this agent's turn, until the scope's deadline; the scope's cancellation interrupts
+   * the wait (a parked waiter costs nothing while others probe).
+   */
+  private static void takeTurn(Agent agent, Context scope) {
+    Thread waiter = Thread.currentThread();
+    Context.CancellationListener wake = c -> waiter.interrupt();
+    scope.addListener(wake, Runnable::run);
+    try {
+      Deadline d = scope.getDeadline();
+      boolean mine =
+          d == null
+              ? lockInterruptibly()
+              : ONE_AGENT_AT_A_TIME.tryLock(d.timeRemaining(TimeUnit.NANOSECONDS), NANOSECONDS);
+      if (!mine) {
+        throw AgentCallException.timedOut(
+            agent.address(), "clock probe", "its turn among the agents did not come in time");
+      }
+    } catch (InterruptedException e) {
+      if (!scope.isCancelled()) {
+        Thread.currentThread().interrupt();
+      }
+      stillWanted(agent, scope);
+      throw new AgentCallException(
+          agent.address(), "clock probe", Status.CANCELLED.withDescription("interrupted"));
+    } finally {
+      scope.removeListener(wake);
+    }
+  }
+
+  private static boolean lockInterruptibly() throws InterruptedException {
+    ONE_AGENT_AT_A_TIME.lockInterruptibly();
+    return true;
+  }
+
+  /** Fails with the scope's own reason once it has ended. */
+  private static void stillWanted(Agent agent, Context scope) {
+    if (scope.isCancelled()) {
+      throw new AgentCallException(
+          agent.address(), "clock probe", Contexts.statusFromCancelled(scope));
+    }
   }
 
   public long toAgentClock(long coordinatorUnixNanos) {

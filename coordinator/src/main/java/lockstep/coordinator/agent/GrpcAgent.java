@@ -1,14 +1,21 @@
 package lockstep.coordinator.agent;
 
 import io.grpc.Channel;
+import io.grpc.Context;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import lockstep.agent.v1.AbortRequest;
@@ -36,20 +43,14 @@ import lockstep.common.WallClock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
-/** An {@link Agent} over gRPC, with a deadline on every call. */
+/**
+ * An {@link Agent} over gRPC. Every call carries the deadline of the {@link CallScope} it runs in
+ * (a phase's budget: the ensemble runs each agent's share of a fan-out in one); a call made outside
+ * any scope with a deadline gets {@link #UNSCOPED}.
+ */
 public final class GrpcAgent implements Agent {
-  static final Duration SHORT = Duration.ofSeconds(5);
-
-  /**
-   * Describe is the first call: its deadline also covers connecting, the TLS handshake and the
-   * node's environment read by a just-started agent (seconds on a busy, cold JVM).
-   */
-  static final Duration DESCRIBE = Duration.ofSeconds(20);
-
-  // Long calls: a frozen or dead agent is noticed sooner by the step's heartbeat (StepGuard),
-  // which cancels its calls; these only bound an agent that answers heartbeats but not the call.
-  static final Duration PREPARE = Duration.ofMinutes(3);
-  static final Duration CLEANUP = Duration.ofMinutes(2);
+  /** The deadline of a call made outside any scope that has one (a test's, a one-off's). */
+  static final Duration UNSCOPED = Duration.ofSeconds(30);
 
   /** gRPC keepalive on the channel (grpc-java's minimum ping interval is 10 s). */
   static final Duration KEEPALIVE_TIME = Duration.ofSeconds(10);
@@ -107,9 +108,12 @@ public final class GrpcAgent implements Agent {
     this.security = security;
   }
 
-  private AgentServiceGrpc.AgentServiceBlockingStub stub(Duration deadline) {
-    return AgentServiceGrpc.newBlockingStub(channel)
-        .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+  /** The scope's deadline travels with the call (gRPC's Context); {@link #UNSCOPED} without. */
+  private AgentServiceGrpc.AgentServiceBlockingStub stub() {
+    AgentServiceGrpc.AgentServiceBlockingStub s = AgentServiceGrpc.newBlockingStub(channel);
+    return Context.current().getDeadline() == null
+        ? s.withDeadlineAfter(UNSCOPED.toMillis(), TimeUnit.MILLISECONDS)
+        : s;
   }
 
   private <T> T call(String name, Supplier<T> call) {
@@ -128,7 +132,7 @@ public final class GrpcAgent implements Agent {
   @Override
   public DescribeResponse describe() {
     DescribeResponse d =
-        call("describe", () -> stub(DESCRIBE).describe(DescribeRequest.getDefaultInstance()));
+        call("describe", () -> stub().describe(DescribeRequest.getDefaultInstance()));
     synchronized (probing) {
       if (udp == null && udpPortsLeft.isEmpty()) {
         udpPortsLeft.addAll(
@@ -204,7 +208,7 @@ public final class GrpcAgent implements Agent {
     return call(
         "clock probe",
         () -> {
-          var s = stub(SHORT);
+          var s = stub();
           long t0 = System.nanoTime(); // before the wall clock: see UdpClockProbe
           long wall = WallClock.nowNanos();
           ProbeClockResponse r = s.probeClock(ProbeClockRequest.getDefaultInstance());
@@ -218,7 +222,7 @@ public final class GrpcAgent implements Agent {
 
   @Override
   public PrepareResponse prepare(PrepareRequest request) {
-    return call("prepare", () -> stub(PREPARE).prepare(request));
+    return call("prepare", () -> stub().prepare(request));
   }
 
   @Override
@@ -226,7 +230,7 @@ public final class GrpcAgent implements Agent {
     return call(
         "start",
         () ->
-            stub(SHORT)
+            stub()
                 .start(
                     StartRequest.newBuilder()
                         .setRunId(runId)
@@ -235,13 +239,12 @@ public final class GrpcAgent implements Agent {
   }
 
   @Override
-  public Iterator<WatchProgressResponse> watchProgress(
-      String runId, int intervalMillis, long timeoutMillis) {
+  public Iterator<WatchProgressResponse> watchProgress(String runId, int intervalMillis) {
     Iterator<WatchProgressResponse> it =
         call(
             "watch progress",
             () ->
-                stub(Duration.ofMillis(timeoutMillis))
+                stub()
                     .watchProgress(
                         WatchProgressRequest.newBuilder()
                             .setRunId(runId)
@@ -264,7 +267,7 @@ public final class GrpcAgent implements Agent {
   public GetResultResponse getResult(String runId) {
     return call(
         "get result",
-        () -> stub(SHORT).getResult(GetResultRequest.newBuilder().setRunId(runId).build()));
+        () -> stub().getResult(GetResultRequest.newBuilder().setRunId(runId).build()));
   }
 
   @Override
@@ -272,7 +275,7 @@ public final class GrpcAgent implements Agent {
     return call(
         "abort",
         () ->
-            stub(removeFiles ? CLEANUP : SHORT)
+            stub()
                 .abort(
                     AbortRequest.newBuilder()
                         .setRunId(runId)
@@ -291,29 +294,78 @@ public final class GrpcAgent implements Agent {
     return cleanup(runId, true);
   }
 
-  /** Removing only the run directory is quick; a whole run's files may take a while. */
   private CleanupResponse cleanup(String runId, boolean runDirOnly) {
     return call(
         "cleanup",
         () ->
-            stub(runDirOnly ? SHORT : CLEANUP)
+            stub()
                 .cleanup(
                     CleanupRequest.newBuilder().setRunId(runId).setRunDirOnly(runDirOnly).build()));
   }
 
+  /**
+   * Without a thread waiting for the answer: a heartbeat to every agent of a large step is a few
+   * microseconds of the coordinator's time each, not a blocked thread each.
+   */
   @Override
-  public KeepAliveResponse keepAlive(List<String> runIds, long deadlineMillis) {
-    return call(
-        "keep alive",
-        () ->
-            AgentServiceGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
-                .keepAlive(KeepAliveRequest.newBuilder().addAllRunIds(runIds).build()));
+  public CompletableFuture<KeepAliveResponse> keepAlive(List<String> runIds) {
+    CompletableFuture<KeepAliveResponse> answer = new CompletableFuture<>();
+    AgentServiceGrpc.AgentServiceStub s =
+        AgentServiceGrpc.newStub(channel).withExecutor(Runnable::run); // only completes `answer`
+    if (Context.current().getDeadline() == null) {
+      s = s.withDeadlineAfter(UNSCOPED.toMillis(), TimeUnit.MILLISECONDS);
+    }
+    s.keepAlive(
+        KeepAliveRequest.newBuilder().addAllRunIds(runIds).build(),
+        new StreamObserver<>() {
+          @Override
+          public void onNext(KeepAliveResponse r) {
+            answer.complete(r);
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            answer.completeExceptionally(
+                AgentCallException.of(address, "keep alive", Status.fromThrowable(t), security));
+          }
+
+          @Override
+          public void onCompleted() {
+            // onNext completed it; a unary call without an answer ends in onError
+          }
+        });
+    return answer;
   }
 
   @Override
   public ListRunsResponse listRuns() {
-    return call("list runs", () -> stub(SHORT).listRuns(ListRunsRequest.getDefaultInstance()));
+    return call("list runs", () -> stub().listRuns(ListRunsRequest.getDefaultInstance()));
+  }
+
+  /**
+   * Waits until the plaintext agent at {@code address} reports SERVING on its health service (gRPC
+   * waits for the connection), then describes it, all within {@code budget}; the channel is closed
+   * after.
+   */
+  public static DescribeResponse awaitServing(String address, Duration budget) {
+    ManagedChannel channel = NettyChannelBuilder.forTarget(address).usePlaintext().build();
+    CallScope scope = CallScope.open().within(budget);
+    try {
+      return scope.run(
+          () -> {
+            try {
+              HealthGrpc.newBlockingStub(channel)
+                  .withWaitForReady()
+                  .check(HealthCheckRequest.getDefaultInstance());
+            } catch (StatusRuntimeException e) {
+              throw new AgentCallException(address, "health check", e.getStatus());
+            }
+            return new GrpcAgent(address, channel).describe();
+          });
+    } finally {
+      scope.close();
+      channel.shutdownNow();
+    }
   }
 
   /** Closes the channel; no call is left that needs to finish (a lost agent's were cancelled). */

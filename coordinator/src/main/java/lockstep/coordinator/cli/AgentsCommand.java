@@ -1,5 +1,6 @@
 package lockstep.coordinator.cli;
 
+import java.time.Duration;
 import java.util.Locale;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.Agent;
@@ -17,6 +18,9 @@ import picocli.CommandLine.Command;
     description = "Show each agent: node, version, file system, clock offset.",
     subcommands = {AgentsLaunchCommand.class, AgentsStopCommand.class})
 final class AgentsCommand extends OnAgents {
+  /** Describe and clock probes of every agent (a cold agent reads its environment first). */
+  private static final Duration BUDGET = Duration.ofSeconds(20);
+
   record Row(DescribeResponse info, ClockOffset clock) {}
 
   @Override
@@ -24,9 +28,9 @@ final class AgentsCommand extends OnAgents {
     var rows =
         agents.call(
             "describe",
+            BUDGET,
             agents.agents(),
-            a -> new Row(a.describe(), ClockOffset.measure(a)),
-            20_000);
+            a -> new Row(a.describe(), ClockOffset.measure(a)));
     System.out.printf(
         "%-24s %-12s %-15s %-10s %-10s %12s %10s %-5s  %s%n",
         "address", "node", "version", "reachable", "fs", "offset ms", "+- ms", "probe", "root");

@@ -1,5 +1,6 @@
 package lockstep.coordinator.collect;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import lockstep.agent.v1.AbortResponse;
@@ -16,7 +17,7 @@ import lockstep.coordinator.results.StepIds;
  * that prepared a run; anyone else gets its PERMISSION_DENIED, kept per agent.
  */
 public final class RunAborter {
-  private static final long CALL_MILLIS = 60_000;
+  private static final Duration BUDGET = Duration.ofMinutes(1);
 
   private final AgentEnsemble ensemble;
 
@@ -32,6 +33,7 @@ public final class RunAborter {
   public FanOut<List<Aborted>> abort(String runId, String reason) {
     return ensemble.call(
         "abort",
+        BUDGET,
         ensemble.agents(),
         a -> {
           String node = a.describe().getNodeName();
@@ -46,7 +48,6 @@ public final class RunAborter {
                     node, s.getRunId(), aborted.getFilesRemoved(), aborted.getLeftoversList()));
           }
           return out;
-        },
-        CALL_MILLIS);
+        });
   }
 }

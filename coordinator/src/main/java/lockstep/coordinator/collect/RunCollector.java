@@ -1,5 +1,6 @@
 package lockstep.coordinator.collect;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,7 +38,7 @@ import lockstep.coordinator.results.StepResults.NodeOutcome;
  */
 public final class RunCollector {
   public static final RunStatus STATUS = RunStatus.COLLECTED;
-  private static final long CALL_MILLIS = 30_000;
+  private static final Duration BUDGET = Duration.ofSeconds(30);
 
   private final AgentEnsemble ensemble;
 
@@ -51,10 +52,7 @@ public final class RunCollector {
   /** Every agent's runs; agents that do not answer are in the fan-out's errors. */
   public FanOut<Holdings> survey() {
     return ensemble.call(
-        "list runs",
-        ensemble.agents(),
-        a -> new Holdings(a, a.describe(), a.listRuns()),
-        CALL_MILLIS);
+        "list runs", BUDGET, ensemble.agents(), a -> new Holdings(a, a.describe(), a.listRuns()));
   }
 
   private record Fetched(
@@ -111,6 +109,7 @@ public final class RunCollector {
     FanOut<List<Fetched>> fetched =
         ensemble.call(
             "get result",
+            BUDGET,
             wanted.keySet(),
             a -> {
               ClockOffset clock = ClockOffset.measure(a);
@@ -119,8 +118,7 @@ public final class RunCollector {
                 out.add(new Fetched(names.get(a), s, a.getResult(s.getRunId()), clock));
               }
               return out;
-            },
-            CALL_MILLIS);
+            });
     errors.addAll(fetched.errorMessages());
     List<Fetched> all =
         fetched.values().values().stream()

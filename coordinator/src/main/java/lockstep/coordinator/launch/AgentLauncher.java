@@ -1,10 +1,5 @@
 package lockstep.coordinator.launch;
 
-import io.grpc.ManagedChannel;
-import io.grpc.StatusRuntimeException;
-import io.grpc.health.v1.HealthCheckRequest;
-import io.grpc.health.v1.HealthGrpc;
-import io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +10,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.common.DaemonThreads;
@@ -110,14 +104,9 @@ public final class AgentLauncher {
    * bounded), then describes it.
    */
   private static DescribeResponse awaitAnswer(SshTarget t, String address, String log) {
-    ManagedChannel channel = NettyChannelBuilder.forTarget(address).usePlaintext().build();
     try {
-      HealthGrpc.newBlockingStub(channel)
-          .withWaitForReady()
-          .withDeadlineAfter(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-          .check(HealthCheckRequest.getDefaultInstance());
-      return new GrpcAgent(address, channel).describe();
-    } catch (StatusRuntimeException | AgentCallException e) {
+      return GrpcAgent.awaitServing(address, ANSWER_TIMEOUT);
+    } catch (AgentCallException e) {
       throw new LaunchException(
           t
               + ": the agent started (log "
@@ -129,8 +118,6 @@ public final class AgentLauncher {
               + " s: "
               + e.getMessage()
               + " (firewall? another --agent-host?)");
-    } finally {
-      channel.shutdownNow();
     }
   }
 

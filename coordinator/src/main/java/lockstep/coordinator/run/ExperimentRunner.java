@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import lockstep.agent.v1.DescribeResponse;
 import lockstep.coordinator.agent.Agent;
+import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
 import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.Fault;
@@ -22,8 +23,6 @@ import lockstep.coordinator.scenario.Scenario;
 
 /** Runs a scenario's plan ({@link PlanSchedule}: solo, all, ramp, repeated) into a RunRecord. */
 public final class ExperimentRunner {
-  private static final long DESCRIBE_TIMEOUT_MILLIS = 15_000;
-
   private final RunSetup setup;
   private final StepRunner steps;
   private final StepRunner warmUp;
@@ -95,8 +94,7 @@ public final class ExperimentRunner {
   public RunRecord run(String runId) {
     Scenario scenario = setup.scenario();
     List<Agent> agents = setup.ensemble().agents();
-    FanOut<DescribeResponse> described =
-        setup.ensemble().call("describe", agents, Agent::describe, DESCRIBE_TIMEOUT_MILLIS);
+    FanOut<DescribeResponse> described = describe(setup.ensemble(), agents, setup.bounds());
     if (!described.ok()) {
       throw new RunFailedException(described.errorMessages());
     }
@@ -160,6 +158,24 @@ public final class ExperimentRunner {
       }
     }
     return record(p, errors.isEmpty() ? RunStatus.OK : RunStatus.FAILED, errors);
+  }
+
+  /**
+   * Describes {@code agents} at once within {@link Phase#DESCRIBE}'s budget, each for as long as
+   * its heartbeats (a KeepAlive naming no run, every heartbeat, within the heartbeat's deadline)
+   * say it is alive: a slow agent that answers them is waited for, one that stops answering is
+   * given up on then, its Describe cancelled.
+   */
+  public static FanOut<DescribeResponse> describe(
+      AgentEnsemble ensemble, List<Agent> agents, FaultBounds bounds) {
+    try (StepGuard alive = StepGuard.whileDescribing(agents, bounds.forAgents(agents.size()))) {
+      return ensemble.call(
+          Phase.DESCRIBE.label(),
+          Phase.DESCRIBE.budget(),
+          agents,
+          alive::scope,
+          alive.unlessLost(Phase.DESCRIBE.label(), Agent::describe));
+    }
   }
 
   // A wait for a timer inside dlm_controld, which nothing outside it can observe.

@@ -1,6 +1,6 @@
 package lockstep.coordinator.run;
 
-import io.grpc.Status;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -17,7 +17,6 @@ import lockstep.agent.v1.WatchProgressResponse;
 import lockstep.common.WallClock;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentCallException;
-import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.AgentEnsemble.FanOut;
 import lockstep.coordinator.agent.ClockOffset;
 import lockstep.coordinator.model.StepRecord;
@@ -222,20 +221,21 @@ public final class StepRunner {
 
   private void watch(StepContext step, long leadNanos) {
     AtomicBoolean aborted = new AtomicBoolean();
-    long timeoutMillis = setup.scenario().timeout().toMillis() + leadNanos / 1_000_000 + 5_000;
+    Duration budget = Phase.runBudget(setup.scenario().timeout(), Duration.ofNanos(leadNanos));
     List<Agent> agents = step.agents();
-    AgentEnsemble ensemble = setup.ensemble();
     FanOut<RunState> watched =
-        ensemble.call(
-            Phase.RUN.label(),
-            agents,
-            a ->
+        setup
+            .ensemble()
+            .call(
+                Phase.RUN.label(),
+                budget,
+                agents,
+                step.guard()::scope,
                 step.guard()
-                    .call(
-                        a,
+                    .unlessLost(
                         Phase.RUN.label(),
-                        x -> {
-                          RunState last = follow(step, a, timeoutMillis);
+                        a -> {
+                          RunState last = follow(step, a);
                           if (last == RunState.RUN_STATE_FAILED
                               && aborted.compareAndSet(false, true)) {
                             for (Agent other : agents) {
@@ -248,8 +248,7 @@ public final class StepRunner {
                             }
                           }
                           return last;
-                        }),
-            timeoutMillis + 5_000);
+                        }));
     if (!watched.ok()) {
       watched
           .errors()
@@ -266,19 +265,20 @@ public final class StepRunner {
   }
 
   /** One agent's progress stream to its end; the run's last state. */
-  private RunState follow(StepContext step, Agent a, long timeoutMillis) {
+  private RunState follow(StepContext step, Agent a) {
     RunState last = RunState.RUN_STATE_UNSPECIFIED;
     try {
       Iterator<WatchProgressResponse> it =
-          a.watchProgress(step.agentRunId(), PROGRESS_INTERVAL_MILLIS, timeoutMillis);
+          a.watchProgress(step.agentRunId(), PROGRESS_INTERVAL_MILLIS);
       while (it.hasNext()) {
         WatchProgressResponse p = it.next();
         last = p.getState();
         setup.listener().progress(step.stepId(), step.node(a), p.getSample(), last);
       }
     } catch (AgentCallException e) {
-      if (e.code() != Status.Code.DEADLINE_EXCEEDED) {
-        // a stream that breaks (agent killed, restarted, unreachable) is a lost node, now
+      if (!e.timedOut() && !e.cancelled()) {
+        // a stream that breaks (agent killed, restarted, unreachable) is a lost node, now; one the
+        // phase gave up on, or cancelled because the agent is already lost, is not news
         step.guard().lose(a, "progress stream broke: " + e.detail());
       }
       throw e;
@@ -292,7 +292,15 @@ public final class StepRunner {
   private <T> FanOut<T> phase(
       StepContext step, Phase phase, List<Agent> agents, Function<Agent, T> call) {
     long began = System.nanoTime();
-    FanOut<T> out = fanOut(phase, agents, a -> step.guard().call(a, phase.label(), call));
+    FanOut<T> out =
+        setup
+            .ensemble()
+            .call(
+                phase.label(),
+                phase.budget(),
+                agents,
+                step.guard()::scope,
+                step.guard().unlessLost(phase.label(), call));
     LOG.info(
         "phase {}: {} agents, {} ms",
         phase,
@@ -315,21 +323,22 @@ public final class StepRunner {
   }
 
   private void abortAll(StepContext step, String reason) {
-    fanOut(
-        Phase.ABORT,
-        step.live(),
-        a -> {
-          safely(
-              () ->
-                  step.guard()
-                      .call(a, Phase.ABORT.label(), x -> x.abort(step.agentRunId(), reason)));
-          return true;
-        });
+    setup
+        .ensemble()
+        .call(
+            Phase.ABORT.label(),
+            Phase.ABORT.budget(),
+            step.live(),
+            step.guard()::scope,
+            a -> {
+              safely(() -> a.abort(step.agentRunId(), reason));
+              return true;
+            });
   }
 
-  /** {@code call} on each of {@code agents} at once, all within the phase's bound. */
+  /** {@code call} on each of {@code agents} at once, within the phase's budget. */
   private <T> FanOut<T> fanOut(Phase phase, List<Agent> agents, Function<Agent, T> call) {
-    return setup.ensemble().call(phase.label(), agents, call, phase.boundMillis());
+    return setup.ensemble().call(phase.label(), phase.budget(), agents, call);
   }
 
   private static void safely(Runnable r) {

@@ -2,6 +2,7 @@ package lockstep.coordinator.session;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -28,8 +29,8 @@ import lockstep.coordinator.run.StepRunner;
 public final class Interruption implements AutoCloseable {
   public static final int EXIT_INTERRUPTED = 130;
   public static final RunStatus STATUS = RunStatus.INTERRUPTED;
-  static final long ABORT_MILLIS = 1_500;
-  static final long CLEANUP_MILLIS = 2_500;
+  static final Duration ABORT_BUDGET = Duration.ofMillis(1_500);
+  static final Duration CLEANUP_BUDGET = Duration.ofMillis(2_500);
 
   private final Object lock = new Object();
   private volatile ExperimentRunner runner;
@@ -131,17 +132,17 @@ public final class Interruption implements AutoCloseable {
         where = "during step " + step.stepId();
         ensemble.call(
             "abort",
+            ABORT_BUDGET,
             step.agents(),
-            a -> a.abort(step.agentRunId(), "the coordinator was interrupted"),
-            ABORT_MILLIS);
+            a -> a.abort(step.agentRunId(), "the coordinator was interrupted"));
         FanOut<CleanupResponse> c =
             ensemble.call(
-                "cleanup", step.agents(), a -> a.cleanup(step.agentRunId()), CLEANUP_MILLIS);
+                "cleanup", CLEANUP_BUDGET, step.agents(), a -> a.cleanup(step.agentRunId()));
         ensemble.call(
             "cleanup",
+            ABORT_BUDGET,
             List.copyOf(c.values().keySet()),
-            a -> a.removeRunDir(step.agentRunId()),
-            ABORT_MILLIS);
+            a -> a.removeRunDir(step.agentRunId()));
         long files = c.values().values().stream().mapToLong(CleanupResponse::getFilesRemoved).sum();
         cleaned =
             String.format(

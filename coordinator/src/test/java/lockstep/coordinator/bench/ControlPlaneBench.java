@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 import lockstep.agent.service.AgentMembers;
 import lockstep.agent.service.AgentServer;
@@ -18,6 +19,7 @@ import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.StepRecord;
+import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.FaultBounds;
 import lockstep.coordinator.run.RunListener;
 import lockstep.coordinator.run.RunSetup;
@@ -32,10 +34,12 @@ import lockstep.testsupport.InProcessCluster;
  * (the agent's own AgentServer and AgentService) run in this JVM behind in-process gRPC servers, so
  * no agent process is started; the coordinator's StepRunner drives one tiny step (a 4 KiB write per
  * agent) through prepare, clock sync, start, run, collect and cleanup. Prints per repeat the step's
- * wall time and phase-free total, then median_seconds X / max_heap_mb Y where heap is the peak of
- * the JVM's heap pools during the steps (coordinator and the N in-process agents together: an upper
- * bound for the coordinator alone). Not a unit test: run by bench/performance.sh (goal "control").
- * Usage: ControlPlaneBench N [REPEATS]
+ * wall time and CPU time per agent: the coordinator's own threads' ({@link CoordinatorCpu}:
+ * ThreadMXBean thread CPU time) and the whole process's (coordinator, N in-process agents, GC and
+ * JIT: an upper bound). Then one summary line (medians and [min .. max]) and median_seconds X,
+ * coordinator_cpu_ms_per_agent Y, max_heap_mb Z, where heap is the peak of the JVM's heap pools
+ * during the steps (coordinator and agents together: an upper bound for the coordinator alone). Not
+ * a unit test: run by bench/performance.sh (goal "control"). Usage: ControlPlaneBench N [REPEATS]
  */
 public final class ControlPlaneBench {
   private ControlPlaneBench() {}
@@ -61,9 +65,12 @@ public final class ControlPlaneBench {
                   "control-plane.yaml");
       List<Agent> agents = nodes.stream().map(StepNode::agent).toList();
       List<Double> seconds = new ArrayList<>();
-      try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
+      List<Double> coordinatorMs = new ArrayList<>();
+      List<Double> processMs = new ArrayList<>();
+      try (AgentEnsemble ensemble = new AgentEnsemble(agents);
+          CoordinatorCpu cpu = new CoordinatorCpu(Boolean.getBoolean("bench.threads"))) {
         // as a run does before its first step (and how a GrpcAgent learns the clock probe port)
-        var described = ensemble.call("describe", agents, Agent::describe, 60_000);
+        var described = ExperimentRunner.describe(ensemble, agents, FaultBounds.defaults());
         if (!described.ok()) {
           throw new IllegalStateException(String.join("; ", described.errorMessages()));
         }
@@ -79,34 +86,77 @@ public final class ControlPlaneBench {
         System.gc();
         resetPeaks();
         for (int r = 1; r <= repeats; r++) {
+          cpu.mark();
+          long p0 = CoordinatorCpu.processNanos();
           long t0 = System.nanoTime();
           StepRecord step = runner.run("bench-" + r, "all", "all", nodes);
           double s = (System.nanoTime() - t0) / 1e9;
+          double own = cpu.sinceMarkNanos() / 1e6 / n;
+          double all = (CoordinatorCpu.processNanos() - p0) / 1e6 / n;
           seconds.add(s);
+          coordinatorMs.add(own);
+          processMs.add(all);
           System.out.printf(
-              Locale.ROOT, "agents %d repeat %d seconds %.3f status %s%n", n, r, s, step.status());
+              Locale.ROOT,
+              "agents %d repeat %d seconds %.3f coordinator_cpu_ms_per_agent %.3f"
+                  + " process_cpu_ms_per_agent %.3f status %s%n",
+              n,
+              r,
+              s,
+              own,
+              all,
+              step.status());
+          if (Boolean.getBoolean("bench.threads")) {
+            // -Dbench.threads=true: where the step's CPU went, by kind of thread
+            cpu.byKind().entrySet().stream()
+                .filter(e -> e.getValue() >= 1_000_000)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(
+                    e ->
+                        System.out.printf(
+                            Locale.ROOT,
+                            "  cpu %8.1f ms %s%s%n",
+                            e.getValue() / 1e6,
+                            e.getKey(),
+                            CoordinatorCpu.coordinators(e.getKey()) ? " (coordinator)" : ""));
+          }
           if (!step.ok()) {
             step.errors().stream().limit(5).forEach(e -> System.out.println("  error: " + e));
           }
         }
       }
-      seconds.sort(Double::compare);
-      double median =
-          seconds.size() % 2 == 1
-              ? seconds.get(seconds.size() / 2)
-              : (seconds.get(seconds.size() / 2 - 1) + seconds.get(seconds.size() / 2)) / 2;
       System.out.printf(
           Locale.ROOT,
-          "agents %d median_seconds %.3f min %.3f max %.3f%n",
+          "agents %d wall_s_per_step %s coordinator_cpu_ms_per_agent_step %s"
+              + " process_cpu_ms_per_agent_step %s (medians [min .. max] of %d repeats)%n",
           n,
-          median,
-          seconds.get(0),
-          seconds.get(seconds.size() - 1));
-      System.out.printf(Locale.ROOT, "median_seconds %.3f%n", median);
+          spread(seconds, "%.3f"),
+          spread(coordinatorMs, "%.3f"),
+          spread(processMs, "%.2f"),
+          repeats);
+      System.out.printf(Locale.ROOT, "median_seconds %.3f%n", median(seconds));
+      System.out.printf(Locale.ROOT, "coordinator_cpu_ms_per_agent %.3f%n", median(coordinatorMs));
       System.out.printf(Locale.ROOT, "max_heap_mb %.1f%n", peakHeapBytes() / 1e6);
     } finally {
       deleteTree(work);
     }
+  }
+
+  private static double median(List<Double> xs) {
+    List<Double> s = xs.stream().sorted().toList();
+    int m = s.size() / 2;
+    return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
+  }
+
+  /** "median [min .. max]" in {@code format}. */
+  private static String spread(List<Double> xs, String format) {
+    String f = format + " [" + format + " .. " + format + "]";
+    return String.format(
+        Locale.ROOT,
+        f,
+        median(xs),
+        xs.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+        xs.stream().mapToDouble(Double::doubleValue).max().orElse(0));
   }
 
   private static void resetPeaks() {

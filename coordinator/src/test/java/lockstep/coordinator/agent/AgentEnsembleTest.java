@@ -1,0 +1,160 @@
+package lockstep.coordinator.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.Server;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import lockstep.agent.v1.AgentServiceGrpc;
+import lockstep.agent.v1.PrepareRequest;
+import lockstep.agent.v1.PrepareResponse;
+import lockstep.coordinator.agent.AgentEnsemble.FanOut;
+import lockstep.testsupport.InProcessCluster;
+import lockstep.testsupport.InProcessCluster.Started;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A fan-out keeps each agent's outcome, and a phase that gives up leaves no call running. */
+class AgentEnsembleTest {
+  @TempDir Path base;
+
+  private InProcessCluster<Server> cluster;
+
+  /**
+   * Prepare on "n1" answers; on any other member it never does, and notes when the caller cancels.
+   */
+  private static final class Agents extends AgentServiceGrpc.AgentServiceImplBase {
+    final CountDownLatch held = new CountDownLatch(1);
+    final CountDownLatch cancelled = new CountDownLatch(1);
+    final AtomicLong cancelledAtNanos = new AtomicLong();
+    private final String name;
+
+    Agents(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> response) {
+      if (name.equals("n1")) {
+        response.onNext(PrepareResponse.newBuilder().addPaths("w." + name).build());
+        response.onCompleted();
+        return;
+      }
+      ((ServerCallStreamObserver<PrepareResponse>) response)
+          .setOnCancelHandler(
+              () -> {
+                cancelledAtNanos.set(System.nanoTime());
+                cancelled.countDown();
+              });
+      held.countDown(); // and never answers
+    }
+  }
+
+  private final List<Agents> services = new java.util.ArrayList<>();
+
+  private List<Agent> agents(int n) throws Exception {
+    cluster =
+        InProcessCluster.<Server>of(
+                (builder, name, root, host) -> {
+                  Agents service = new Agents(name);
+                  services.add(service);
+                  Server s = builder.addService(service).build().start();
+                  return new Started<>(s, s::getPort, s::shutdownNow);
+                })
+            .members(n)
+            .under(base)
+            .start();
+    return cluster.members().stream()
+        .<Agent>map(m -> new GrpcAgent(m.name(), m.channel()))
+        .toList();
+  }
+
+  @AfterEach
+  void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static final PrepareRequest PREPARE = PrepareRequest.newBuilder().setRunId("r").build();
+
+  @Test
+  void eachAgentKeepsItsOwnValueOrError() throws Exception {
+    List<Agent> agents = agents(2);
+    try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
+      FanOut<PrepareResponse> out =
+          ensemble.call("prepare", Duration.ofMillis(300), agents, a -> a.prepare(PREPARE));
+
+      assertThat(out.ok()).isFalse();
+      assertThat(out.values()).containsOnlyKeys(agents.get(0));
+      assertThat(out.values().get(agents.get(0)).getPathsList()).containsExactly("w.n1");
+      assertThat(out.errors()).containsOnlyKeys(agents.get(1));
+      assertThat(out.errorMessages())
+          .singleElement()
+          .asString()
+          .startsWith("agent n2: prepare: no answer within the deadline");
+    }
+  }
+
+  @Test
+  void aPhaseThatRunsOutOfTimeCancelsTheCallOnTheAgent() throws Exception {
+    List<Agent> agents = agents(2);
+    Agents silent = services.get(1);
+    try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
+      long began = System.nanoTime();
+      FanOut<PrepareResponse> out =
+          ensemble.call("prepare", Duration.ofMillis(500), agents, a -> a.prepare(PREPARE));
+      long returned = System.nanoTime();
+
+      assertThat(out.errors().get(agents.get(1)))
+          .isInstanceOfSatisfying(AgentCallException.class, e -> assertThat(e.timedOut()).isTrue());
+      // the agent's handler sees its call end with the phase, not when some longer deadline of
+      // the call's own would have passed
+      assertThat(silent.cancelled.await(5, TimeUnit.SECONDS)).as("cancelled on the agent").isTrue();
+      assertThat(silent.cancelledAtNanos.get() - began)
+          .isLessThan(TimeUnit.MILLISECONDS.toNanos(500 + 1_000));
+      assertThat(returned - began).isLessThan(TimeUnit.MILLISECONDS.toNanos(500 + 1_000));
+    }
+  }
+
+  @Test
+  void aPhaseThatGivesUpBeforeItsDeadlineCancelsTheCallOnTheAgent() throws Exception {
+    List<Agent> agents = agents(2);
+    Agents silent = services.get(1);
+    try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
+      Thread caller = Thread.currentThread();
+      // the waiting thread is interrupted (Ctrl-C) once the call is held on the agent
+      CompletableFuture<Void> interrupter =
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  silent.held.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                caller.interrupt();
+              });
+      long began = System.nanoTime();
+      FanOut<PrepareResponse> out =
+          ensemble.call(
+              "prepare", Duration.ofMinutes(3), List.of(agents.get(1)), a -> a.prepare(PREPARE));
+      assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+      interrupter.join();
+
+      assertThat(out.errorMessages())
+          .singleElement()
+          .asString()
+          .isEqualTo("agent n2: prepare: cancelled: prepare was interrupted");
+      assertThat(silent.cancelled.await(5, TimeUnit.SECONDS)).as("cancelled on the agent").isTrue();
+      assertThat(silent.cancelledAtNanos.get() - began).isLessThan(TimeUnit.SECONDS.toNanos(10));
+    }
+  }
+}
