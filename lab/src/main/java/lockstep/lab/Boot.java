@@ -38,9 +38,9 @@ final class Boot {
   }
 
   LabState boot() throws IOException {
-    double t0 = log.seconds();
     Files.createDirectories(config.dir());
     GuestImage image = new ImageBuilder(config.cache(), files, commands, log).ensure();
+    double t0 = log.seconds();
     Accelerator accel = Accelerator.choose(config.accel());
     log.say("accelerator " + accel.name() + ": " + accel.why());
     LabState state =

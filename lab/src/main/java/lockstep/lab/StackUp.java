@@ -37,6 +37,7 @@ final class StackUp {
   LabState up(Stack s, LabState state) {
     double t0 = log.seconds();
     List<LabNode> members = state.clients();
+    log.say("bringing up " + s.word() + " on " + names(members) + " ...");
     switch (s) {
       case GFS2 -> gfs2(state, members);
       case OCFS2 -> ocfs2(state, members);

@@ -17,11 +17,11 @@ public final class RepoFiles {
     throw new IllegalStateException("no deploy/docker/Dockerfile above " + dir);
   }
 
-  static Path agentJar() {
+  public static Path agentJar() {
     return built("agent/target/lockstep-agent.jar");
   }
 
-  static Path coordinatorJar() {
+  public static Path coordinatorJar() {
     return built("coordinator/target/lockstep.jar");
   }
 

@@ -8,10 +8,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Signals to real processes (kill(1)) and a look at their child processes (the agents' workers).
  */
-final class Signals {
+public final class Signals {
   private Signals() {}
 
-  static void send(long pid, String signal) throws IOException, InterruptedException {
+  public static void send(long pid, String signal) throws IOException, InterruptedException {
     Process k = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
     if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
       throw new IOException("kill -" + signal + " " + pid + " failed");
@@ -19,7 +19,7 @@ final class Signals {
   }
 
   /** Live child processes of pid (an agent's worker JVMs). */
-  static List<ProcessHandle> children(long pid) {
+  public static List<ProcessHandle> children(long pid) {
     Optional<ProcessHandle> p = ProcessHandle.of(pid);
     return p.map(h -> h.children().filter(ProcessHandle::isAlive).toList()).orElse(List.of());
   }

@@ -1,7 +1,6 @@
 package lockstep.lab.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
@@ -33,6 +32,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LabSeed1IT extends LabTest {
   private static final double LIMIT = 100;
+  private static final String TWO = TestLab.first(2);
   // The peers' file, made before any run of this class and kept to its end. dlm_controld
   // (plock_ownership=1) leaves a file both nodes have just locked unowned: every lock of it goes
   // through corosync (~180 locks/s here) until it has been idle for drop_resources_age (10 s). A
@@ -50,9 +50,8 @@ class LabSeed1IT extends LabTest {
   }
 
   @AfterAll
-  static void limitBack() throws Exception {
+  static void peerFileGone() throws Exception {
     if (lab != null) {
-      TestLab.set("plock_rate_limit=100");
       lab.must("node1", "rm -f " + PEER_FILE);
     }
   }
@@ -76,7 +75,7 @@ class LabSeed1IT extends LabTest {
     TestLab.set("plock_rate_limit=100");
     // 20 s: dlm_controld lets 100 locks through and then pauses for the rest of the second, so a
     // window's count is off by up to one burst (100 locks): 5% of 20 s.
-    limited = lab.run("gfs2", pingPong("20s"), work);
+    limited = lab.run("gfs2", pingPong("20s"), work, "--nodes", TWO);
     assertOkWithSettings(
         limited,
         Map.of("dlm_controld:plock_rate_limit", "100", "dlm_controld:plock_ownership", "1"),
@@ -90,7 +89,8 @@ class LabSeed1IT extends LabTest {
     }
     // the UDP probe reaches the agents through the slirp forwards
     assertThat(TestLab.clockProbes("gfs2"))
-        .containsOnly(entry("node1", "udp"), entry("node2", "udp"));
+        .containsEntry("node1", "udp")
+        .containsEntry("node2", "udp");
     Finding rate = finding(limited, "rate-limit");
     assertThat(rate.message()).contains("plock_rate_limit is 100 (dlm_controld)");
     assertThat(rate.headline()).isTrue();
@@ -106,7 +106,12 @@ class LabSeed1IT extends LabTest {
         TestLab.pingPong(
             lab.must("node1", "timeout -s INT 20 ping_pong " + PEER_FILE + " 2; true"));
     RunRecord between =
-        lab.run("gfs2", pingPong("20s").replace("plan: [solo, all]", "plan: [solo]"), work);
+        lab.run(
+            "gfs2",
+            pingPong("20s").replace("plan: [solo, all]", "plan: [solo]"),
+            work,
+            "--nodes",
+            TWO);
     double lockstep = soloRate(between, "node1");
     double lockbench = TestLab.lockbench(lab.must("node1", "lockbench fcntl " + PEER_FILE + " 20"));
     double peers = (pingPong + lockbench) / 2;
@@ -129,7 +134,7 @@ class LabSeed1IT extends LabTest {
     // A 5 s warm-up: a fresh worker JVM compiles its loop for seconds on a guest's one emulated
     // CPU (node1 solo, A B C D D C B A on 2026-12-02: 4,788-4,824 locks/s after 1 s, 5,523-6,244
     // after 5 s, ping_pong 6,849-7,048); at the limit the rate is the limit's either way
-    unlimited = lab.run("gfs2", pingPong("5s", "5s"), work);
+    unlimited = lab.run("gfs2", pingPong("5s", "5s"), work, "--nodes", TWO);
     assertOkWithSettings(unlimited, Map.of("dlm_controld:plock_rate_limit", "0"));
     for (NodeResult n : solo(unlimited)) {
       assertThat(n.throughput()).as("solo %s, no limit", n.node()).isGreaterThan(10 * LIMIT);
@@ -171,7 +176,9 @@ class LabSeed1IT extends LabTest {
             "gfs2",
             "name: lab-seed1-flock\nplan: [solo, all]\nworkload: {type: hot-lock, file:"
                 + " seed1-flock.dat, processes: 2, lock: flock, duration: 4s}\n",
-            work);
+            work,
+            "--nodes",
+            TWO);
     assertThat(flock.status()).isEqualTo(RunStatus.OK);
     for (StepRecord s : flock.steps()) {
       for (NodeResult n : s.results()) {
@@ -189,7 +196,9 @@ class LabSeed1IT extends LabTest {
             "gfs2",
             "name: lab-seed1-lock-files\nplan: [solo, all]\nworkload: {type: lock-files,"
                 + " processes: 2, files: 25, lock: fcntl}\n",
-            work);
+            work,
+            "--nodes",
+            TWO);
     assertThat(files.status()).isEqualTo(RunStatus.OK);
     List<String> bounds = List.of("rate-limit", "cpu-bound", "storage-bound", "waiting");
     List<Finding> said =

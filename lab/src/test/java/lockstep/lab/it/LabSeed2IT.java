@@ -10,7 +10,6 @@ import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.lab.Stack;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -28,6 +27,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LabSeed2IT extends LabTest {
   private static final int DISK_MBPS = 4;
+  private static final String TWO = TestLab.first(2);
   // The seed's dd: 4 KiB blocks, conv=fdatasync; 32 MiB is 8 s alone at 4 MB/s.
   private static final String SEED2 =
       "name: lab-seed2-dd\nplan: [solo, all]\nworkload: {type: write, file: \"seed2.{node}\","
@@ -38,20 +38,11 @@ class LabSeed2IT extends LabTest {
   private static final String BARRIER = "/mnt/ocfs2/seed2-ready";
   private static RunRecord throttled;
 
-  // localalloc stays as the last test set it: a remount stops and starts both nodes' agents, and
-  // a class that needs a localalloc sets it, as this one's first test does
-  @AfterAll
-  static void settingsBack() {
-    if (lab != null) {
-      TestLab.set("disk-mbps=200");
-    }
-  }
-
   @Test
   @Order(1)
   void onTheSharedThrottledDiskTogetherHalvesAndTheVerdictNamesTheDevice() throws Exception {
     TestLab.set("disk-mbps=" + DISK_MBPS, "localalloc=8");
-    throttled = lab.run("ocfs2", SEED2, work);
+    throttled = lab.run("ocfs2", SEED2, work, "--nodes", TWO);
     assertOkWithSettings(
         throttled,
         Map.of("ocfs2:cluster_stack", "o2cb", "ocfs2:localalloc", "8"),
@@ -127,7 +118,7 @@ class LabSeed2IT extends LabTest {
   @Order(3)
   void withEveryAllocationThroughTheGlobalBitmapTheVerdictIsNotTheDevices() throws Exception {
     TestLab.set("disk-mbps=200", "localalloc=0");
-    RunRecord trial = lab.run("ocfs2", TRIAL, work);
+    RunRecord trial = lab.run("ocfs2", TRIAL, work, "--nodes", TWO);
     assertOkWithSettings(trial, Map.of("ocfs2:localalloc", "0"));
     Map<String, Double> ratio = togetherOverSolo(trial);
     Finding bound = allStepBottleneck(trial);
