@@ -54,11 +54,12 @@ public record Accelerator(String name, String why) {
 
   /**
    * The lease a lab run gets on emulated guests unless its options set one: its heartbeat deadline
-   * is 10 s instead of 5 s. A guest's one emulated vCPU can leave the agent silent for seconds when
-   * the kernel has work of its own (a CI run lost a GFS2 survivor to a 5 s deadline while it
-   * recovered the killed node's locks and journal, its locks granted again the whole time).
+   * is 20 s instead of 5 s. A guest's one emulated vCPU can leave the agent silent for seconds when
+   * the kernel has work of its own: a CI run lost a GFS2 survivor to a 5 s deadline while it
+   * recovered the killed node's locks and journal, and a flock ring bouncing GFS2's glock between
+   * two guests left one agent's KeepAlive unanswered for 10 s (2026-12-06, the host busy).
    */
-  static final String EMULATED_LEASE = "30s";
+  static final String EMULATED_LEASE = "60s";
 
   /**
    * {@code lockstep run}'s options for a lab run on guests run by {@code accel}: under TCG {@code

@@ -26,6 +26,14 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
   static final String AGENT_JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
   /**
+   * The agents' options in the guests: two spare workers ({@code --spare-workers}). A worker JVM's
+   * start took 17-60 s of each step's prepare on the emulated guests; with spares started in the
+   * step before, a prepare hands them their tasks. Two cover the lab's workloads (one or two
+   * processes a node).
+   */
+  static final String AGENT_OPTS = "--spare-workers 2";
+
+  /**
    * The CPUs of a guest with more than one the agent and its workers run on (systemd CPUAffinity=,
    * through the playbook's lockstep_cpu_affinity): the last one (the cluster's daemons stay free to
    * use all). Under multi-threaded TCG a JVM whose threads ran on two vCPUs died twice in ten
@@ -128,6 +136,8 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
             "-e",
             "{\"lockstep_java_opts\": \""
                 + AGENT_JAVA_OPTS
+                + "\", \"lockstep_agent_opts\": \""
+                + AGENT_OPTS
                 + "\", \"lockstep_root_mount_point\": \""
                 + s.mountPoint()
                 + "\", \"lockstep_cpu_affinity\": \""

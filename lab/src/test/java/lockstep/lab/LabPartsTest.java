@@ -25,7 +25,7 @@ class LabPartsTest {
   @Test
   void emulatedGuestsGetALongerLeaseUnlessTheRunSetsOne() {
     assertThat(Accelerator.runOptions("tcg", List.of("--out", "r")))
-        .containsExactly("--out", "r", "--lease", "30s");
+        .containsExactly("--out", "r", "--lease", "60s");
     assertThat(Accelerator.runOptions("tcg", List.of("--lease", "1m")))
         .containsExactly("--lease", "1m");
     assertThat(Accelerator.runOptions("tcg", List.of("--lease=20s")))
@@ -357,6 +357,7 @@ class LabPartsTest {
         .contains("-e lockstep_agent_jar=/repo/agent.jar")
         .contains(
             "-e {\"lockstep_java_opts\": \"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\","
+                + " \"lockstep_agent_opts\": \"--spare-workers 2\","
                 + " \"lockstep_root_mount_point\": \"/mnt/ocfs2\", \"lockstep_cpu_affinity\":"
                 + " \"\"}")
         .contains("--private-key /key");

@@ -19,6 +19,9 @@ final class CountFile {
     this.counter = counter;
   }
 
+  /** A worker's before it has a task (a spare): no file, count 0. */
+  static final CountFile NONE = new CountFile(null, ProgressCounter.local());
+
   /** A mapped count file, or none (path "", count 0) when the run has no instrumentation. */
   static CountFile make(boolean none) throws IOException {
     if (none) {

@@ -74,6 +74,7 @@ public final class ProcessFleet {
       for (WorkerProcess w : workers) {
         w.awaitReady(READY_TIMEOUT_MILLIS);
       }
+      SpareWorkers.get().awaitLoaded();
     } catch (ResourceLimitException e) {
       killAll();
       throw e;
@@ -222,8 +223,14 @@ public final class ProcessFleet {
     workers.forEach(WorkerProcess::kill);
   }
 
-  /** Asks every worker to exit (which drops its locks and closes its files). */
+  /**
+   * Asks every worker to exit (which drops its locks and closes its files); then as many spares
+   * start for the next step, if this agent keeps spares ({@link SpareWorkers}).
+   */
   public void release() {
     workers.forEach(w -> w.release(RELEASE_TIMEOUT_MILLIS));
+    if (!workers.isEmpty()) {
+      SpareWorkers.get().refill(workers.get(0).c2(), workers.size());
+    }
   }
 }

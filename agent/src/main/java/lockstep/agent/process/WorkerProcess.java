@@ -24,7 +24,9 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * One worker OS process, started from the agent's own classpath and watched: its events arrive on a
- * reader thread; if it dies before reporting, its outcome says so.
+ * reader thread; if it dies before reporting, its outcome says so. It is launched (its JVM starts
+ * and loads what every workload needs) and then assigned its task: at once for a step's own
+ * workers, later for a spare ({@link SpareWorkers}).
  */
 final class WorkerProcess {
   private static final Logger LOG = LogManager.getLogger(WorkerProcess.class);
@@ -66,20 +68,20 @@ final class WorkerProcess {
    */
   static final String EXTRA_OPTIONS_ENV = "LOCKSTEP_WORKER_JAVA_OPTIONS";
 
-  private final int index;
   private final Process process;
   private final OutputStream stdin;
+  private final boolean c2;
+  private final CompletableFuture<Long> loaded = new CompletableFuture<>();
   private final CompletableFuture<Long> ready = new CompletableFuture<>();
   private final CompletableFuture<WorkerOutcome> outcome = new CompletableFuture<>();
-  private final CountFile count;
   private final WorkerClassArchive.Use classArchive;
+  private volatile int index = -1;
+  private volatile CountFile count = CountFile.NONE;
 
-  private WorkerProcess(
-      int index, Process process, CountFile count, WorkerClassArchive.Use classArchive) {
-    this.index = index;
+  private WorkerProcess(Process process, boolean c2, WorkerClassArchive.Use classArchive) {
     this.process = process;
     this.stdin = process.getOutputStream();
-    this.count = count;
+    this.c2 = c2;
     this.classArchive = classArchive;
   }
 
@@ -110,34 +112,83 @@ final class WorkerProcess {
     return kind.timedMillis(task.getWorkload()) > 0 && cpus > kind.workers(task.getWorkload());
   }
 
+  /** Whether {@code task}'s worker JVM gets C2, on this machine. */
+  static boolean c2For(WorkerTask task) {
+    return c2(task, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** A worker for {@code task}: a spare started with the options it needs, else one started now. */
   static WorkerProcess start(WorkerTask task) throws IOException {
-    CountFile count = CountFile.make(task.getWorkload().getInstrumentationOff());
+    WorkerProcess w = SpareWorkers.get().take(c2For(task));
+    if (w == null) {
+      w = launch(c2For(task));
+    }
+    try {
+      w.assign(task);
+    } catch (IOException | RuntimeException e) {
+      w.kill();
+      throw e;
+    }
+    return w;
+  }
+
+  /** Starts a worker JVM that loads what every workload needs and then waits for its task. */
+  static WorkerProcess launch(boolean c2) throws IOException {
     String extra = System.getenv(EXTRA_OPTIONS_ENV);
     WorkerClassArchive.Use classArchive = WorkerClassArchive.forThisJvm().use(extra);
     try {
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(
-          jvmOptions(c2(task, Runtime.getRuntime().availableProcessors()), classArchive, extra));
+      command.addAll(jvmOptions(c2, classArchive, extra));
       command.add("-cp");
       command.add(System.getProperty("java.class.path"));
       command.add(WorkerMain.class.getName());
       Process p =
           new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      WorkerProcess worker = new WorkerProcess(task.getIndex(), p, count, classArchive);
-      worker.send(
-          WorkerCommand.newBuilder()
-              .setTask(task.toBuilder().setProgressFile(count.path()))
-              .build());
-      Thread reader = new Thread(worker::readEvents, "worker-" + task.getIndex() + "-events");
+      WorkerProcess worker = new WorkerProcess(p, c2, classArchive);
+      Thread reader = new Thread(worker::readEvents, "worker-" + p.pid() + "-events");
       reader.setDaemon(true);
       reader.start();
       return worker;
     } catch (IOException | RuntimeException e) {
-      count.remove();
       classArchive.exited(false);
       throw e;
     }
+  }
+
+  /** Hands the worker its task; it answers ready once set up ({@link #awaitReady}). */
+  void assign(WorkerTask task) throws IOException {
+    CountFile c = CountFile.make(task.getWorkload().getInstrumentationOff());
+    count = c;
+    index = task.getIndex();
+    try {
+      send(WorkerCommand.newBuilder().setTask(task.toBuilder().setProgressFile(c.path())).build());
+    } catch (IOException e) {
+      c.remove();
+      throw e;
+    }
+  }
+
+  /** Whether its JVM compiles with C2 (a spare is taken only for a task that needs the same). */
+  boolean c2() {
+    return c2;
+  }
+
+  /** Whether its JVM has loaded and waits for a task, within {@code millis}. */
+  boolean awaitLoaded(long millis) {
+    try {
+      loaded.get(millis, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException | ExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  boolean alive() {
+    return process.isAlive() && !outcome.isDone();
   }
 
   private void readEvents() {
@@ -145,6 +196,7 @@ final class WorkerProcess {
       WorkerEvent event;
       while ((event = WorkerEvent.parseDelimitedFrom(in)) != null) {
         switch (event.getEventCase()) {
+          case LOADED_PID -> loaded.complete(event.getLoadedPid());
           case READY_PID -> {
             count.remove(); // both have it mapped now
             ready.complete(event.getReadyPid());
@@ -162,6 +214,7 @@ final class WorkerProcess {
     } finally {
       count.remove();
     }
+    loaded.completeExceptionally(new IllegalStateException("worker exited"));
     WorkloadError died =
         WorkloadError.newBuilder()
             .setOperation("worker process")

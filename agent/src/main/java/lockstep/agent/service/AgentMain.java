@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import lockstep.agent.fs.MountInfo;
 import lockstep.agent.fs.RealtimeWake;
 import lockstep.agent.metrics.MetricsAddress;
+import lockstep.agent.process.SpareWorkers;
 import lockstep.agent.run.AgentConfig;
 import lockstep.agent.security.AgentSecurity;
 import lockstep.agent.security.SecurityOptions;
@@ -72,6 +73,16 @@ public final class AgentMain implements Callable<Integer> {
           "Allow --metrics on a non-loopback address (it has no authentication or TLS: anyone who"
               + " reaches it reads run ids, workload types and node counters).")
   boolean metricsPublic;
+
+  @Option(
+      names = "--spare-workers",
+      defaultValue = "0",
+      paramLabel = "N",
+      description =
+          "Keep up to N worker processes started ahead of the next step (0..64, default:"
+              + " ${DEFAULT-VALUE}): a step's prepare then hands them their tasks instead of"
+              + " starting JVMs. For nodes where a JVM starts slowly (emulated guests).")
+  int spareWorkers;
 
   public static void main(String[] args) {
     Logging.init("log4j2-agent.xml");
@@ -151,6 +162,7 @@ public final class AgentMain implements Callable<Integer> {
               : cause.toString();
       throw new StartupException("--listen " + listen + ": cannot listen: " + why);
     }
+    SpareWorkers.keep(spareWorkers);
     startClockProbes(server, config.listenHost());
     server.rehearse(config.nodeName());
     String metricsLine = null;
@@ -232,6 +244,10 @@ public final class AgentMain implements Callable<Integer> {
     if (!Files.isDirectory(root) || !Files.isWritable(root)) {
       throw new CommandLine.ParameterException(
           cmd, "--root: " + root + " is not a writable directory");
+    }
+    if (spareWorkers < 0 || spareWorkers > SpareWorkers.MAX) {
+      throw new CommandLine.ParameterException(
+          cmd, "--spare-workers: " + spareWorkers + " is outside 0.." + SpareWorkers.MAX);
     }
     String node = name != null ? name : defaultName();
     if (!NODE_NAME.matcher(node).matches()) {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import lockstep.agent.metrics.AgentMetrics;
+import lockstep.agent.process.SpareWorkers;
 import lockstep.agent.run.AgentConfig;
 import lockstep.agent.run.Rehearsal;
 import lockstep.agent.run.Run;
@@ -165,6 +166,7 @@ public final class AgentServer {
     }
     service.close();
     registry.close();
+    SpareWorkers.closeAll();
   }
 
   public void awaitTermination() throws InterruptedException {
