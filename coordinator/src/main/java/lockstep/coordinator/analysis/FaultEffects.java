@@ -139,8 +139,87 @@ public final class FaultEffects {
     return w[t.length - 1];
   }
 
-  /** One finding per survivor: the stall, the recovery and what bounds them. */
+  /**
+   * One finding per survivor (the stall, the recovery and what bounds them), then one per victim of
+   * a freeze or partition whose progress the step kept: what it did while the fault lasted.
+   */
   static List<Finding> findings(RunRecord run, List<FaultEffect> effects) {
+    List<Finding> out = survivors(run, effects);
+    for (StepRecord s : run.steps()) {
+      for (FaultRecord f : s.faults()) {
+        Finding v = victim(run, s, f);
+        if (v != null) {
+          out.add(v);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The victim of a freeze or partition while it lasted, from the progress its agent streamed (a
+   * partitioned node's agent still answers through its management network; a frozen one does not):
+   * what it completed, how long its work stalled, whether its agent answered, and how the fault
+   * ended. Null for a kill, a fault that did not happen, or a victim that streamed nothing.
+   */
+  static Finding victim(RunRecord run, StepRecord s, FaultRecord f) {
+    List<Sample> series = f.victimSeries();
+    if (!f.happened() || !f.fault().action().lasts() || series.size() < 2) {
+      return null;
+    }
+    double at = f.beginSeconds(s.intendedStartUnixNanos());
+    double planned = at + f.fault().forMillis() / 1000.0;
+    double ended =
+        f.endedUnixNanos() > 0 ? (f.endedUnixNanos() - s.intendedStartUnixNanos()) / 1e9 : planned;
+    double heard = series.get(series.size() - 1).t();
+    double until = Math.min(ended, heard);
+    if (until <= at) {
+      return null;
+    }
+    FaultEffect e = effect(s.id(), f.fault().node(), f.fault(), at, series, run.bytesUnit());
+    double[] t = series.stream().mapToDouble(Sample::t).toArray();
+    double[] w =
+        series.stream().mapToDouble(x -> run.bytesUnit() ? x.bytes() / 1e6 : x.ops()).toArray();
+    double done = at(t, w, until) - at(t, w, at);
+    String what = run.bytesUnit() ? "MB written" : run.takesLocks() ? "locks" : "operations";
+    StringBuilder b = new StringBuilder();
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "%s %s at %.1f s for %.1f s: %s %s while it lasted (%s %s before)",
+            f.fault().node(),
+            f.fault().action().pastTense(),
+            at,
+            f.fault().forMillis() / 1000.0,
+            Verdicts.num(done),
+            what,
+            Verdicts.num(e.rateBefore()),
+            run.unit()));
+    if (e.stallSeconds() >= NO_STALL_SECONDS) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              ", its work stalled %.1f s from %.1f s",
+              e.stallSeconds(),
+              e.stallFromSeconds()));
+    }
+    b.append(
+        heard >= ended - 1.0
+            ? String.format(
+                Locale.ROOT, "; its agent answered throughout (its last report at %.1f s)", heard)
+            : String.format(Locale.ROOT, "; its agent was silent from %.1f s", heard));
+    if (f.victimLostSeconds() != null) {
+      b.append(String.format(Locale.ROOT, " and lost at %.1f s", f.victimLostSeconds()));
+    }
+    if (f.ending() != null) {
+      b.append("; then ").append(f.ending());
+    }
+    return new Finding(
+        FindingCode.FAULT_VICTIM, Severity.WARNING, b.append('.').toString(), s.id());
+  }
+
+  /** One finding per survivor: the stall, the recovery and what bounds them. */
+  static List<Finding> survivors(RunRecord run, List<FaultEffect> effects) {
     List<Finding> out = new ArrayList<>();
     String what = run.bytesUnit() ? "writes" : "locks";
     for (FaultEffect e : effects) {

@@ -1,5 +1,7 @@
 package lockstep.coordinator.model;
 
+import java.util.List;
+
 /**
  * A scenario's fault as it happened in one step, instants on the coordinator's clock.
  *
@@ -9,6 +11,10 @@ package lockstep.coordinator.model;
  * @param error why the lab could not carry it out or end it; null when it did
  * @param ending how a freeze or partition ended ("continued", or the node fenced); null for a kill
  * @param recovery what the lab did after the step so the next one starts from a healthy cluster
+ * @param victimSeries the victim's progress as its agent reported it during the step, seconds since
+ *     the step's intended start (coordinator clock); empty when it reported none
+ * @param victimLostSeconds when the coordinator lost the victim's agent, seconds since the step's
+ *     intended start; null while it was not lost
  */
 public record FaultRecord(
     Fault fault,
@@ -17,7 +23,33 @@ public record FaultRecord(
     boolean victimLost,
     String error,
     String ending,
-    String recovery) {
+    String recovery,
+    List<Sample> victimSeries,
+    Double victimLostSeconds) {
+  public FaultRecord {
+    victimSeries = victimSeries == null ? List.of() : List.copyOf(victimSeries);
+  }
+
+  /** A fault without its victim's progress (run.json files written before it was kept). */
+  public FaultRecord(
+      Fault fault,
+      long begunUnixNanos,
+      long endedUnixNanos,
+      boolean victimLost,
+      String error,
+      String ending,
+      String recovery) {
+    this(
+        fault,
+        begunUnixNanos,
+        endedUnixNanos,
+        victimLost,
+        error,
+        ending,
+        recovery,
+        List.of(),
+        null);
+  }
 
   public boolean happened() {
     return begunUnixNanos > 0;
@@ -31,6 +63,15 @@ public record FaultRecord(
   }
 
   public FaultRecord withRecovery(String what) {
-    return new FaultRecord(fault, begunUnixNanos, endedUnixNanos, victimLost, error, ending, what);
+    return new FaultRecord(
+        fault,
+        begunUnixNanos,
+        endedUnixNanos,
+        victimLost,
+        error,
+        ending,
+        what,
+        victimSeries,
+        victimLostSeconds);
   }
 }

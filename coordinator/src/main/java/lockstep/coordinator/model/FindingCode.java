@@ -27,6 +27,11 @@ public enum FindingCode {
 
   /** How a survivor of a scenario's fault fared. */
   FAULT_STALL(FAULTS, 1),
+  /**
+   * How the victim of a freeze or partition fared while it lasted: its work, and whether its agent
+   * still answered (a partitioned node is alive but cut off from its cluster).
+   */
+  FAULT_VICTIM(FAULTS, 2),
 
   RATE_LIMIT(SCALING, 1),
   HALVED(SCALING, 2),

@@ -119,7 +119,11 @@ public final class NodeResults {
     };
   }
 
-  static List<Sample> series(
+  /**
+   * Progress samples on the coordinator's clock: seconds since {@code origin}, cumulative counts,
+   * the rate since the previous sample.
+   */
+  public static List<Sample> series(
       List<ProgressSample> raw, ClockOffset clock, long origin, boolean bytesUnit) {
     List<Sample> out = new ArrayList<>(raw.size());
     ProgressSample prev = null;

@@ -6,15 +6,21 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import lockstep.agent.v1.ProgressSample;
 import lockstep.common.DaemonThreads;
 import lockstep.common.WallClock;
+import lockstep.coordinator.agent.ClockOffset;
 import lockstep.coordinator.fault.FaultException;
 import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.Fault;
 import lockstep.coordinator.model.FaultRecord;
+import lockstep.coordinator.model.Sample;
+import lockstep.coordinator.results.NodeResults;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -30,12 +36,14 @@ final class StepFaults implements AutoCloseable {
 
   private final FaultInjector injector;
   private final Map<Fault, Happened> faults = new LinkedHashMap<>();
+  private final Map<String, List<ProgressSample>> victimProgress = new ConcurrentHashMap<>();
   private ScheduledExecutorService timer;
 
   private static final class Happened {
     volatile long begun;
     volatile long ended;
     volatile boolean victimLost;
+    volatile long lostAt;
     volatile String error;
     volatile String ending;
     volatile String recovery;
@@ -44,6 +52,7 @@ final class StepFaults implements AutoCloseable {
   private StepFaults(List<Fault> faults, FaultInjector injector) {
     this.injector = injector;
     faults.forEach(f -> this.faults.put(f, new Happened()));
+    faults.forEach(f -> victimProgress.put(f.node(), new CopyOnWriteArrayList<>()));
   }
 
   static StepFaults of(List<Fault> all, List<String> stepNodes, FaultInjector injector) {
@@ -112,12 +121,25 @@ final class StepFaults implements AutoCloseable {
   }
 
   void victimLost(String node) {
+    long now = WallClock.nowNanos();
     faults.forEach(
         (f, h) -> {
           if (f.node().equals(node) && h.begun != 0) {
             h.victimLost = true;
+            h.lostAt = now;
           }
         });
+  }
+
+  /**
+   * A progress sample of a step's node, as its agent streamed it: kept for a fault's victim, whose
+   * result the step may never get (a killed or fenced node's agent is lost).
+   */
+  void progress(String node, ProgressSample sample) {
+    List<ProgressSample> mine = victimProgress.get(node);
+    if (mine != null) {
+      mine.add(sample);
+    }
   }
 
   /** Nodes lost to a fault, which the step need not hear from. */
@@ -183,19 +205,31 @@ final class StepFaults implements AutoCloseable {
     return errors;
   }
 
-  List<FaultRecord> records() {
+  /**
+   * What happened, with each victim's progress on the coordinator's clock ({@code clocks} by node;
+   * seconds since {@code origin}, the step's intended start).
+   */
+  List<FaultRecord> records(Map<String, ClockOffset> clocks, long origin, boolean bytesUnit) {
     List<FaultRecord> out = new ArrayList<>();
     faults.forEach(
-        (f, h) ->
-            out.add(
-                new FaultRecord(
-                    f,
-                    h.begun,
-                    h.ended,
-                    h.victimLost,
-                    h.begun == 0 && h.error == null ? "the step ended before it was due" : h.error,
-                    h.ending,
-                    h.recovery)));
+        (f, h) -> {
+          ClockOffset clock = clocks.get(f.node());
+          List<Sample> series =
+              clock == null || origin == 0
+                  ? List.of()
+                  : NodeResults.series(victimProgress.get(f.node()), clock, origin, bytesUnit);
+          out.add(
+              new FaultRecord(
+                  f,
+                  h.begun,
+                  h.ended,
+                  h.victimLost,
+                  h.begun == 0 && h.error == null ? "the step ended before it was due" : h.error,
+                  h.ending,
+                  h.recovery,
+                  series,
+                  h.lostAt == 0 || origin == 0 ? null : (h.lostAt - origin) / 1e9));
+        });
     return out;
   }
 }

@@ -2,6 +2,7 @@ package lockstep.coordinator.run;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -107,7 +108,7 @@ public final class StepRunner {
       }
       setup.listener().stepArmed(stepId, step.nodes(), lead / 1_000_000);
       faults.schedule(instant);
-      watch(step, lead);
+      watch(step, lead, faults);
       faults.close();
       results =
           phase(step, Phase.COLLECT, step.live(), a -> a.getResult(step.agentRunId())).values();
@@ -151,7 +152,16 @@ public final class StepRunner {
             setup.scenario().kind(),
             step.errors(),
             faults.lostVictims())
-        .withFaults(faults.records());
+        .withFaults(
+            faults.records(
+                clocksByNode(step, clocks), startAt, setup.scenario().kind().countsBytes()));
+  }
+
+  private static Map<String, ClockOffset> clocksByNode(
+      StepContext step, Map<Agent, ClockOffset> clocks) {
+    Map<String, ClockOffset> out = new HashMap<>();
+    clocks.forEach((a, c) -> out.put(step.node(a), c));
+    return out;
   }
 
   private PrepareRequest prepare(StepContext step) {
@@ -219,7 +229,7 @@ public final class StepRunner {
     t.start();
   }
 
-  private void watch(StepContext step, long leadNanos) {
+  private void watch(StepContext step, long leadNanos, StepFaults faults) {
     AtomicBoolean aborted = new AtomicBoolean();
     Duration budget = Phase.runBudget(setup.scenario().timeout(), Duration.ofNanos(leadNanos));
     List<Agent> agents = step.agents();
@@ -235,7 +245,7 @@ public final class StepRunner {
                     .unlessLost(
                         Phase.RUN.label(),
                         a -> {
-                          RunState last = follow(step, a);
+                          RunState last = follow(step, a, faults);
                           if (last == RunState.RUN_STATE_FAILED
                               && aborted.compareAndSet(false, true)) {
                             for (Agent other : agents) {
@@ -265,7 +275,7 @@ public final class StepRunner {
   }
 
   /** One agent's progress stream to its end; the run's last state. */
-  private RunState follow(StepContext step, Agent a) {
+  private RunState follow(StepContext step, Agent a, StepFaults faults) {
     RunState last = RunState.RUN_STATE_UNSPECIFIED;
     try {
       Iterator<WatchProgressResponse> it =
@@ -274,6 +284,7 @@ public final class StepRunner {
         WatchProgressResponse p = it.next();
         last = p.getState();
         setup.listener().progress(step.stepId(), step.node(a), p.getSample(), last);
+        faults.progress(step.node(a), p.getSample());
       }
     } catch (AgentCallException e) {
       if (!e.timedOut() && !e.cancelled()) {

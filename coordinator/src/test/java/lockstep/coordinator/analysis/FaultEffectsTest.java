@@ -124,6 +124,55 @@ class FaultEffectsTest {
   }
 
   /**
+   * The victim of a partition: its agent reports through the management network while its locks
+   * stand still (an inquorate node), until the lab fences it; the verdict says what it measured.
+   */
+  @Test
+  void aPartitionedVictimsWorkStallsWhileItsAgentStillAnswersAndTheVerdictSaysSo() {
+    Fault cut = new Fault(5_000, "node2", FaultAction.PARTITION, 10_000);
+    TestRuns.NodeBuilder n1 = TestRuns.building("node1", 50_000, 0.0, 20.0);
+    n1.series = series(20, 1000, 5.0, 13.0, 1000);
+    StepRecord all =
+        TestRuns.allStep(n1.build())
+            .withFaults(
+                List.of(
+                    new FaultRecord(
+                        cut,
+                        TestRuns.ORIGIN + 5_000_000_000L,
+                        TestRuns.ORIGIN + 15_000_000_000L,
+                        true,
+                        null,
+                        "fenced (its QEMU killed) instead of reconnected: node2 was silent",
+                        "restarted",
+                        series(15.1, 800, 5.2, 99, 0),
+                        15.6)));
+    RunRecord run =
+        TestRuns.analysed(
+            TestRuns.run(
+                List.of(
+                    TestRuns.agent("node1", "6.1.0", Map.of(), "gfs2"),
+                    TestRuns.agent("node2", "6.1.0", Map.of(), "gfs2")),
+                List.of(all),
+                1,
+                0.05,
+                "hot-lock"));
+    List<Finding> victim =
+        run.analysis().findings().stream()
+            .filter(f -> f.type() == FindingCode.FAULT_VICTIM)
+            .toList();
+    assertThat(victim).hasSize(1);
+    assertThat(victim.get(0).message())
+        .startsWith(
+            "node2 was cut off the cluster network at 5.0 s for 10.0 s: 160 locks while it lasted")
+        .contains("its work stalled 10.0 s from 5.2 s")
+        .contains("its agent answered throughout (its last report at 15.1 s) and lost at 15.6 s")
+        .endsWith("then fenced (its QEMU killed) instead of reconnected: node2 was silent.");
+    assertThat(run.analysis().findings().stream().filter(f -> f.type() == FindingCode.FAULT_STALL))
+        .as("the survivor's own finding stays")
+        .hasSize(1);
+  }
+
+  /**
    * An analysed hot-lock run of one step in which node2 was killed at 5 s; node1 survived with this
    * series, to its last sample.
    */
