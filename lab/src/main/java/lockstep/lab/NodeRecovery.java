@@ -80,6 +80,8 @@ record NodeRecovery(LabPaths paths, Commands commands, LabLog log, LabFiles file
     } catch (IOException e) {
       throw new LabException("cannot remove " + paths.pidFile(n) + ": " + e.getMessage());
     }
+    // a node fenced at the end of a partition comes back with its switch port up
+    new Netns(state.namespace(), commands).cut(n, false);
     GuestImage image = new GuestImage(Path.of(state.imageDir()), "", Path.of(state.sshKey()));
     Accelerator accel = new Accelerator(state.accel(), state.accelWhy());
     commands
