@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class FindingCodeTest {
   @Test
   void everyCodeIsWrittenAsTheWordRunJsonAlwaysHadWithItsKindAndReadsBack() throws Exception {
-    // the 31 codes run.json files have carried, as their readers know them
+    // the 31 codes run.json files have carried, as their readers know them, and fault-victim (a
+    // frozen or partitioned node's own finding, since the lab's partition)
     assertThat(Arrays.stream(FindingCode.values()).map(FindingCode::toString))
         .containsExactlyInAnyOrder(
             "coherence",
@@ -19,6 +20,7 @@ class FindingCodeTest {
             "run-failed",
             "node-local-locks",
             "fault-stall",
+            "fault-victim",
             "together",
             "scales-well",
             "halved",
