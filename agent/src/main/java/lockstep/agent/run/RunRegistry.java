@@ -450,14 +450,15 @@ public final class RunRegistry implements AutoCloseable {
   }
 
   /**
-   * Renews the leases of the listed runs; returns those already ended (cleanup begun), which it
-   * cannot renew.
+   * Renews the leases of the listed runs that {@code caller} owns; returns those already ended
+   * (cleanup begun), which it cannot renew. Another caller's run is left alone and not named: a
+   * coordinator keeps only its own runs alive.
    */
-  public List<Run> keepAlive(List<String> runIds) {
+  public List<Run> keepAlive(List<String> runIds, String caller) {
     List<Run> ended = new ArrayList<>();
     for (String id : runIds) {
       Run run = runs.get(id);
-      if (run != null) {
+      if (run != null && run.prepared().owner().equals(caller)) {
         if (run.cleanupStarted()) {
           ended.add(run);
         } else {

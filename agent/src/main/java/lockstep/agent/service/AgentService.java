@@ -291,7 +291,7 @@ final class AgentService implements BindableService {
 
   private KeepAliveResponse keepAlive(KeepAliveRequest request) {
     KeepAliveResponse.Builder b = KeepAliveResponse.newBuilder();
-    for (Run ended : registry.keepAlive(request.getRunIdsList())) {
+    for (Run ended : registry.keepAlive(request.getRunIdsList(), AuthInterceptor.caller())) {
       b.addExpiredRunIds(ended.runId());
       if (ended.cleanedOnRequest()) {
         b.addAbortedRunIds(ended.runId());

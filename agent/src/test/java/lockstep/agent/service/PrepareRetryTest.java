@@ -20,6 +20,9 @@ import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.GetResultRequest;
+import lockstep.agent.v1.KeepAliveRequest;
+import lockstep.agent.v1.KeepAliveResponse;
+import lockstep.agent.v1.ListRunsRequest;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.RunState;
@@ -135,6 +138,42 @@ class PrepareRetryTest {
                 .cleanup(CleanupRequest.newBuilder().setRunId("r1").build())
                 .getFilesRemoved())
         .isEqualTo(1);
+  }
+
+  /**
+   * Another caller's KeepAlive renews nothing of a run it does not own: the run's lease runs out as
+   * if no one had called, and the other caller is told nothing of it.
+   */
+  @Test
+  void anotherCallersKeepAliveDoesNotKeepARunAlive() throws Exception {
+    go.countDown(); // prepares at once
+    coordinator("alice")
+        .prepare(
+            PrepareRequest.newBuilder()
+                .setRunId("r2")
+                .setLeaseMillis(300)
+                .setWorkload(
+                    WorkloadSpec.newBuilder()
+                        .setWrite(
+                            WriteWorkload.newBuilder()
+                                .setFile("w.{node}")
+                                .setSizeBytes(8192)
+                                .setBlockSizeBytes(4096)))
+                .build());
+    KeepAliveRequest beat = KeepAliveRequest.newBuilder().addRunIds("r2").build();
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (true) {
+      KeepAliveResponse mallory = coordinator("mallory").keepAlive(beat);
+      assertThat(mallory.getExpiredRunIdsList()).as("mallory hears nothing of r2").isEmpty();
+      // ListRuns renews nothing (GetResult, a call about the run, would)
+      if (coordinator("alice").listRuns(ListRunsRequest.getDefaultInstance()).getRunsList().stream()
+          .anyMatch(r -> r.getRunId().equals("r2") && r.getState() == RunState.RUN_STATE_ABORTED)) {
+        break;
+      }
+      assertThat(System.nanoTime()).as("r2's lease ran out within 20 s").isLessThan(end);
+      Thread.sleep(100); // mallory's beats, ten times its lease's rate
+    }
+    assertThat(coordinator("alice").keepAlive(beat).getExpiredRunIdsList()).containsExactly("r2");
   }
 
   private static void assertRefused(Runnable call, Status.Code code, String text) {

@@ -19,7 +19,6 @@ import lockstep.coordinator.results.RunFailedException;
 import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.RunListener;
 import lockstep.coordinator.run.StepRunner;
-import org.apache.logging.log4j.LogManager;
 
 /**
  * Ctrl-C or SIGTERM during a run: a JVM shutdown hook aborts and cleans the step in progress on
@@ -54,9 +53,6 @@ public final class Interruption implements AutoCloseable {
   /** Installs the shutdown hook for one run; {@link #close} removes it. */
   public static Interruption install(
       AgentEnsemble ensemble, ResultsStore store, String runId, PrintStream err) {
-    // Log4j's context made now: made first inside the hook, Log4j cannot register its own
-    // shutdown hook and says so on stderr, a second line beside the hook's one
-    LogManager.getContext(false);
     Interruption i = new Interruption(ensemble, store, runId, err);
     Runtime.getRuntime().addShutdownHook(i.hook);
     return i;
