@@ -31,6 +31,10 @@ final class AgentTargetOptions {
     if (agents == null && inventory.file == null) {
       throw new ScenarioException("give --agents HOST:PORT,... or --inventory FILE");
     }
+    if (agents != null && inventory.file != null) {
+      // a usage error before the file is read: told as such whatever the inventory holds
+      throw new ScenarioException("give --agents or --inventory, not both");
+    }
     List<String> addresses =
         AgentSelection.choose(
                 agents, inventory.read(), List.of(), "--agents", AgentTargets.system())
