@@ -6,8 +6,10 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,7 +23,8 @@ import lockstep.common.DaemonThreads;
  * bounded by the phase's budget) and keeps each agent's result or error. Each agent's call runs in
  * a {@link CallScope} whose deadline is the phase's: when the phase gives up (its budget spent, or
  * the waiting thread interrupted) the calls still in flight are cancelled, on the wire too, so no
- * call outlives its phase.
+ * call outlives its phase. A thread per call in flight, or at most {@code atOnce} with the others
+ * queued (clock probes).
  */
 public final class AgentEnsemble implements AutoCloseable {
   private final List<Agent> agents;
@@ -53,14 +56,61 @@ public final class AgentEnsemble implements AutoCloseable {
       Collection<Agent> targets,
       Function<Agent, CallScope> within,
       Function<Agent, T> call) {
+    return call(phase, budget, targets, within, Integer.MAX_VALUE, call);
+  }
+
+  /**
+   * As {@link #call(String, Duration, Collection, Function, Function)}, with at most {@code atOnce}
+   * agents' calls in flight (and as many threads): the others wait their turn in a queue, not on a
+   * thread each. A call whose turn comes after its scope ended fails at once as it would have.
+   */
+  public <T> FanOut<T> call(
+      String phase,
+      Duration budget,
+      Collection<Agent> targets,
+      Function<Agent, CallScope> within,
+      int atOnce,
+      Function<Agent, T> call) {
     long deadline = System.nanoTime() + budget.toNanos();
     Map<Agent, CallScope> scopes = new LinkedHashMap<>();
     Map<Agent, CompletableFuture<T>> futures = new LinkedHashMap<>();
+    Queue<Runnable> turns = new ConcurrentLinkedQueue<>();
     for (Agent a : targets) {
       CallScope s = within.apply(a).child(deadline);
       scopes.put(a, s);
-      futures.put(a, CompletableFuture.supplyAsync(() -> s.run(() -> call.apply(a)), executor));
+      CompletableFuture<T> f = new CompletableFuture<>();
+      futures.put(a, f);
+      turns.add(
+          () -> {
+            try {
+              f.complete(s.run(() -> call.apply(a)));
+            } catch (Throwable e) {
+              f.completeExceptionally(e);
+            }
+          });
     }
+    Runnable worker =
+        () -> {
+          for (Runnable turn = turns.poll(); turn != null; turn = turns.poll()) {
+            turn.run();
+          }
+        };
+    for (int i = 0; i < Math.min(atOnce, futures.size()); i++) {
+      executor.execute(worker);
+    }
+    return outcome(phase, budget, deadline, scopes, futures);
+  }
+
+  /**
+   * Waits for every agent's call until {@code deadline}, then keeps each one's value or error; the
+   * calls still in flight are cancelled (interrupted) or expired (out of time) with their scopes.
+   */
+  private static <T> FanOut<T> outcome(
+      String phase,
+      Duration budget,
+      long deadline,
+      Map<Agent, CallScope> scopes,
+      Map<Agent, CompletableFuture<T>> futures) {
     boolean interrupted = !await(futures.values(), deadline);
     String gaveUp =
         interrupted

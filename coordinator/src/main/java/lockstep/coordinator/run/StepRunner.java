@@ -84,7 +84,8 @@ public final class StepRunner {
       if (!ready.ok()) {
         return StepResults.failed(stepId, kind, step.nodes(), step.errors());
       }
-      FanOut<ClockOffset> clock = phase(step, Phase.CLOCK_SYNC, agents, ClockOffset::measure);
+      FanOut<ClockOffset> clock =
+          phase(step, Phase.CLOCK_SYNC, agents, ClockOffset.AGENTS_AT_ONCE, ClockOffset::measure);
       if (!clock.ok()) {
         abortAll(step, "clock sync failed");
         return StepResults.failed(stepId, kind, step.nodes(), step.errors());
@@ -291,6 +292,15 @@ public final class StepRunner {
    */
   private <T> FanOut<T> phase(
       StepContext step, Phase phase, List<Agent> agents, Function<Agent, T> call) {
+    return phase(step, phase, agents, Integer.MAX_VALUE, call);
+  }
+
+  /**
+   * As {@link #phase(StepContext, Phase, List, Function)}, {@code atOnce} agents at a time (clock
+   * sync: a probe's answer is timed on the thread that sent it).
+   */
+  private <T> FanOut<T> phase(
+      StepContext step, Phase phase, List<Agent> agents, int atOnce, Function<Agent, T> call) {
     long began = System.nanoTime();
     FanOut<T> out =
         setup
@@ -300,6 +310,7 @@ public final class StepRunner {
                 phase.budget(),
                 agents,
                 step.guard()::scope,
+                atOnce,
                 step.guard().unlessLost(phase.label(), call));
     LOG.info(
         "phase {}: {} agents, {} ms",

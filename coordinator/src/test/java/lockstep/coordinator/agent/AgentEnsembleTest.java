@@ -1,16 +1,21 @@
 package lockstep.coordinator.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.grpc.Server;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.PrepareRequest;
@@ -155,6 +160,45 @@ class AgentEnsembleTest {
           .isEqualTo("agent n2: prepare: cancelled: prepare was interrupted");
       assertThat(silent.cancelled.await(5, TimeUnit.SECONDS)).as("cancelled on the agent").isTrue();
       assertThat(silent.cancelledAtNanos.get() - began).isLessThan(TimeUnit.SECONDS.toNanos(10));
+    }
+  }
+
+  @Test
+  void atMostAtOnceCallsAreInFlightAndTheOthersWaitTheirTurnWithoutAThread() throws Exception {
+    agents(1);
+    List<Agent> twelve = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      twelve.add(new GrpcAgent("a" + i, cluster.member(0).channel()));
+    }
+    AtomicInteger started = new AtomicInteger();
+    Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    CountDownLatch release = new CountDownLatch(1);
+    try (AgentEnsemble ensemble = new AgentEnsemble(twelve)) {
+      CallScope root = CallScope.open();
+      CompletableFuture<FanOut<Integer>> out =
+          CompletableFuture.supplyAsync(
+              () ->
+                  ensemble.call(
+                      "count",
+                      Duration.ofSeconds(30),
+                      twelve,
+                      a -> root,
+                      3,
+                      a -> {
+                        started.incrementAndGet();
+                        threads.add(Thread.currentThread());
+                        try {
+                          release.await(30, TimeUnit.SECONDS); // held until three are in flight
+                        } catch (InterruptedException e) {
+                          Thread.currentThread().interrupt();
+                        }
+                        return 1;
+                      }));
+      await().atMost(Duration.ofSeconds(10)).until(() -> started.get() >= 3);
+      assertThat(started.get()).as("no fourth call before one of the three ends").isEqualTo(3);
+      release.countDown();
+      assertThat(out.get(30, TimeUnit.SECONDS).values()).hasSize(12);
+      assertThat(threads).hasSizeLessThanOrEqualTo(3);
     }
   }
 }
