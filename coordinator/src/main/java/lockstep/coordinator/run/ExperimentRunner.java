@@ -169,12 +169,12 @@ public final class ExperimentRunner {
   public static FanOut<DescribeResponse> describe(
       AgentEnsemble ensemble, List<Agent> agents, FaultBounds bounds) {
     try (StepGuard alive = StepGuard.whileDescribing(agents, bounds.forAgents(agents.size()))) {
-      return ensemble.call(
+      return ensemble.callAsync(
           Phase.DESCRIBE.label(),
           Phase.DESCRIBE.budget(),
           agents,
           alive::scope,
-          alive.unlessLost(Phase.DESCRIBE.label(), Agent::describe));
+          alive.unlessLost(Phase.DESCRIBE.label(), Agent::describeAsync));
     }
   }
 

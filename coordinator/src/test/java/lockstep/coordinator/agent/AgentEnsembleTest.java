@@ -26,8 +26,14 @@ import lockstep.testsupport.InProcessCluster.Started;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** A fan-out keeps each agent's outcome, and a phase that gives up leaves no call running. */
+/**
+ * A fan-out keeps each agent's outcome, and a phase that gives up leaves no call running: with a
+ * thread per call ({@link AgentEnsemble#call}) and asynchronously ({@link AgentEnsemble#callAsync})
+ * alike.
+ */
 class AgentEnsembleTest {
   @TempDir Path base;
 
@@ -91,12 +97,21 @@ class AgentEnsembleTest {
 
   private static final PrepareRequest PREPARE = PrepareRequest.newBuilder().setRunId("r").build();
 
-  @Test
-  void eachAgentKeepsItsOwnValueOrError() throws Exception {
+  /** Prepare on {@code targets} within {@code budget}, blocking on threads or asynchronously. */
+  private static FanOut<PrepareResponse> prepare(
+      AgentEnsemble ensemble, boolean async, Duration budget, List<Agent> targets) {
+    CallScope root = CallScope.open();
+    return async
+        ? ensemble.callAsync("prepare", budget, targets, a -> root, a -> a.prepareAsync(PREPARE))
+        : ensemble.call("prepare", budget, targets, a -> root, a -> a.prepare(PREPARE));
+  }
+
+  @ParameterizedTest(name = "async {0}")
+  @ValueSource(booleans = {false, true})
+  void eachAgentKeepsItsOwnValueOrError(boolean async) throws Exception {
     List<Agent> agents = agents(2);
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
-      FanOut<PrepareResponse> out =
-          ensemble.call("prepare", Duration.ofMillis(300), agents, a -> a.prepare(PREPARE));
+      FanOut<PrepareResponse> out = prepare(ensemble, async, Duration.ofMillis(300), agents);
 
       assertThat(out.ok()).isFalse();
       assertThat(out.values()).containsOnlyKeys(agents.get(0));
@@ -109,14 +124,14 @@ class AgentEnsembleTest {
     }
   }
 
-  @Test
-  void aPhaseThatRunsOutOfTimeCancelsTheCallOnTheAgent() throws Exception {
+  @ParameterizedTest(name = "async {0}")
+  @ValueSource(booleans = {false, true})
+  void aPhaseThatRunsOutOfTimeCancelsTheCallOnTheAgent(boolean async) throws Exception {
     List<Agent> agents = agents(2);
     Agents silent = services.get(1);
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
       long began = System.nanoTime();
-      FanOut<PrepareResponse> out =
-          ensemble.call("prepare", Duration.ofMillis(500), agents, a -> a.prepare(PREPARE));
+      FanOut<PrepareResponse> out = prepare(ensemble, async, Duration.ofMillis(500), agents);
       long returned = System.nanoTime();
 
       assertThat(out.errors().get(agents.get(1)))
@@ -130,8 +145,9 @@ class AgentEnsembleTest {
     }
   }
 
-  @Test
-  void aPhaseThatGivesUpBeforeItsDeadlineCancelsTheCallOnTheAgent() throws Exception {
+  @ParameterizedTest(name = "async {0}")
+  @ValueSource(booleans = {false, true})
+  void aPhaseThatGivesUpBeforeItsDeadlineCancelsTheCallOnTheAgent(boolean async) throws Exception {
     List<Agent> agents = agents(2);
     Agents silent = services.get(1);
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
@@ -149,8 +165,7 @@ class AgentEnsembleTest {
               });
       long began = System.nanoTime();
       FanOut<PrepareResponse> out =
-          ensemble.call(
-              "prepare", Duration.ofMinutes(3), List.of(agents.get(1)), a -> a.prepare(PREPARE));
+          prepare(ensemble, async, Duration.ofMinutes(3), List.of(agents.get(1)));
       assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
       interrupter.join();
 
