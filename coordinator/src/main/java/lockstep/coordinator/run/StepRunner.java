@@ -61,6 +61,7 @@ public final class StepRunner {
     Map<Agent, CleanupResponse> cleanups = Map.of();
     Map<Agent, PrepareResponse> prepared = Map.of();
     long startAt = 0;
+    long began = System.nanoTime();
     active = new ActiveStep(step.agentRunId(), stepId, agents);
     StepFaults faults = StepFaults.of(setup.scenario().faults(), step.nodes(), setup.injector());
     step.guardedBy(
@@ -133,6 +134,11 @@ public final class StepRunner {
       reportLost(step, prepared, faults.lostVictims());
       faults.recover().forEach(step::error);
     }
+    LOG.info(
+        "step {}: {} agents, {} ms",
+        stepId,
+        agents.size(),
+        (System.nanoTime() - began) / 1_000_000);
     List<NodeOutcome> outcomes = new ArrayList<>();
     for (Agent a : agents) {
       GetResultResponse r = results.get(a);

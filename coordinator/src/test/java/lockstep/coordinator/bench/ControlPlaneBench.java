@@ -103,13 +103,15 @@ public final class ControlPlaneBench {
               step.results().stream().map(NodeResult::clockUncertaintyMillis).sorted().toList();
           List<Double> off =
               step.results().stream().map(x -> Math.abs(x.clockOffsetMillis())).sorted().toList();
+          List<Double> skew =
+              step.results().stream().map(x -> Math.abs(x.startSkewMillis())).sorted().toList();
           uncertainty.addAll(unc);
           offsets.addAll(off);
           System.out.printf(
               Locale.ROOT,
               "agents %d repeat %d seconds %.3f coordinator_cpu_ms_per_agent %.3f"
                   + " process_cpu_ms_per_agent %.3f status %s clock_uncertainty_us %.0f [max %.0f]"
-                  + " abs_offset_us %.0f [max %.0f]%n",
+                  + " abs_offset_us %.0f [max %.0f] start_skew_ms %.1f [max %.1f]%n",
               n,
               r,
               s,
@@ -119,7 +121,9 @@ public final class ControlPlaneBench {
               unc.isEmpty() ? Double.NaN : median(unc) * 1000,
               unc.isEmpty() ? Double.NaN : unc.get(unc.size() - 1) * 1000,
               off.isEmpty() ? Double.NaN : median(off) * 1000,
-              off.isEmpty() ? Double.NaN : off.get(off.size() - 1) * 1000);
+              off.isEmpty() ? Double.NaN : off.get(off.size() - 1) * 1000,
+              skew.isEmpty() ? Double.NaN : median(skew),
+              skew.isEmpty() ? Double.NaN : skew.get(skew.size() - 1));
           if (Boolean.getBoolean("bench.threads")) {
             // -Dbench.threads=true: where the step's CPU went, by kind of thread
             cpu.byKind().entrySet().stream()
