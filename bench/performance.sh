@@ -8,13 +8,15 @@
 # wakes N processes at one absolute instant), lockfiles (lock-files vs a C program with the same
 # syscalls, and the ramp of the time series), pingpong (vs ctdb's ping_pong), dd (write 4 KiB
 # blocks + fdatasync vs dd, alone and two at once), control (256 and
-# 1024 in-process agents: wall time per step and the coordinator's CPU per agent), instrumentation (the lock workloads with per-op latency and progress
-# samples on vs off). Each
+# 1024 in-process agents: wall time per step and the coordinator's CPU per agent), fleet (64 real
+# agent processes on this machine: describe, step time, start skew; not in the default set),
+# instrumentation (the lock workloads with per-op latency and progress samples on vs off). Each
 # comparison alternates A B B A ... (BENCH_PAIRS pairs), so a drift of the machine's state
 # favours neither side, and reports medians and the spread. Counts: BENCH_PAIRS (5),
 # BENCH_CLOCK_STEPS (10), BENCH_SKEW_STEPS (4), BENCH_SKEW_AGENTS ("2 4 16"),
 # BENCH_PINGPONG_SECONDS (3), BENCH_RAMP_FILES (5000), BENCH_RAMP_RUNS (3), BENCH_DD_MIB (256),
 # BENCH_CONTROL_REPEATS (5), BENCH_CONTROL_AGENTS ("256 1024"), BENCH_CONTROL_JAVA_OPTS,
+# BENCH_FLEET_AGENTS ("64"), BENCH_FLEET_STEPS (5), BENCH_FLEET_REHEARSED (1),
 # BENCH_LOCAL_DIR (/var/tmp/lockstep-perf, removed at the end).
 #
 # Every goal ends with one machine-readable line:
@@ -51,6 +53,8 @@ cleanup() {
 trap cleanup EXIT
 
 say() { echo "performance: $*" >&2; }
+# what else uses the CPU now (other than this bench's own processes): "name(%cpu) ..."
+beside() { ps -eo comm,pcpu --sort=-pcpu --no-headers | awk '$2 >= 5 {printf "%s(%s) ", $1, $2}'; }
 
 # BENCH_AGENT_JAR / BENCH_COORD_JAR measure other builds (e.g. before and after a change).
 if [[ -z "${BENCH_AGENT_JAR:-}" || -z "${BENCH_COORD_JAR:-}" ]]; then
@@ -63,8 +67,8 @@ cc -O2 -Wall -pthread -o "$WORK/lock_files" "$HERE/bench/c/lock_files.c"
 mkdir -p "$LOCAL_DIR"
 
 AGENTS=""
-# start_agents N ROOT_PREFIX -> AGENTS=host:port,host:port,...
-start_agents() {
+# launch_agents N ROOT_PREFIX -> AGENTS=host:port,host:port,...: N agent processes listening
+launch_agents() {
   local n=$1 prefix=$2 addrs=() outs=()
   for i in $(seq 1 "$n"); do
     local out="$WORK/agent-$prefix-$i.out"
@@ -82,6 +86,12 @@ start_agents() {
     addrs+=("$(grep -o 'listening on [0-9.]*:[0-9]*' "$out" | head -n1 | sed 's/listening on //')")
   done
   AGENTS=$(IFS=,; echo "${addrs[*]}")
+}
+
+# start_agents N ROOT_PREFIX -> AGENTS, each agent answering a describe
+start_agents() {
+  launch_agents "$@"
+  local prefix=$2
   # A cold agent's first describe loads classes and reads /proc; on a busy machine that can pass
   # the 5 s deadline. Ask once (up to 5 tries) before measuring anything.
   for try in 1 2 3 4 5; do
@@ -383,6 +393,7 @@ goal_control() {
     || { say "could not build the control-plane benchmark; see below"; tail -n 20 "$WORK/tc.log" >&2; return 1; }
   local cp="$HERE/coordinator/target/test-classes:$HERE/coordinator/target/classes:$HERE/agent/target/test-classes:$HERE/agent/target/classes:$HERE/test-support/target/classes:$HERE/common/target/classes:$HERE/proto/target/classes:$(cat "$WORK/cp.txt")"
   for n in $sizes; do
+    say "control: $n agents (load $(cut -d' ' -f1-3 /proc/loadavg); beside: $(beside))"
     # shellcheck disable=SC2086 # BENCH_CONTROL_JAVA_OPTS: several options, e.g. -Dbench.threads=true
     java -Xmx1g ${BENCH_CONTROL_JAVA_OPTS:-} -Dlog4j2.configurationFile=log4j2-coordinator.xml -Dlockstep.log.dir="$WORK" -cp "$cp" \
       lockstep.coordinator.bench.ControlPlaneBench "$n" "${BENCH_CONTROL_REPEATS:-5}" | grep -v '^[0-9:. ]*\(INFO\|DEBUG\)' | tee "$WORK/cp-$n.txt"
@@ -410,6 +421,68 @@ goal_control() {
       r=$(calc "$c / $(awk '/^coordinator_cpu_ms_per_agent/ {print $2}' "$WORK/cp-$first.txt")")
       goal "control-cpu-per-agent-$n-vs-$first" "$r" 1.25 "$(le "$r" 1.25)"
     fi
+  done
+}
+
+# fleet: N real agent processes on this machine (127.0.0.1, port 0, roots under LOCAL_DIR), one
+# fresh coordinator's run of BENCH_FLEET_STEPS tiny steps, tried once (no describe retry: whether
+# N cold agents are described is the point); its describe and step times from the coordinator's
+# log, the start skew from run.json
+goal_fleet() {
+  local steps="${BENCH_FLEET_STEPS:-5}" n
+  for n in ${BENCH_FLEET_AGENTS:-64}; do
+    say "fleet: $n agent processes, one run of $steps tiny steps (load $(cut -d' ' -f1-3 /proc/loadavg); beside: $(beside))"
+    local t0=$SECONDS
+    launch_agents "$n" "fleet$n"
+    say "fleet: $n agents listening after $((SECONDS - t0)) s"
+    if [[ ${BENCH_FLEET_REHEARSED:-1} == 1 ]]; then
+      # A cluster's agents have long finished their start-up rehearsal (a ping-pong step with a
+      # worker process) when a run comes; here N of them rehearse at once on this machine's cores.
+      # Wait for each one's (BENCH_FLEET_REHEARSED=0: run at once, beside the rehearsals).
+      local f
+      for f in "$WORK"/agent-fleet"$n"-*.out.log; do
+        for _ in $(seq 1 6000); do
+          grep -q 'start-up rehearsal done\|start-up rehearsal failed\|no tmpfs for the start-up' "$f" && break
+          sleep 0.1
+        done
+      done
+      say "fleet: $n agents rehearsed after $((SECONDS - t0)) s"
+    fi
+    local scen out logs rc=0
+    scen=$(mktemp "$WORK/s.XXXXXX.yaml")
+    out=$(mktemp -d "$WORK/r.XXXXXX")
+    logs=$(mktemp -d "$WORK/l.XXXXXX")
+    printf '%s\n' "name: perf-fleet
+plan: [all]
+repeat: $steps
+workload:
+  type: write
+  size: 4KiB
+  block-size: 4KiB" >"$scen"
+    say "fleet: running (load $(cut -d' ' -f1-3 /proc/loadavg); beside: $(beside))"
+    java -Dlockstep.log.dir="$logs" -jar "$COORD_JAR" run "$scen" --agents "$AGENTS" --out "$out" \
+      >"$out.log" 2>&1 || rc=$?
+    local described
+    described=$(grep -o 'phase describe: [0-9]* agents, [0-9]* ms' "$logs/lockstep.log" 2>/dev/null | awk '{print $5}' | head -n1 || true)
+    local stepms
+    stepms=$(grep -o 'step [^:]*: [0-9]* agents, [0-9]* ms' "$logs/lockstep.log" 2>/dev/null | grep -v 'step warm-up' | awk '{print $5}' | tr '\n' ' ' || true)
+    echo "fleet $n agents: run exit $rc, describe ${described:-?} ms, steps ms: ${stepms:-none}"
+    if [[ $rc != 0 ]]; then
+      tail -n 8 "$out.log" >&2
+      grep -E 'WARN|ERROR' "$logs/lockstep.log" 2>/dev/null | tail -n 8 >&2 || true
+      goal "fleet-$n-run" failed ok no
+    else
+      local t r s
+      t=(); r=()
+      while read -r rep tru _; do r+=("$rep"); t+=("$tru"); done < <(python3 "$STATS" skew "$out")
+      s=$(python3 "$STATS" summary "${t[@]}")
+      echo "fleet $n agents: per-step max |true start skew| ms median $(field "$s" 1) [$(field "$s" 2) .. $(field "$s" 3)]; reported median $(field "$(python3 "$STATS" summary "${r[@]}")" 1)"
+      goal "fleet-$n-run" ok ok yes
+      goal "fleet-$n-describe-ms" "$described" "(printed)" -
+      goal "fleet-$n-step-ms-median" "$(field "$(python3 "$STATS" summary $stepms)" 1)" "(printed)" -
+      goal "fleet-$n-start-skew-median-ms" "$(field "$s" 1)" "(printed)" -
+    fi
+    stop_agents
   done
 }
 

@@ -6,8 +6,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import lockstep.agent.metrics.RunView;
 import lockstep.agent.security.CallerIdentity;
 import lockstep.agent.telemetry.ResourceSampler;
@@ -31,6 +33,11 @@ import org.apache.logging.log4j.Logger;
  * instant, result, abort reason, series and cleanup change under it. Its owner is fixed at prepare
  * and checked by the run ({@link #checkOwner}); its cleanup (files removed) happens once, after the
  * run has ended.
+ *
+ * <p>What it asks of the registry's timer follows its state: its progress is sampled every {@link
+ * #SAMPLE_MILLIS} ms only while it is RUNNING (a final run's series is final), and its lease is
+ * checked only when due, until its cleanup begins ({@link Lease}). A run prepared, ended or cleaned
+ * costs the timer next to nothing.
  */
 public final class Run {
   /** How often a running run's progress and resources are sampled (the progress cadence). */
@@ -68,11 +75,14 @@ public final class Run {
   private final Prepared prepared;
   private final Lease lease;
 
-  /** The registry's timer: moves the run to RUNNING at its instant. */
+  /**
+   * The registry's timer: moves the run to RUNNING at its instant, samples it while it runs, checks
+   * its lease when due.
+   */
   private final ScheduledExecutorService timer;
 
-  /** Runs once the workload's files are removed (the run's manifest goes). */
-  private final Runnable afterCleanup;
+  /** Told once the workload's files are removed (the run's manifest goes). */
+  private final Consumer<Run> afterCleanup;
 
   /** Completed once the run is in a final state. */
   private final CompletableFuture<Void> finished = new CompletableFuture<>();
@@ -87,7 +97,10 @@ public final class Run {
   private Cleanup cleanup;
   private long cleanedAtMillis;
 
-  Run(Prepared prepared, ScheduledExecutorService timer, Runnable afterCleanup) {
+  /** The progress samples' task, while the run is RUNNING. */
+  private ScheduledFuture<?> sampling;
+
+  Run(Prepared prepared, ScheduledExecutorService timer, Consumer<Run> afterCleanup) {
     this.prepared = prepared;
     this.lease = new Lease(prepared.leaseMillis(), prepared.by(), prepared.atMillis());
     this.series = new ProgressSeries(prepared.workload());
@@ -155,6 +168,24 @@ public final class Run {
     lease.peerGone(nowMillis);
   }
 
+  /**
+   * Tells {@code onExpiry} why (on the timer's thread) if the lease runs out before the run's
+   * cleanup begins.
+   */
+  void watchLease(Consumer<String> onExpiry) {
+    lease.watch(timer, onExpiry);
+  }
+
+  /** Whether a lease check is pending on the timer. */
+  boolean leaseWatched() {
+    return lease.watched();
+  }
+
+  /** Whether progress samples are being taken (only while RUNNING). */
+  synchronized boolean sampling() {
+    return sampling != null;
+  }
+
   /** Why the lease ran out, or null while it holds or once the run's cleanup has begun. */
   String leaseExpiry(long nowMillis) {
     return cleanupStarted() ? null : lease.expiry(nowMillis);
@@ -186,10 +217,20 @@ public final class Run {
     return state;
   }
 
-  /** The instant came: an armed run is running (one that already ended stays as it ended). */
+  /**
+   * The instant came: an armed run is running (one that already ended stays as it ended), and its
+   * progress is sampled from now until it ends.
+   */
   private synchronized void instantReached() {
     if (state == RunState.RUN_STATE_ARMED) {
       move(RunState.RUN_STATE_RUNNING);
+      try {
+        sampling =
+            timer.scheduleAtFixedRate(
+                this::sample, SAMPLE_MILLIS, SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException closing) {
+        // the registry is closing: the run is aborted, its series ends where it ended
+      }
     }
   }
 
@@ -235,12 +276,16 @@ public final class Run {
     if (state == RunState.RUN_STATE_ARMED && WallClock.nowNanos() >= startAt) {
       move(RunState.RUN_STATE_RUNNING); // it ended before the timer marked its instant
     }
+    if (sampling != null) {
+      sampling.cancel(false); // the series is final from here
+      sampling = null;
+    }
     r.addAllSeries(series.close(r, prepared.spec(), startAt, state == RunState.RUN_STATE_RUNNING));
     result = r.build();
     move(result.getState());
   }
 
-  /** Appends one progress sample while running; called by the registry's timer. */
+  /** Appends one progress sample while running; called on the registry's timer. */
   synchronized void sample() {
     if (state == RunState.RUN_STATE_RUNNING) {
       series.sample();
@@ -359,6 +404,7 @@ public final class Run {
       report = new CompletableFuture<>();
       cleanup = new Cleanup(onRequest, report);
     }
+    lease.stop(); // a run being cleaned has no lease to run out
     executor.execute(() -> clean(reason, report));
     return report;
   }
@@ -368,7 +414,7 @@ public final class Run {
       abort(reason);
       awaitEnd();
       CleanupReport r = prepared.workload().cleanup();
-      afterCleanup.run();
+      afterCleanup.accept(this);
       synchronized (this) {
         cleanedAtMillis = System.currentTimeMillis();
       }

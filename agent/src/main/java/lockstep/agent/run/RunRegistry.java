@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -39,6 +41,11 @@ import org.apache.logging.log4j.Logger;
  * ran out: they are aborted and their files removed, but their result is kept for {@link
  * Leases#RESULT_RETENTION_MILLIS} ms so that a coordinator (or `lockstep collect`) can still fetch
  * it.
+ *
+ * <p>All of that on one timer thread that wakes only for what is due: a running run's samples, an
+ * instant, a lease check when the lease would run out, a kept result's end. An agent without a
+ * running run is not woken every sample period (with a thousand agents in one JVM, as in the
+ * control-plane bench, a tick per agent every 100 ms was half the process's CPU).
  */
 public final class RunRegistry implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(RunRegistry.class);
@@ -75,9 +82,14 @@ public final class RunRegistry implements AutoCloseable {
   /** A Prepare under way (its run is not in {@link #runs} yet), or null. */
   private Claim preparing;
 
-  /** Samples running runs, moves armed runs to RUNNING at their instant, finds expired leases. */
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("run-timer"));
+  /**
+   * Moves armed runs to RUNNING at their instant, samples running runs, checks leases when due,
+   * drops kept results; a cancelled task leaves its queue at once.
+   */
+  private final ScheduledThreadPoolExecutor timer = timer();
+
+  /** Each kept result's end on the {@link #timer}: runs cleaned but kept for collect. */
+  private final Map<Run, ScheduledFuture<?>> keptResults = new ConcurrentHashMap<>();
 
   /** Cleans the runs whose lease ran out (a cleanup waits for its run and removes files). */
   private final ExecutorService leaseCleanups =
@@ -104,8 +116,13 @@ public final class RunRegistry implements AutoCloseable {
           paths.root(),
           left);
     }
-    timer.scheduleAtFixedRate(
-        this::tick, Run.SAMPLE_MILLIS, Run.SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  private static ScheduledThreadPoolExecutor timer() {
+    ScheduledThreadPoolExecutor t =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("run-timer"));
+    t.setRemoveOnCancelPolicy(true);
+    return t;
   }
 
   public AgentConfig config() {
@@ -122,30 +139,27 @@ public final class RunRegistry implements AutoCloseable {
     rehearsal = r;
   }
 
-  private void tick() {
-    long now = System.currentTimeMillis();
-    for (Run run : runs.values()) {
-      try {
-        run.sample();
-        String expiry = run.leaseExpiry(now);
-        if (expiry != null) {
-          LOG.warn(
-              "run {}: {}; aborting and removing its files (the result is kept for collect)",
-              run.runId(),
-              expiry);
-          run.cleanup(expiry, false, leaseCleanups);
-        } else if (run.cleanedAtMillis() > 0
-            && now - run.cleanedAtMillis() > Leases.RESULT_RETENTION_MILLIS) {
-          runs.remove(run.runId(), run);
-          LOG.info(
-              "run {}: result dropped {} ms after its cleanup",
-              run.runId(),
-              Leases.RESULT_RETENTION_MILLIS);
-        }
-      } catch (RuntimeException e) {
-        LOG.error("sampling run {} failed", run.runId(), e);
-      }
+  /**
+   * The run's lease ran out ({@code why}): it is aborted and its files removed, its result kept.
+   */
+  private void leaseRanOut(Run run, String why) {
+    if (closed || runs.get(run.runId()) != run) {
+      return;
     }
+    LOG.warn(
+        "run {}: {}; aborting and removing its files (the result is kept for collect)",
+        run.runId(),
+        why);
+    try {
+      run.cleanup(why, false, leaseCleanups);
+    } catch (RejectedExecutionException closing) {
+      // the registry is closing: close() cleans every run
+    }
+  }
+
+  /** Tasks pending on the registry's timer (samples, instants, lease checks, kept results). */
+  int timerTasks() {
+    return timer.getQueue().size();
   }
 
   /**
@@ -210,8 +224,9 @@ public final class RunRegistry implements AutoCloseable {
                   System.currentTimeMillis(),
                   sampler),
               timer,
-              () -> cleanedUp(request.getRunId()));
+              this::cleanedUp);
       runs.put(run.runId(), run);
+      run.watchLease(why -> leaseRanOut(run, why));
       if (closed) {
         // closed while this Prepare started its workers: they must not outlive the registry
         discard(run.runId());
@@ -278,6 +293,36 @@ public final class RunRegistry implements AutoCloseable {
   private void cleanupFailedPrepare(Workload workload, String runId) {
     workload.cleanup();
     cleanedUp(runId);
+  }
+
+  /**
+   * A run's files are removed: its directory and manifest follow ({@link #cleanedUp(String)}), and
+   * its result is kept for {@link Leases#RESULT_RETENTION_MILLIS} ms unless a Cleanup call forgets
+   * the run now ({@link #cleanup(Run)}).
+   */
+  private void cleanedUp(Run run) {
+    cleanedUp(run.runId());
+    if (runs.get(run.runId()) != run) {
+      return;
+    }
+    try {
+      keptResults.put(
+          run,
+          timer.schedule(
+              () -> dropResult(run), Leases.RESULT_RETENTION_MILLIS, TimeUnit.MILLISECONDS));
+    } catch (RejectedExecutionException closing) {
+      // the registry is closing: nothing is kept
+    }
+  }
+
+  private void dropResult(Run run) {
+    keptResults.remove(run);
+    if (runs.remove(run.runId(), run)) {
+      LOG.info(
+          "run {}: result dropped {} ms after its cleanup",
+          run.runId(),
+          Leases.RESULT_RETENTION_MILLIS);
+    }
   }
 
   /**
@@ -494,6 +539,10 @@ public final class RunRegistry implements AutoCloseable {
     String runId = run.runId();
     CleanupReport report = run.cleanup("cleanup");
     runs.remove(runId, run);
+    ScheduledFuture<?> kept = keptResults.remove(run);
+    if (kept != null) {
+      kept.cancel(false);
+    }
     LOG.info(
         "run {} cleaned up: {} files removed, {} left",
         runId,

@@ -41,7 +41,7 @@ class RunTest {
               System.currentTimeMillis(),
               null),
           timer,
-          cleanedUp::incrementAndGet);
+          r -> cleanedUp.incrementAndGet());
 
   @AfterEach
   void stop() {

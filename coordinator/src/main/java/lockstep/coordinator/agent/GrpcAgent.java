@@ -1,22 +1,29 @@
 package lockstep.coordinator.agent;
 
+import io.grpc.CallOptions;
 import io.grpc.Channel;
+import io.grpc.ClientCall;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AbortResponse;
@@ -35,10 +42,12 @@ import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.ProbeClockRequest;
 import lockstep.agent.v1.ProbeClockResponse;
+import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.StartRequest;
 import lockstep.agent.v1.StartResponse;
 import lockstep.agent.v1.WatchProgressRequest;
 import lockstep.agent.v1.WatchProgressResponse;
+import lockstep.common.DaemonThreads;
 import lockstep.common.WallClock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -66,6 +75,10 @@ public final class GrpcAgent implements Agent {
   static final int UDP_LOST_IN_A_ROW = 3;
 
   private static final Logger LOG = LogManager.getLogger(GrpcAgent.class);
+
+  /** Where an asynchronous call's error is explained (a thread only while one is). */
+  private static final Executor REFUSALS =
+      Executors.newCachedThreadPool(DaemonThreads.named("agent-errors"));
 
   private final String address;
   private final Channel channel;
@@ -108,12 +121,17 @@ public final class GrpcAgent implements Agent {
     this.security = security;
   }
 
-  /** The scope's deadline travels with the call (gRPC's Context); {@link #UNSCOPED} without. */
-  private AgentServiceGrpc.AgentServiceBlockingStub stub() {
-    AgentServiceGrpc.AgentServiceBlockingStub s = AgentServiceGrpc.newBlockingStub(channel);
-    return Context.current().getDeadline() == null
-        ? s.withDeadlineAfter(UNSCOPED.toMillis(), TimeUnit.MILLISECONDS)
-        : s;
+  /**
+   * The scope's deadline travels with the call (gRPC's Context); {@link #UNSCOPED} without. An
+   * asynchronous call's answer is handled on the thread it arrives on ({@code direct}): it only
+   * completes a future.
+   */
+  private static CallOptions options(boolean direct) {
+    CallOptions o =
+        Context.current().getDeadline() == null
+            ? CallOptions.DEFAULT.withDeadlineAfter(UNSCOPED.toMillis(), TimeUnit.MILLISECONDS)
+            : CallOptions.DEFAULT;
+    return direct ? o.withExecutor(Runnable::run) : o;
   }
 
   private <T> T call(String name, Supplier<T> call) {
@@ -124,6 +142,64 @@ public final class GrpcAgent implements Agent {
     }
   }
 
+  /** A unary call, waited for on this thread. */
+  private <Q, R> R blocking(String name, MethodDescriptor<Q, R> method, Q request) {
+    return call(
+        name, () -> ClientCalls.blockingUnaryCall(channel, method, options(false), request));
+  }
+
+  /** A unary call whose answer completes the future; no thread waits for it. */
+  private <Q, R> CompletableFuture<R> async(String name, MethodDescriptor<Q, R> method, Q request) {
+    CompletableFuture<R> answer = new CompletableFuture<>();
+    try {
+      ClientCalls.asyncUnaryCall(
+          channel.newCall(method, options(true)),
+          request,
+          new StreamObserver<>() {
+            @Override
+            public void onNext(R r) {
+              answer.complete(r);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+              failed(answer, name, t);
+            }
+
+            @Override
+            public void onCompleted() {
+              // onNext completed it; a unary call without an answer ends in onError
+            }
+          });
+    } catch (RuntimeException e) {
+      answer.completeExceptionally(failure(name, e));
+    }
+    return answer;
+  }
+
+  /**
+   * Fails {@code answer} with the call's error, explained off the transport's thread: explaining a
+   * refused connection may ask the agent whether it speaks TLS ({@link ConnectionRefusals}), a
+   * handshake that must not hold the thread every answer arrives on.
+   */
+  private void failed(CompletableFuture<?> answer, String name, Throwable t) {
+    if (security == null || Status.fromThrowable(t).getCode() != Status.Code.UNAVAILABLE) {
+      answer.completeExceptionally(failure(name, t)); // nothing to ask the agent
+      return;
+    }
+    try {
+      REFUSALS.execute(() -> answer.completeExceptionally(failure(name, t)));
+    } catch (RejectedExecutionException e) {
+      answer.completeExceptionally(failure(name, t));
+    }
+  }
+
+  private AgentCallException failure(String name, Throwable t) {
+    return t instanceof AgentCallException e
+        ? e
+        : AgentCallException.of(address, name, Status.fromThrowable(t), security);
+  }
+
   @Override
   public String address() {
     return address;
@@ -131,8 +207,22 @@ public final class GrpcAgent implements Agent {
 
   @Override
   public DescribeResponse describe() {
-    DescribeResponse d =
-        call("describe", () -> stub().describe(DescribeRequest.getDefaultInstance()));
+    return described(
+        blocking(
+            "describe",
+            AgentServiceGrpc.getDescribeMethod(),
+            DescribeRequest.getDefaultInstance()));
+  }
+
+  @Override
+  public CompletableFuture<DescribeResponse> describeAsync() {
+    return async(
+            "describe", AgentServiceGrpc.getDescribeMethod(), DescribeRequest.getDefaultInstance())
+        .thenApply(this::described);
+  }
+
+  /** What a Describe tells of the agent's clock probe port: the UDP probes from then on. */
+  private DescribeResponse described(DescribeResponse d) {
     synchronized (probing) {
       if (udp == null && udpPortsLeft.isEmpty()) {
         udpPortsLeft.addAll(
@@ -208,10 +298,15 @@ public final class GrpcAgent implements Agent {
     return call(
         "clock probe",
         () -> {
-          var s = stub();
+          CallOptions options = options(false);
           long t0 = System.nanoTime(); // before the wall clock: see UdpClockProbe
           long wall = WallClock.nowNanos();
-          ProbeClockResponse r = s.probeClock(ProbeClockRequest.getDefaultInstance());
+          ProbeClockResponse r =
+              ClientCalls.blockingUnaryCall(
+                  channel,
+                  AgentServiceGrpc.getProbeClockMethod(),
+                  options,
+                  ProbeClockRequest.getDefaultInstance());
           long rtt = System.nanoTime() - t0;
           if (r.getReceiveUnixNanos() == 0 || r.getSendUnixNanos() == 0) {
             return new ClockSample(wall, rtt, r.getAgentUnixNanos());
@@ -222,85 +317,126 @@ public final class GrpcAgent implements Agent {
 
   @Override
   public PrepareResponse prepare(PrepareRequest request) {
-    return call("prepare", () -> stub().prepare(request));
+    return blocking("prepare", AgentServiceGrpc.getPrepareMethod(), request);
+  }
+
+  @Override
+  public CompletableFuture<PrepareResponse> prepareAsync(PrepareRequest request) {
+    return async("prepare", AgentServiceGrpc.getPrepareMethod(), request);
+  }
+
+  private static StartRequest startRequest(String runId, long startAtAgentUnixNanos) {
+    return StartRequest.newBuilder()
+        .setRunId(runId)
+        .setStartAtUnixNanos(startAtAgentUnixNanos)
+        .build();
   }
 
   @Override
   public StartResponse start(String runId, long startAtAgentUnixNanos) {
-    return call(
-        "start",
-        () ->
-            stub()
-                .start(
-                    StartRequest.newBuilder()
-                        .setRunId(runId)
-                        .setStartAtUnixNanos(startAtAgentUnixNanos)
-                        .build()));
+    return blocking(
+        "start", AgentServiceGrpc.getStartMethod(), startRequest(runId, startAtAgentUnixNanos));
   }
 
   @Override
-  public Iterator<WatchProgressResponse> watchProgress(String runId, int intervalMillis) {
-    Iterator<WatchProgressResponse> it =
-        call(
-            "watch progress",
-            () ->
-                stub()
-                    .watchProgress(
-                        WatchProgressRequest.newBuilder()
-                            .setRunId(runId)
-                            .setIntervalMillis(intervalMillis)
-                            .build()));
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return call("watch progress", it::hasNext);
-      }
+  public CompletableFuture<StartResponse> startAsync(String runId, long startAtAgentUnixNanos) {
+    return async(
+        "start", AgentServiceGrpc.getStartMethod(), startRequest(runId, startAtAgentUnixNanos));
+  }
 
-      @Override
-      public WatchProgressResponse next() {
-        return call("watch progress", it::next);
-      }
-    };
+  @Override
+  public CompletableFuture<RunState> watchProgress(
+      String runId, int intervalMillis, Consumer<WatchProgressResponse> onSample) {
+    CompletableFuture<RunState> last = new CompletableFuture<>();
+    try {
+      ClientCall<WatchProgressRequest, WatchProgressResponse> call =
+          channel.newCall(AgentServiceGrpc.getWatchProgressMethod(), options(true));
+      ClientCalls.asyncServerStreamingCall(
+          call,
+          WatchProgressRequest.newBuilder()
+              .setRunId(runId)
+              .setIntervalMillis(intervalMillis)
+              .build(),
+          new StreamObserver<>() {
+            private RunState state = RunState.RUN_STATE_UNSPECIFIED;
+
+            @Override
+            public void onNext(WatchProgressResponse r) {
+              state = r.getState();
+              onSample.accept(r);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+              failed(last, "watch progress", t);
+            }
+
+            @Override
+            public void onCompleted() {
+              last.complete(state);
+            }
+          });
+    } catch (RuntimeException e) {
+      last.completeExceptionally(failure("watch progress", e));
+    }
+    return last;
+  }
+
+  private static GetResultRequest getResultRequest(String runId) {
+    return GetResultRequest.newBuilder().setRunId(runId).build();
   }
 
   @Override
   public GetResultResponse getResult(String runId) {
-    return call(
-        "get result",
-        () -> stub().getResult(GetResultRequest.newBuilder().setRunId(runId).build()));
+    return blocking("get result", AgentServiceGrpc.getGetResultMethod(), getResultRequest(runId));
+  }
+
+  @Override
+  public CompletableFuture<GetResultResponse> getResultAsync(String runId) {
+    return async("get result", AgentServiceGrpc.getGetResultMethod(), getResultRequest(runId));
+  }
+
+  private static AbortRequest abortRequest(String runId, String reason, boolean removeFiles) {
+    return AbortRequest.newBuilder()
+        .setRunId(runId)
+        .setReason(reason)
+        .setRemoveFiles(removeFiles)
+        .build();
   }
 
   @Override
   public AbortResponse abort(String runId, String reason, boolean removeFiles) {
-    return call(
-        "abort",
-        () ->
-            stub()
-                .abort(
-                    AbortRequest.newBuilder()
-                        .setRunId(runId)
-                        .setReason(reason)
-                        .setRemoveFiles(removeFiles)
-                        .build()));
+    return blocking(
+        "abort", AgentServiceGrpc.getAbortMethod(), abortRequest(runId, reason, removeFiles));
+  }
+
+  @Override
+  public CompletableFuture<AbortResponse> abortAsync(String runId, String reason) {
+    return async("abort", AgentServiceGrpc.getAbortMethod(), abortRequest(runId, reason, false));
+  }
+
+  private static CleanupRequest cleanupRequest(String runId, boolean runDirOnly) {
+    return CleanupRequest.newBuilder().setRunId(runId).setRunDirOnly(runDirOnly).build();
   }
 
   @Override
   public CleanupResponse cleanup(String runId) {
-    return cleanup(runId, false);
+    return blocking("cleanup", AgentServiceGrpc.getCleanupMethod(), cleanupRequest(runId, false));
+  }
+
+  @Override
+  public CompletableFuture<CleanupResponse> cleanupAsync(String runId) {
+    return async("cleanup", AgentServiceGrpc.getCleanupMethod(), cleanupRequest(runId, false));
   }
 
   @Override
   public CleanupResponse removeRunDir(String runId) {
-    return cleanup(runId, true);
+    return blocking("cleanup", AgentServiceGrpc.getCleanupMethod(), cleanupRequest(runId, true));
   }
 
-  private CleanupResponse cleanup(String runId, boolean runDirOnly) {
-    return call(
-        "cleanup",
-        () ->
-            stub()
-                .cleanup(
-                    CleanupRequest.newBuilder().setRunId(runId).setRunDirOnly(runDirOnly).build()));
+  @Override
+  public CompletableFuture<CleanupResponse> removeRunDirAsync(String runId) {
+    return async("cleanup", AgentServiceGrpc.getCleanupMethod(), cleanupRequest(runId, true));
   }
 
   /**
@@ -309,37 +445,16 @@ public final class GrpcAgent implements Agent {
    */
   @Override
   public CompletableFuture<KeepAliveResponse> keepAlive(List<String> runIds) {
-    CompletableFuture<KeepAliveResponse> answer = new CompletableFuture<>();
-    AgentServiceGrpc.AgentServiceStub s =
-        AgentServiceGrpc.newStub(channel).withExecutor(Runnable::run); // only completes `answer`
-    if (Context.current().getDeadline() == null) {
-      s = s.withDeadlineAfter(UNSCOPED.toMillis(), TimeUnit.MILLISECONDS);
-    }
-    s.keepAlive(
-        KeepAliveRequest.newBuilder().addAllRunIds(runIds).build(),
-        new StreamObserver<>() {
-          @Override
-          public void onNext(KeepAliveResponse r) {
-            answer.complete(r);
-          }
-
-          @Override
-          public void onError(Throwable t) {
-            answer.completeExceptionally(
-                AgentCallException.of(address, "keep alive", Status.fromThrowable(t), security));
-          }
-
-          @Override
-          public void onCompleted() {
-            // onNext completed it; a unary call without an answer ends in onError
-          }
-        });
-    return answer;
+    return async(
+        "keep alive",
+        AgentServiceGrpc.getKeepAliveMethod(),
+        KeepAliveRequest.newBuilder().addAllRunIds(runIds).build());
   }
 
   @Override
   public ListRunsResponse listRuns() {
-    return call("list runs", () -> stub().listRuns(ListRunsRequest.getDefaultInstance()));
+    return blocking(
+        "list runs", AgentServiceGrpc.getListRunsMethod(), ListRunsRequest.getDefaultInstance());
   }
 
   /**

@@ -20,9 +20,13 @@ import lockstep.coordinator.results.RunRecords;
 import lockstep.coordinator.scenario.PlanFields;
 import lockstep.coordinator.scenario.PlanStep;
 import lockstep.coordinator.scenario.Scenario;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 
 /** Runs a scenario's plan ({@link PlanSchedule}: solo, all, ramp, repeated) into a RunRecord. */
 public final class ExperimentRunner {
+  private static final Logger LOG = LogManager.getLogger(ExperimentRunner.class);
+
   private final RunSetup setup;
   private final StepRunner steps;
   private final StepRunner warmUp;
@@ -162,19 +166,26 @@ public final class ExperimentRunner {
 
   /**
    * Describes {@code agents} at once within {@link Phase#DESCRIBE}'s budget, each for as long as
-   * its heartbeats (a KeepAlive naming no run, every heartbeat, within the heartbeat's deadline)
-   * say it is alive: a slow agent that answers them is waited for, one that stops answering is
-   * given up on then, its Describe cancelled.
+   * its heartbeats (a KeepAlive naming no run, every heartbeat, each within a lease: {@link
+   * FaultBounds#whileDescribing}) say it is alive: a slow agent that answers them is waited for,
+   * one that stops answering is given up on then, its Describe cancelled.
    */
   public static FanOut<DescribeResponse> describe(
       AgentEnsemble ensemble, List<Agent> agents, FaultBounds bounds) {
-    try (StepGuard alive = StepGuard.whileDescribing(agents, bounds.forAgents(agents.size()))) {
-      return ensemble.call(
+    long began = System.nanoTime();
+    try (StepGuard alive =
+        StepGuard.whileDescribing(agents, bounds.forAgents(agents.size()).whileDescribing())) {
+      return ensemble.callAsync(
           Phase.DESCRIBE.label(),
           Phase.DESCRIBE.budget(),
           agents,
           alive::scope,
-          alive.unlessLost(Phase.DESCRIBE.label(), Agent::describe));
+          alive.unlessLost(Phase.DESCRIBE.label(), Agent::describeAsync));
+    } finally {
+      LOG.info(
+          "phase describe: {} agents, {} ms",
+          agents.size(),
+          (System.nanoTime() - began) / 1_000_000);
     }
   }
 

@@ -48,6 +48,17 @@ public record FaultBounds(long leaseMillis, long heartbeatMillis, long heartbeat
   }
 
   /**
+   * These bounds while agents are described, before any run: no lease is held yet, so a heartbeat
+   * may take as long as a lease before its agent counts as lost. A cold agent on a busy host (64
+   * agents starting on one 2-core machine, each rehearsing a step with worker processes) missed the
+   * run's 5 s while it still answered; a frozen one is still given up on within heartbeat + lease,
+   * not at the describe's ceiling of minutes.
+   */
+  public FaultBounds whileDescribing() {
+    return new FaultBounds(leaseMillis, heartbeatMillis, leaseMillis);
+  }
+
+  /**
    * These bounds for a step of {@code agents}: the heartbeat every max(heartbeat, 2 ms x agents),
    * still at most a third of the lease, and the call deadline what is left of the lease up to 5 s.
    * Unchanged up to 500 agents.

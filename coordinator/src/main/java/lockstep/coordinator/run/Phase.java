@@ -21,7 +21,7 @@ public enum Phase {
   DESCRIBE("describe", Duration.ofMinutes(5)),
   /** Validate and set up the workload: files, buffers, worker processes started and ready. */
   PREPARE("prepare", Duration.ofMinutes(3)),
-  /** Estimate each agent's clock offset, one agent at a time. */
+  /** Estimate each agent's clock offset, a few agents at a time (one per core). */
   CLOCK_SYNC("clock sync", Duration.ofSeconds(30)),
   /** Arm every agent for the start instant, each in its own clock. */
   START("start", Duration.ofSeconds(30)),

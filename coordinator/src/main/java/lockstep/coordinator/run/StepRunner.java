@@ -3,18 +3,19 @@ package lockstep.coordinator.run;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import lockstep.agent.v1.CleanupResponse;
 import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.PrepareResponse;
 import lockstep.agent.v1.RunState;
-import lockstep.agent.v1.WatchProgressResponse;
 import lockstep.common.WallClock;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentCallException;
@@ -61,6 +62,7 @@ public final class StepRunner {
     Map<Agent, CleanupResponse> cleanups = Map.of();
     Map<Agent, PrepareResponse> prepared = Map.of();
     long startAt = 0;
+    long began = System.nanoTime();
     active = new ActiveStep(step.agentRunId(), stepId, agents);
     StepFaults faults = StepFaults.of(setup.scenario().faults(), step.nodes(), setup.injector());
     step.guardedBy(
@@ -80,12 +82,12 @@ public final class StepRunner {
             }));
     try {
       FanOut<PrepareResponse> ready =
-          phase(step, Phase.PREPARE, agents, a -> a.prepare(prepare(step)));
+          phase(step, Phase.PREPARE, agents, a -> a.prepareAsync(prepare(step)));
       prepared = ready.values();
       if (!ready.ok()) {
         return StepResults.failed(stepId, kind, step.nodes(), step.errors());
       }
-      FanOut<ClockOffset> clock = phase(step, Phase.CLOCK_SYNC, agents, ClockOffset::measure);
+      FanOut<ClockOffset> clock = clockSync(step, agents);
       if (!clock.ok()) {
         abortAll(step, "clock sync failed");
         return StepResults.failed(stepId, kind, step.nodes(), step.errors());
@@ -101,7 +103,7 @@ public final class StepRunner {
               step,
               Phase.START,
               agents,
-              a -> a.start(step.agentRunId(), offsets.get(a).toAgentClock(instant)));
+              a -> a.startAsync(step.agentRunId(), offsets.get(a).toAgentClock(instant)));
       if (!armed.ok()) {
         abortAll(step, "another node could not be armed");
         return StepResults.failed(stepId, kind, step.nodes(), step.errors());
@@ -111,18 +113,19 @@ public final class StepRunner {
       watch(step, lead, faults);
       faults.close();
       results =
-          phase(step, Phase.COLLECT, step.live(), a -> a.getResult(step.agentRunId())).values();
+          phase(step, Phase.COLLECT, step.live(), a -> a.getResultAsync(step.agentRunId()))
+              .values();
     } finally {
       faults.close();
       step.guard().cleaning();
       cleanups =
-          phase(step, Phase.CLEANUP, step.live(), a -> a.cleanup(step.agentRunId())).values();
+          phase(step, Phase.CLEANUP, step.live(), a -> a.cleanupAsync(step.agentRunId())).values();
       // only now, every node having cleaned: the step's directory may be shared by all of them
       phase(
           step,
           Phase.REMOVE_RUN_DIR,
           List.copyOf(cleanups.keySet()),
-          a -> a.removeRunDir(step.agentRunId()));
+          a -> a.removeRunDirAsync(step.agentRunId()));
       cleanups.forEach(
           (a, c) ->
               c.getLeftoversList()
@@ -132,6 +135,11 @@ public final class StepRunner {
       reportLost(step, prepared, faults.lostVictims());
       faults.recover().forEach(step::error);
     }
+    LOG.info(
+        "step {}: {} agents, {} ms",
+        stepId,
+        agents.size(),
+        (System.nanoTime() - began) / 1_000_000);
     List<NodeOutcome> outcomes = new ArrayList<>();
     for (Agent a : agents) {
       GetResultResponse r = results.get(a);
@@ -217,13 +225,14 @@ public final class StepRunner {
     Thread t =
         new Thread(
             () ->
-                fanOut(
-                    Phase.ABORT,
-                    others,
-                    a -> {
-                      safely(() -> a.abort(step.agentRunId(), reason));
-                      return true;
-                    }),
+                setup
+                    .ensemble()
+                    .callAsync(
+                        Phase.ABORT.label(),
+                        Phase.ABORT.budget(),
+                        others,
+                        a -> step.guard().scope(a),
+                        a -> safely(a.abortAsync(step.agentRunId(), reason))),
             "abort-" + step.agentRunId());
     t.setDaemon(true);
     t.start();
@@ -236,7 +245,7 @@ public final class StepRunner {
     FanOut<RunState> watched =
         setup
             .ensemble()
-            .call(
+            .callAsync(
                 Phase.RUN.label(),
                 budget,
                 agents,
@@ -244,21 +253,16 @@ public final class StepRunner {
                 step.guard()
                     .unlessLost(
                         Phase.RUN.label(),
-                        a -> {
-                          RunState last = follow(step, a, faults);
-                          if (last == RunState.RUN_STATE_FAILED
-                              && aborted.compareAndSet(false, true)) {
-                            for (Agent other : agents) {
-                              if (other != a) {
-                                safely(
-                                    () ->
-                                        other.abort(
-                                            step.agentRunId(), "node " + step.node(a) + " failed"));
-                              }
-                            }
-                          }
-                          return last;
-                        }));
+                        a ->
+                            follow(step, a, faults)
+                                .thenApply(
+                                    last -> {
+                                      if (last == RunState.RUN_STATE_FAILED
+                                          && aborted.compareAndSet(false, true)) {
+                                        abortOthers(step, a, "node " + step.node(a) + " failed");
+                                      }
+                                      return last;
+                                    })));
     if (!watched.ok()) {
       watched
           .errors()
@@ -274,44 +278,79 @@ public final class StepRunner {
     }
   }
 
-  /** One agent's progress stream to its end; the run's last state. */
-  private RunState follow(StepContext step, Agent a, StepFaults faults) {
-    RunState last = RunState.RUN_STATE_UNSPECIFIED;
-    try {
-      Iterator<WatchProgressResponse> it =
-          a.watchProgress(step.agentRunId(), PROGRESS_INTERVAL_MILLIS);
-      while (it.hasNext()) {
-        WatchProgressResponse p = it.next();
-        last = p.getState();
-        setup.listener().progress(step.stepId(), step.node(a), p.getSample(), last);
-        faults.progress(step.node(a), p.getSample());
-      }
-    } catch (AgentCallException e) {
-      if (!e.timedOut() && !e.cancelled()) {
-        // a stream that breaks (agent killed, restarted, unreachable) is a lost node, now; one the
-        // phase gave up on, or cancelled because the agent is already lost, is not news
-        step.guard().lose(a, "progress stream broke: " + e.detail());
-      }
-      throw e;
-    }
-    return last;
+  /**
+   * One agent's progress stream to its end: its samples to the listener as they arrive; the run's
+   * last state. A stream that breaks (agent killed, restarted, unreachable) loses the agent at
+   * once; one the phase gave up on, or cancelled because the agent is already lost, is not news.
+   */
+  private CompletableFuture<RunState> follow(StepContext step, Agent a, StepFaults faults) {
+    return a.watchProgress(
+            step.agentRunId(),
+            PROGRESS_INTERVAL_MILLIS,
+            p -> {
+              setup.listener().progress(step.stepId(), step.node(a), p.getSample(), p.getState());
+              faults.progress(step.node(a), p.getSample());
+            })
+        .whenComplete(
+            (last, error) -> {
+              Throwable e = error instanceof CompletionException c ? c.getCause() : error;
+              if (e instanceof AgentCallException ace && !ace.timedOut() && !ace.cancelled()) {
+                step.guard().lose(a, "progress stream broke: " + ace.detail());
+              }
+            });
   }
 
   /**
-   * One phase as a barrier over the agents; errors of lost agents are left to their "lost" line.
+   * One phase as a barrier over the agents, its calls asynchronous; errors of lost agents are left
+   * to their "lost" line.
    */
   private <T> FanOut<T> phase(
-      StepContext step, Phase phase, List<Agent> agents, Function<Agent, T> call) {
+      StepContext step,
+      Phase phase,
+      List<Agent> agents,
+      Function<Agent, CompletableFuture<T>> call) {
+    return logged(
+        step,
+        phase,
+        agents,
+        () ->
+            setup
+                .ensemble()
+                .callAsync(
+                    phase.label(),
+                    phase.budget(),
+                    agents,
+                    step.guard()::scope,
+                    step.guard().unlessLost(phase.label(), call)));
+  }
+
+  /**
+   * Clock sync: {@link ClockOffset#AGENTS_AT_ONCE} agents at a time, each probed on a thread of its
+   * own (a probe's answer is timed on the thread that sent it).
+   */
+  private FanOut<ClockOffset> clockSync(StepContext step, List<Agent> agents) {
+    Phase phase = Phase.CLOCK_SYNC;
+    return logged(
+        step,
+        phase,
+        agents,
+        () ->
+            setup
+                .ensemble()
+                .call(
+                    phase.label(),
+                    phase.budget(),
+                    agents,
+                    step.guard()::scope,
+                    ClockOffset.AGENTS_AT_ONCE,
+                    step.guard().unlessLost(phase.label(), ClockOffset::measure)));
+  }
+
+  /** {@code fanOut}, its time logged and its errors the step's. */
+  private <T> FanOut<T> logged(
+      StepContext step, Phase phase, List<Agent> agents, Supplier<FanOut<T>> fanOut) {
     long began = System.nanoTime();
-    FanOut<T> out =
-        setup
-            .ensemble()
-            .call(
-                phase.label(),
-                phase.budget(),
-                agents,
-                step.guard()::scope,
-                step.guard().unlessLost(phase.label(), call));
+    FanOut<T> out = fanOut.get();
     LOG.info(
         "phase {}: {} agents, {} ms",
         phase,
@@ -336,27 +375,22 @@ public final class StepRunner {
   private void abortAll(StepContext step, String reason) {
     setup
         .ensemble()
-        .call(
+        .callAsync(
             Phase.ABORT.label(),
             Phase.ABORT.budget(),
             step.live(),
             step.guard()::scope,
-            a -> {
-              safely(() -> a.abort(step.agentRunId(), reason));
-              return true;
-            });
+            a -> safely(a.abortAsync(step.agentRunId(), reason)));
   }
 
-  /** {@code call} on each of {@code agents} at once, within the phase's budget. */
-  private <T> FanOut<T> fanOut(Phase phase, List<Agent> agents, Function<Agent, T> call) {
-    return setup.ensemble().call(phase.label(), phase.budget(), agents, call);
-  }
-
-  private static void safely(Runnable r) {
-    try {
-      r.run();
-    } catch (RuntimeException e) {
-      LOG.debug("ignored during abort: {}", e.getMessage());
-    }
+  /** An abort's answer, its error ignored (an agent that cannot abort has nothing running). */
+  private static CompletableFuture<Boolean> safely(CompletableFuture<?> abort) {
+    return abort.handle(
+        (r, e) -> {
+          if (e != null) {
+            LOG.debug("ignored during abort: {}", e.getMessage());
+          }
+          return true;
+        });
   }
 }

@@ -1,16 +1,21 @@
 package lockstep.coordinator.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.grpc.Server;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.PrepareRequest;
@@ -21,8 +26,14 @@ import lockstep.testsupport.InProcessCluster.Started;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** A fan-out keeps each agent's outcome, and a phase that gives up leaves no call running. */
+/**
+ * A fan-out keeps each agent's outcome, and a phase that gives up leaves no call running: with a
+ * thread per call ({@link AgentEnsemble#call}) and asynchronously ({@link AgentEnsemble#callAsync})
+ * alike.
+ */
 class AgentEnsembleTest {
   @TempDir Path base;
 
@@ -86,12 +97,21 @@ class AgentEnsembleTest {
 
   private static final PrepareRequest PREPARE = PrepareRequest.newBuilder().setRunId("r").build();
 
-  @Test
-  void eachAgentKeepsItsOwnValueOrError() throws Exception {
+  /** Prepare on {@code targets} within {@code budget}, blocking on threads or asynchronously. */
+  private static FanOut<PrepareResponse> prepare(
+      AgentEnsemble ensemble, boolean async, Duration budget, List<Agent> targets) {
+    CallScope root = CallScope.open();
+    return async
+        ? ensemble.callAsync("prepare", budget, targets, a -> root, a -> a.prepareAsync(PREPARE))
+        : ensemble.call("prepare", budget, targets, a -> root, a -> a.prepare(PREPARE));
+  }
+
+  @ParameterizedTest(name = "async {0}")
+  @ValueSource(booleans = {false, true})
+  void eachAgentKeepsItsOwnValueOrError(boolean async) throws Exception {
     List<Agent> agents = agents(2);
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
-      FanOut<PrepareResponse> out =
-          ensemble.call("prepare", Duration.ofMillis(300), agents, a -> a.prepare(PREPARE));
+      FanOut<PrepareResponse> out = prepare(ensemble, async, Duration.ofMillis(300), agents);
 
       assertThat(out.ok()).isFalse();
       assertThat(out.values()).containsOnlyKeys(agents.get(0));
@@ -104,14 +124,14 @@ class AgentEnsembleTest {
     }
   }
 
-  @Test
-  void aPhaseThatRunsOutOfTimeCancelsTheCallOnTheAgent() throws Exception {
+  @ParameterizedTest(name = "async {0}")
+  @ValueSource(booleans = {false, true})
+  void aPhaseThatRunsOutOfTimeCancelsTheCallOnTheAgent(boolean async) throws Exception {
     List<Agent> agents = agents(2);
     Agents silent = services.get(1);
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
       long began = System.nanoTime();
-      FanOut<PrepareResponse> out =
-          ensemble.call("prepare", Duration.ofMillis(500), agents, a -> a.prepare(PREPARE));
+      FanOut<PrepareResponse> out = prepare(ensemble, async, Duration.ofMillis(500), agents);
       long returned = System.nanoTime();
 
       assertThat(out.errors().get(agents.get(1)))
@@ -125,8 +145,9 @@ class AgentEnsembleTest {
     }
   }
 
-  @Test
-  void aPhaseThatGivesUpBeforeItsDeadlineCancelsTheCallOnTheAgent() throws Exception {
+  @ParameterizedTest(name = "async {0}")
+  @ValueSource(booleans = {false, true})
+  void aPhaseThatGivesUpBeforeItsDeadlineCancelsTheCallOnTheAgent(boolean async) throws Exception {
     List<Agent> agents = agents(2);
     Agents silent = services.get(1);
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
@@ -144,8 +165,7 @@ class AgentEnsembleTest {
               });
       long began = System.nanoTime();
       FanOut<PrepareResponse> out =
-          ensemble.call(
-              "prepare", Duration.ofMinutes(3), List.of(agents.get(1)), a -> a.prepare(PREPARE));
+          prepare(ensemble, async, Duration.ofMinutes(3), List.of(agents.get(1)));
       assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
       interrupter.join();
 
@@ -155,6 +175,45 @@ class AgentEnsembleTest {
           .isEqualTo("agent n2: prepare: cancelled: prepare was interrupted");
       assertThat(silent.cancelled.await(5, TimeUnit.SECONDS)).as("cancelled on the agent").isTrue();
       assertThat(silent.cancelledAtNanos.get() - began).isLessThan(TimeUnit.SECONDS.toNanos(10));
+    }
+  }
+
+  @Test
+  void atMostAtOnceCallsAreInFlightAndTheOthersWaitTheirTurnWithoutAThread() throws Exception {
+    agents(1);
+    List<Agent> twelve = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      twelve.add(new GrpcAgent("a" + i, cluster.member(0).channel()));
+    }
+    AtomicInteger started = new AtomicInteger();
+    Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    CountDownLatch release = new CountDownLatch(1);
+    try (AgentEnsemble ensemble = new AgentEnsemble(twelve)) {
+      CallScope root = CallScope.open();
+      CompletableFuture<FanOut<Integer>> out =
+          CompletableFuture.supplyAsync(
+              () ->
+                  ensemble.call(
+                      "count",
+                      Duration.ofSeconds(30),
+                      twelve,
+                      a -> root,
+                      3,
+                      a -> {
+                        started.incrementAndGet();
+                        threads.add(Thread.currentThread());
+                        try {
+                          release.await(30, TimeUnit.SECONDS); // held until three are in flight
+                        } catch (InterruptedException e) {
+                          Thread.currentThread().interrupt();
+                        }
+                        return 1;
+                      }));
+      await().atMost(Duration.ofSeconds(10)).until(() -> started.get() >= 3);
+      assertThat(started.get()).as("no fourth call before one of the three ends").isEqualTo(3);
+      release.countDown();
+      assertThat(out.get(30, TimeUnit.SECONDS).values()).hasSize(12);
+      assertThat(threads).hasSizeLessThanOrEqualTo(3);
     }
   }
 }

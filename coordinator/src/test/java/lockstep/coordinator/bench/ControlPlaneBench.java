@@ -18,6 +18,7 @@ import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.fault.FaultInjector;
+import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.StepRecord;
 import lockstep.coordinator.run.ExperimentRunner;
 import lockstep.coordinator.run.FaultBounds;
@@ -67,6 +68,8 @@ public final class ControlPlaneBench {
       List<Double> seconds = new ArrayList<>();
       List<Double> coordinatorMs = new ArrayList<>();
       List<Double> processMs = new ArrayList<>();
+      List<Double> uncertainty = new ArrayList<>();
+      List<Double> offsets = new ArrayList<>();
       try (AgentEnsemble ensemble = new AgentEnsemble(agents);
           CoordinatorCpu cpu = new CoordinatorCpu(Boolean.getBoolean("bench.threads"))) {
         // as a run does before its first step (and how a GrpcAgent learns the clock probe port)
@@ -96,16 +99,31 @@ public final class ControlPlaneBench {
           seconds.add(s);
           coordinatorMs.add(own);
           processMs.add(all);
+          List<Double> unc =
+              step.results().stream().map(NodeResult::clockUncertaintyMillis).sorted().toList();
+          List<Double> off =
+              step.results().stream().map(x -> Math.abs(x.clockOffsetMillis())).sorted().toList();
+          List<Double> skew =
+              step.results().stream().map(x -> Math.abs(x.startSkewMillis())).sorted().toList();
+          uncertainty.addAll(unc);
+          offsets.addAll(off);
           System.out.printf(
               Locale.ROOT,
               "agents %d repeat %d seconds %.3f coordinator_cpu_ms_per_agent %.3f"
-                  + " process_cpu_ms_per_agent %.3f status %s%n",
+                  + " process_cpu_ms_per_agent %.3f status %s clock_uncertainty_us %.0f [max %.0f]"
+                  + " abs_offset_us %.0f [max %.0f] start_skew_ms %.1f [max %.1f]%n",
               n,
               r,
               s,
               own,
               all,
-              step.status());
+              step.status(),
+              unc.isEmpty() ? Double.NaN : median(unc) * 1000,
+              unc.isEmpty() ? Double.NaN : unc.get(unc.size() - 1) * 1000,
+              off.isEmpty() ? Double.NaN : median(off) * 1000,
+              off.isEmpty() ? Double.NaN : off.get(off.size() - 1) * 1000,
+              skew.isEmpty() ? Double.NaN : median(skew),
+              skew.isEmpty() ? Double.NaN : skew.get(skew.size() - 1));
           if (Boolean.getBoolean("bench.threads")) {
             // -Dbench.threads=true: where the step's CPU went, by kind of thread
             cpu.byKind().entrySet().stream()
@@ -134,6 +152,16 @@ public final class ControlPlaneBench {
           spread(coordinatorMs, "%.3f"),
           spread(processMs, "%.2f"),
           repeats);
+      if (!uncertainty.isEmpty()) {
+        // same host, one clock: the true offset is 0, so |offset| is the estimate's error
+        System.out.printf(
+            Locale.ROOT,
+            "agents %d clock_uncertainty_ms %s abs_offset_ms %s (medians [min .. max] of every"
+                + " node-step)%n",
+            n,
+            spread(uncertainty, "%.4f"),
+            spread(offsets, "%.4f"));
+      }
       System.out.printf(Locale.ROOT, "median_seconds %.3f%n", median(seconds));
       System.out.printf(Locale.ROOT, "coordinator_cpu_ms_per_agent %.3f%n", median(coordinatorMs));
       System.out.printf(Locale.ROOT, "max_heap_mb %.1f%n", peakHeapBytes() / 1e6);

@@ -117,7 +117,7 @@ class DescribeTest {
             .singleElement()
             .asString()
             .startsWith("agent dead:1: describe: agent lost: no heartbeat: no answer within");
-        // lost within a heartbeat and its deadline (with room for a busy machine), not at the
+        // lost within a heartbeat and a lease (with room for a busy machine), not at the
         // phase's ceiling of minutes
         assertThat(took).isLessThan(TimeUnit.SECONDS.toNanos(15));
         assertThat(took).isLessThan(Phase.DESCRIBE.budget().toNanos() / 10);

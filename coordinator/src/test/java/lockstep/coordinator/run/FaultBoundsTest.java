@@ -50,4 +50,12 @@ class FaultBoundsTest {
     assertThat(shortLease.heartbeatMillis()).isEqualTo(1_000);
     assertThat(shortLease.heartbeatDeadlineMillis()).isEqualTo(2_000);
   }
+
+  @Test
+  void whileDescribingAHeartbeatMayTakeALease() {
+    FaultBounds d = FaultBounds.defaults().forAgents(1024).whileDescribing();
+    assertThat(d.heartbeatDeadlineMillis()).isEqualTo(15_000);
+    assertThat(d.heartbeatMillis()).isEqualTo(2_048);
+    assertThat(d.leaseMillis()).isEqualTo(15_000);
+  }
 }

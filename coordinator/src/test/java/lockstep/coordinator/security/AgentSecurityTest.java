@@ -7,6 +7,10 @@ import io.grpc.Status;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import lockstep.agent.security.AgentSecurity;
 import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.RunSummary;
@@ -55,6 +59,17 @@ class AgentSecurityTest {
   private ChannelSecurity as(String who) {
     return ChannelSecurity.of(
         caPem, dir.resolve(who + ".pem"), dir.resolve(who + "-key.pem"), null);
+  }
+
+  /** An asynchronous call's answer, or the error it failed with (as a blocking call throws it). */
+  private static <T> T answer(CompletableFuture<T> call) {
+    try {
+      return call.get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
+    } catch (InterruptedException | TimeoutException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static void assertRefused(Runnable call, Status.Code code, String... text) {
@@ -114,7 +129,10 @@ class AgentSecurityTest {
     assertRefused(() -> bob.getResult("r1"), Status.Code.PERMISSION_DENIED, why);
     assertRefused(() -> bob.cleanup("r1"), Status.Code.PERMISSION_DENIED, why);
     assertRefused(() -> bob.prepare(prepare("r1")), Status.Code.PERMISSION_DENIED, why);
-    assertRefused(() -> bob.watchProgress("r1", 50).hasNext(), Status.Code.PERMISSION_DENIED, why);
+    assertRefused(
+        () -> answer(bob.watchProgress("r1", 50, p -> {})), Status.Code.PERMISSION_DENIED, why);
+    assertRefused(() -> answer(bob.getResultAsync("r1")), Status.Code.PERMISSION_DENIED, why);
+    assertRefused(() -> answer(bob.cleanupAsync("r1")), Status.Code.PERMISSION_DENIED, why);
     assertThat(roots.resolve("n1").resolve("lockstep-r1/out.n1")).exists();
     assertThat(alice.cleanup("r1").getFilesRemoved()).isEqualTo(1);
     assertRefused(() -> bob.removeRunDir("r1"), Status.Code.PERMISSION_DENIED, why);
