@@ -52,6 +52,30 @@ public final class RepoFiles {
     return debs.get(debs.size() - 1);
   }
 
+  /** The agent's tarball in dist/target ({@code mvn -B package -Pdist}); missing: as agentDeb. */
+  static Path agentTarball() throws IOException {
+    Path dir = root().resolve("dist/target");
+    List<Path> found;
+    try (Stream<Path> files = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {
+      found =
+          files
+              .filter(
+                  p ->
+                      p.getFileName()
+                          .toString()
+                          .matches("lockstep-agent-.*-linux-amd64\\.tar\\.gz"))
+              .sorted()
+              .toList();
+    }
+    if (found.isEmpty()) {
+      Required.missing(
+          "no lockstep-agent-*-linux-amd64.tar.gz in "
+              + dir
+              + " (build it: mvn -B package -Pdist -pl dist -am)");
+    }
+    return found.get(found.size() - 1);
+  }
+
   private static Path built(String rel) {
     Path p = root().resolve(rel);
     if (!Files.isRegularFile(p)) {
