@@ -165,6 +165,12 @@ class PackageIT {
     Cli done = run.get(120, TimeUnit.SECONDS);
     assertThat(done.exitCode()).as(done.err()).isZero();
     assertThat(ResultsStore.load(Cli.runJson(out)).status()).isEqualTo(RunStatus.OK);
+    // the workers' class-data archive, made on the node from the rehearsal's worker (under the
+    // unit's sandbox, in its state directory)
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> node.sh("ls /var/lib/lockstep/cds/worker-*.jsa").getExitCode() == 0);
 
     String upgraded = node.ok("apt-get install -y /tmp/newer.deb 2>&1");
     assertThat(upgraded).contains("stopped " + UNIT).contains("started " + UNIT + " again");
