@@ -14,7 +14,9 @@ packages=(
   glusterfs-client     # FUSE client (mount -t glusterfs)
   fio                  # reference I/O benchmark
   ctdb                 # ships Samba's ping_pong (fcntl lock benchmark)
-  debootstrap          # builds the local JRE 17 base image without a registry
+  debootstrap          # builds the local JRE 17 base image and the Java-free Debian node image
+  dpkg-dev             # dpkg-shlibdeps: the agent .deb's library dependencies (-Pdist)
+  rpm                  # rpmbuild: the agent .rpm (-Pdist)
   prometheus           # a real Prometheus server for PrometheusIT (run as a plain process on 127.0.0.1)
   docker-compose       # compose 1.29.2: ComposeIT brings deploy/compose/compose.yaml up for real
   chromium

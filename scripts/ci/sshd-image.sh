@@ -6,7 +6,10 @@
 # The build runs `apt-get install openssh-server` from the Debian mirror in the base image's
 # sources.list, with host networking (the same mirror debootstrap used for the base image).
 # Cached: nothing is done when the image exists with the same recipe and base image id.
-# Env: LOCKSTEP_SSHD_IMAGE, LOCKSTEP_AGENT_BASE_IMAGE, LOCKSTEP_SSHD_IMAGE_REBUILD=1.
+# Env: LOCKSTEP_SSHD_IMAGE, LOCKSTEP_AGENT_BASE_IMAGE, LOCKSTEP_SSHD_IMAGE_REBUILD=1,
+#      LOCKSTEP_SSHD_JAVA=required (default: the base must have java) or absent (it must not:
+#      lockstep/sshd-debian12:local on lockstep/debian12:local, a node that gets the agent's
+#      tarball, SshLaunchTarballIT).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/lib.sh"
@@ -43,7 +46,13 @@ say "building $image from $base (apt-get install openssh-server; log: $log)"
 t0=$SECONDS
 run_logged "$log" docker build --network host --build-arg "BASE_IMAGE=$base" \
   --label "org.lockstep.recipe=$recipe" -t "$image" "$work"
-out="$(docker run --rm --network none "$image" /bin/sh -c '/usr/sbin/sshd -V 2>&1 | head -n1; for c in sftp-server java nohup hostname; do { command -v $c || ls /usr/lib/openssh/$c; } || exit 1; done')" \
-  || die "the built image does not run sshd: $out"
+java_check='command -v java || exit 1'
+case "${LOCKSTEP_SSHD_JAVA:-required}" in
+  required) ;;
+  absent) java_check='if command -v java; then exit 1; fi; echo "no java"' ;;
+  *) die "LOCKSTEP_SSHD_JAVA must be required or absent, not '${LOCKSTEP_SSHD_JAVA}'" ;;
+esac
+out="$(docker run --rm --network none "$image" /bin/sh -c "/usr/sbin/sshd -V 2>&1 | head -n1; for c in sftp-server nohup hostname tar; do { command -v \$c || ls /usr/lib/openssh/\$c; } || exit 1; done; $java_check")" \
+  || die "the built image does not run sshd, or its java is not ${LOCKSTEP_SSHD_JAVA:-required}: $out"
 printf '%s\n' "$out" | sed 's/^/    | /'
 say "built in $((SECONDS - t0))s"

@@ -9,23 +9,32 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
  * A class-data archive (AppCDS) for the worker JVMs. The first worker an agent starts while there
- * is none dumps the classes it loaded when it exits (the agent's start-up rehearsal is usually that
- * worker); the workers after it map those classes instead of loading, verifying and linking them
- * again (a one-worker ping-pong run on a one-CPU emulated guest, from its start to its step armed:
- * 37.0 s without, 31.4 s with, medians of four each).
+ * is none lists the classes it loads ({@code -XX:DumpLoadedClassList}; the agent's start-up
+ * rehearsal is usually that worker); after its clean exit the agent dumps a static archive of those
+ * classes, the JDK's and the agent's in one ({@code -Xshare:dump}, in the background, a few
+ * seconds), and the workers after it map it instead of loading, verifying and linking the classes
+ * again. A static archive replaced the dynamic one the first worker used to write at its exit
+ * ({@code -XX:ArchiveClassesAtExit}, on top of the JDK's archive): on the 2-core host a worker's
+ * start to ready took a median of 964 ms with the static archive against 1,154 ms with the dynamic
+ * one (docs/performance.md, "A worker's start on the packaged runtime"); a one-worker ping-pong run
+ * on a one-CPU emulated guest, from its start to its step armed, took 37.0 s without any archive
+ * and 31.4 s with the dynamic one.
  *
  * <p>The archive's name is a digest of what it depends on (this JVM, the classpath's jar and the
- * workers' memory options), so a new jar or JVM gets a new archive. Only a classpath of jar files
- * is archived (the deployed agent; not a build's class directories). The JVM maps an archive only
- * if it fits and silently runs without one otherwise.
+ * workers' memory options), so a new jar or JVM gets a new archive: JDK 17 maps an archive only for
+ * the JVM and the very jar paths it was dumped with, which is why it is made on the node and not
+ * shipped. Only a classpath of jar files is archived (the deployed agent; not a build's class
+ * directories). The JVM maps an archive only if it fits and silently runs without one otherwise.
  */
 final class WorkerClassArchive {
   private static final Logger LOG = LogManager.getLogger(WorkerClassArchive.class);
@@ -33,8 +42,9 @@ final class WorkerClassArchive {
   /** {@code off}: no archive (to compare a worker's start with and without). */
   static final String SWITCH_ENV = "LOCKSTEP_WORKER_CDS";
 
-  // The JVM writes its archive at exit: give that worker time for it (7 s on an emulated guest).
-  static final long DUMP_RELEASE_MILLIS = 60_000;
+  // -Xshare:dump of the listed classes: about 2.5 s on the 2-core host; far more on an emulated
+  // guest, where it runs beside the first step.
+  static final long DUMP_TIMEOUT_MILLIS = 600_000;
 
   private static final String PREFIX = "worker-";
   private static final String SUFFIX = ".jsa";
@@ -48,10 +58,22 @@ final class WorkerClassArchive {
   }
 
   private final Path archive; // null: off
+  private final String classPath;
+  private final List<String> dumpOptions;
   private final AtomicBoolean dumping = new AtomicBoolean();
 
   WorkerClassArchive(Path archive) {
+    this(archive, null, List.of());
+  }
+
+  /**
+   * @param classPath the workers' class path, as the archive is dumped with it
+   * @param dumpOptions the workers' JVM options the archive must agree with (GC, heap)
+   */
+  WorkerClassArchive(Path archive, String classPath, List<String> dumpOptions) {
     this.archive = archive;
+    this.classPath = classPath;
+    this.dumpOptions = List.copyOf(dumpOptions);
   }
 
   /** The archive of this agent's workers. */
@@ -75,12 +97,14 @@ final class WorkerClassArchive {
                 System.getProperty("java.io.tmpdir"),
                 "lockstep-cds-" + System.getProperty("user.name"));
     try {
-      String key = key(classPath, WorkerProcess.jvmOptions(false, null));
+      List<String> options = WorkerProcess.jvmOptions(false, null);
+      String key = key(classPath, options);
       if (key == null) {
         return new WorkerClassArchive(null);
       }
       Files.createDirectories(dir);
-      WorkerClassArchive a = new WorkerClassArchive(dir.resolve(PREFIX + key + SUFFIX));
+      WorkerClassArchive a =
+          new WorkerClassArchive(dir.resolve(PREFIX + key + SUFFIX), classPath, options);
       a.removeLeftovers();
       return a;
     } catch (IOException e) {
@@ -127,9 +151,9 @@ final class WorkerClassArchive {
   }
 
   /**
-   * One worker's use of the archive: map it if it is there; else dump one if no other worker of
-   * this agent is dumping; else nothing. Off when {@code extraOptions} choose an archive of their
-   * own.
+   * One worker's use of the archive: map it if it is there; else list the classes it loads, for the
+   * archive, if no other worker of this agent is listing or the archive is not being dumped; else
+   * nothing. Off when {@code extraOptions} choose an archive of their own.
    */
   Use use(String extraOptions) {
     if (archive == null || (extraOptions != null && extraOptions.contains("Archive"))) {
@@ -141,29 +165,94 @@ final class WorkerClassArchive {
     if (!dumping.compareAndSet(false, true)) {
       return Use.NONE;
     }
-    Path partial = partial(ProcessHandle.current().pid());
-    return new Use(List.of("-XX:ArchiveClassesAtExit=" + partial), this);
+    return new Use(List.of("-XX:DumpLoadedClassList=" + classList()), this);
   }
 
-  private Path partial(long pid) {
-    return archive.resolveSibling(archive.getFileName() + "." + pid + ".tmp");
+  private long pid() {
+    return ProcessHandle.current().pid();
   }
 
-  /** After the dumping worker has gone: its archive becomes the one, if it exited cleanly. */
+  // worker-KEY.jsa.PID.tmp and worker-KEY.jsa.classlist.PID.tmp: removeLeftovers reads the PID
+  private Path partial() {
+    return archive.resolveSibling(archive.getFileName() + "." + pid() + ".tmp");
+  }
+
+  Path classList() {
+    return archive.resolveSibling(archive.getFileName() + ".classlist." + pid() + ".tmp");
+  }
+
+  /**
+   * After the listing worker has gone: if it exited cleanly, its list is dumped into the archive in
+   * the background; the next workers map it once it is there.
+   */
   void dumped(boolean clean) {
-    Path partial = partial(ProcessHandle.current().pid());
+    Path list = classList();
     try {
-      if (clean && Files.isRegularFile(partial) && Files.size(partial) > 0) {
-        Files.move(
-            partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        LOG.info("class-data archive for the workers: {}", archive);
-        removeOthers();
-      } else {
-        Files.deleteIfExists(partial);
+      if (!clean || !Files.isRegularFile(list) || Files.size(list) == 0) {
+        Files.deleteIfExists(list);
+        dumping.set(false);
+        return;
       }
     } catch (IOException e) {
-      LOG.warn("class-data archive for the workers not kept ({}): {}", archive, e.toString());
+      LOG.warn("class list for the workers' archive not kept ({}): {}", list, e.toString());
+      dumping.set(false);
+      return;
+    }
+    Thread t = new Thread(() -> dump(list), "worker-class-archive");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** The command that dumps {@code list} into {@code into}, for the workers' JVM and class path. */
+  List<String> dumpCommand(Path list, Path into) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(dumpOptions);
+    command.add("-Xshare:dump");
+    command.add("-XX:SharedClassListFile=" + list);
+    command.add("-XX:SharedArchiveFile=" + into);
+    command.add("-cp");
+    command.add(classPath);
+    return command;
+  }
+
+  private void dump(Path list) {
+    Path partial = partial();
+    long t0 = System.nanoTime();
+    try {
+      Process p =
+          new ProcessBuilder(dumpCommand(list, partial))
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      if (!p.waitFor(DUMP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly();
+        LOG.warn(
+            "class-data archive for the workers not made: the dump took over {} ms",
+            DUMP_TIMEOUT_MILLIS);
+      } else if (p.exitValue() != 0 || !Files.isRegularFile(partial) || Files.size(partial) == 0) {
+        LOG.warn(
+            "class-data archive for the workers not made: the dump exited with {}", p.exitValue());
+      } else {
+        Files.move(
+            partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        LOG.info(
+            "class-data archive for the workers: {} ({} ms)",
+            archive,
+            (System.nanoTime() - t0) / 1_000_000);
+        removeOthers();
+      }
+    } catch (IOException e) {
+      LOG.warn("class-data archive for the workers not made ({}): {}", archive, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
+      try {
+        Files.deleteIfExists(partial);
+        Files.deleteIfExists(list);
+      } catch (IOException e) {
+        LOG.debug("partial class-data files left: {}", e.toString());
+      }
       dumping.set(false);
     }
   }
@@ -196,7 +285,10 @@ final class WorkerClassArchive {
     }
   }
 
-  /** A worker's archive options and, for the worker that dumps, where to report its exit once. */
+  /**
+   * A worker's archive options and, for the worker that lists the archive's classes, where to
+   * report its exit once.
+   */
   static final class Use {
     static final Use NONE = new Use(List.of(), null);
 

@@ -282,10 +282,7 @@ final class WorkerProcess {
     return outcome;
   }
 
-  /**
-   * Asks the worker to exit (which drops its locks) and waits; kills it if it does not. A worker
-   * that writes the class-data archive at its exit gets longer.
-   */
+  /** Asks the worker to exit (which drops its locks) and waits; kills it if it does not. */
   void release(long timeoutMillis) {
     try {
       send(WorkerCommand.newBuilder().setRelease(true).build());
@@ -293,12 +290,9 @@ final class WorkerProcess {
     } catch (IOException ignored) {
       // already gone
     }
-    if (classArchive.dumps()) {
-      timeoutMillis = Math.max(timeoutMillis, WorkerClassArchive.DUMP_RELEASE_MILLIS);
-    }
     try {
       if (process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
-        // a worker that failed may have written half an archive
+        // a worker that failed may have listed half its classes
         classArchive.exited(process.exitValue() == 0);
       } else {
         LOG.warn(

@@ -1,12 +1,20 @@
 package lockstep.agent.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +26,12 @@ class WorkerClassArchiveTest {
 
   @BeforeEach
   void aJarAndAStateDirectory() throws IOException {
-    jar = Files.write(tmp.resolve("lockstep-agent.jar"), new byte[] {1, 2, 3});
+    jar = tmp.resolve("lockstep-agent.jar");
+    Manifest m = new Manifest();
+    m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), m)) {
+      out.finish();
+    }
     state = Files.createDirectories(tmp.resolve("state"));
   }
 
@@ -32,33 +45,68 @@ class WorkerClassArchiveTest {
     return Path.of(use.options().get(0).substring(prefix.length()));
   }
 
+  /** What the JVM writes with -XX:DumpLoadedClassList as a worker loads its classes. */
+  private static void listed(Path list) throws IOException {
+    Files.writeString(list, "java/lang/Object\njava/lang/String\n");
+  }
+
+  private static void awaitMade(Path archive) {
+    await().atMost(Duration.ofSeconds(120)).until(() -> Files.isRegularFile(archive));
+  }
+
   @Test
-  void theFirstWorkerDumpsTheOthersWaitAndAfterItsCleanExitAllMapIt() throws IOException {
+  void theFirstWorkerListsItsClassesTheArchiveIsDumpedFromThemAndTheWorkersMapIt()
+      throws Exception {
     WorkerClassArchive a = archive();
     assertThat(a.path().getParent()).isEqualTo(state.resolve("cds"));
     WorkerClassArchive.Use first = a.use(null);
     assertThat(first.dumps()).isTrue();
-    Path partial = option(first, "-XX:ArchiveClassesAtExit=");
-    assertThat(partial).isNotEqualTo(a.path());
-    assertThat(partial.getParent()).isEqualTo(a.path().getParent());
-    assertThat(a.use(null).options()).as("a second worker while the first dumps").isEmpty();
+    Path list = option(first, "-XX:DumpLoadedClassList=");
+    assertThat(list).isEqualTo(a.classList());
+    assertThat(list.getParent()).isEqualTo(a.path().getParent());
+    assertThat(a.use(null).options()).as("a second worker while the first lists").isEmpty();
 
-    Files.write(partial, new byte[] {42}); // what the JVM writes at its exit
+    listed(list);
     first.exited(true);
     first.exited(false); // a later kill of the same worker changes nothing
-    assertThat(a.path()).exists();
-    assertThat(partial).doesNotExist();
+    awaitMade(a.path());
+    await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(list));
     assertThat(option(a.use(null), "-XX:SharedArchiveFile=")).isEqualTo(a.path());
+
+    // a JVM with the workers' options and class path maps it (-Xshare:on fails otherwise)
+    List<String> command = new ArrayList<>(a.dumpCommand(list, a.path()));
+    command.removeIf(o -> o.startsWith("-Xshare") || o.startsWith("-XX:Shared"));
+    command.add(1, "-Xshare:on");
+    command.add(2, "-XX:SharedArchiveFile=" + a.path());
+    command.add("-version");
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
   }
 
   @Test
-  void aKilledDumperLeavesNothingAndTheNextWorkerDumps() throws IOException {
+  void theDumpIsOfTheWorkersJvmOptionsAndClassPath() {
+    WorkerClassArchive a = archive();
+    assertThat(a.dumpCommand(Path.of("/l"), Path.of("/a.jsa")))
+        .containsSubsequence(
+            "-XX:+UseSerialGC",
+            "-Xmx128m",
+            "-Xshare:dump",
+            "-XX:SharedClassListFile=/l",
+            "-XX:SharedArchiveFile=/a.jsa",
+            "-cp",
+            jar.toString());
+  }
+
+  @Test
+  void aKilledListerLeavesNothingAndTheNextWorkerLists() throws IOException {
     WorkerClassArchive a = archive();
     WorkerClassArchive.Use first = a.use(null);
-    Path partial = option(first, "-XX:ArchiveClassesAtExit=");
-    Files.write(partial, new byte[] {1});
+    Path list = option(first, "-XX:DumpLoadedClassList=");
+    listed(list);
     first.exited(false);
-    assertThat(partial).doesNotExist();
+    assertThat(list).doesNotExist();
     assertThat(a.path()).doesNotExist();
     assertThat(a.use(null).dumps()).isTrue();
   }
@@ -71,11 +119,11 @@ class WorkerClassArchiveTest {
         jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 60_000));
     WorkerClassArchive renewed = archive();
     assertThat(renewed.path()).isNotEqualTo(old.path());
-    WorkerClassArchive.Use dumper = renewed.use(null);
-    Files.write(option(dumper, "-XX:ArchiveClassesAtExit="), new byte[] {8});
-    dumper.exited(true);
-    assertThat(renewed.path()).exists();
-    assertThat(old.path()).doesNotExist();
+    WorkerClassArchive.Use lister = renewed.use(null);
+    listed(option(lister, "-XX:DumpLoadedClassList="));
+    lister.exited(true);
+    awaitMade(renewed.path());
+    await().atMost(Duration.ofSeconds(10)).until(() -> !Files.exists(old.path()));
   }
 
   @Test
@@ -98,11 +146,14 @@ class WorkerClassArchiveTest {
     Path dir = archive().path().getParent();
     String name = archive().path().getFileName().toString();
     Path gone = Files.write(dir.resolve(name + "." + Integer.MAX_VALUE + ".tmp"), new byte[] {1});
+    Path goneList =
+        Files.write(dir.resolve(name + ".classlist." + Integer.MAX_VALUE + ".tmp"), new byte[] {1});
     Path live =
         Files.write(
             dir.resolve(name + "." + ProcessHandle.current().pid() + ".tmp"), new byte[] {1});
     archive();
     assertThat(gone).doesNotExist();
+    assertThat(goneList).doesNotExist();
     assertThat(live).exists();
   }
 

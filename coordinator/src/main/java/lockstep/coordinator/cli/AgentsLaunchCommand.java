@@ -4,12 +4,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import lockstep.coordinator.inventory.Inventory;
 import lockstep.coordinator.inventory.InventoryNode;
 import lockstep.coordinator.launch.AgentJar;
 import lockstep.coordinator.launch.AgentLauncher;
+import lockstep.coordinator.launch.AgentTarball;
 import lockstep.coordinator.launch.LaunchSpec;
 import lockstep.coordinator.launch.LaunchedAgent;
 import lockstep.coordinator.launch.SshTarget;
@@ -26,7 +28,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "launch",
     description =
-        "Copy the agent to nodes with scp, start it there (detached) and wait until it answers.")
+        "Copy the agent to nodes with scp, start it there (detached) and wait until it answers."
+            + " A node without Java 17 gets the agent's tarball, with its own runtime.")
 final class AgentsLaunchCommand implements Callable<Integer> {
   @Mixin SshLaunchOptions nodes;
 
@@ -66,7 +69,9 @@ final class AgentsLaunchCommand implements Callable<Integer> {
       names = "--java",
       defaultValue = "java",
       paramLabel = "PATH",
-      description = "Java 17+ on the nodes (default: ${DEFAULT-VALUE}).")
+      description =
+          "Java 17+ on the nodes (default: ${DEFAULT-VALUE}); a node where it is missing or older"
+              + " gets the agent's tarball instead.")
   String java;
 
   @Option(
@@ -75,21 +80,37 @@ final class AgentsLaunchCommand implements Callable<Integer> {
       description = "Agent jar to copy (default: the one built next to this coordinator).")
   Path agentJar;
 
+  @Option(
+      names = "--agent-tarball",
+      paramLabel = "FILE",
+      description =
+          "The agent's tarball (lockstep-agent-VERSION-linux-amd64.tar.gz, mvn -B package -Pdist),"
+              + " unpacked on nodes without Java 17 (default: the one built next to this"
+              + " coordinator).")
+  Path agentTarball;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     List<LaunchSpec> specs = specs();
     AgentJar jar = agentJar != null ? AgentJar.of(agentJar) : AgentJar.locate();
+    Optional<AgentTarball> tarball =
+        agentTarball != null ? Optional.of(AgentTarball.of(agentTarball)) : AgentTarball.locate();
     AgentLauncher launcher = new AgentLauncher(nodes.client());
-    var out = launcher.launch(specs, jar);
+    var out = launcher.launch(specs, jar, tarball);
     List<String> addresses = new ArrayList<>();
     out.done()
         .forEach(
             (label, a) -> {
               System.out.printf(
-                  "%s: agent pid %d, node %s, answers at %s (log %s)%n",
-                  label, a.pid(), a.nodeName(), a.address(), a.log());
+                  "%s: agent pid %d, node %s, answers at %s (log %s%s)%n",
+                  label,
+                  a.pid(),
+                  a.nodeName(),
+                  a.address(),
+                  a.log(),
+                  a.bundled() ? "; no Java 17 there: on the tarball's own runtime" : "");
               addresses.add(a.address());
             });
     if (out.ok()) {

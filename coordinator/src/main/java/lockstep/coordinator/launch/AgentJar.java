@@ -1,14 +1,9 @@
 package lockstep.coordinator.launch;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import lockstep.coordinator.scenario.ScenarioException;
 
@@ -20,7 +15,8 @@ public record AgentJar(Path path, String remoteName) {
       throw new ScenarioException(
           "--agent-jar: " + path + " is not a file (build it with mvn -DskipTests package)");
     }
-    return new AgentJar(path, "lockstep-agent-" + sha256(path).substring(0, 12) + ".jar");
+    return new AgentJar(
+        path, "lockstep-agent-" + FileDigest.sha256(path, "--agent-jar").substring(0, 12) + ".jar");
   }
 
   /**
@@ -60,20 +56,5 @@ public record AgentJar(Path path, String remoteName) {
         "no agent jar found (looked at "
             + candidates.stream().map(Path::normalize).toList()
             + "); build it with mvn -DskipTests package (agents launch also takes --agent-jar)");
-  }
-
-  private static String sha256(Path file) {
-    try (InputStream in = Files.newInputStream(file)) {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      byte[] buf = new byte[1 << 16];
-      for (int n; (n = in.read(buf)) > 0; ) {
-        md.update(buf, 0, n);
-      }
-      return HexFormat.of().formatHex(md.digest());
-    } catch (IOException e) {
-      throw new ScenarioException("--agent-jar: cannot read " + file + ": " + e.getMessage());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -18,8 +19,10 @@ import lockstep.coordinator.agent.AgentCallException;
 import lockstep.coordinator.agent.GrpcAgent;
 
 /**
- * Starts agents on nodes over SSH and ends them: copy the jar (once per content), start it detached
- * with a pid file, wait (bounded) until it answers gRPC; stop by pid file.
+ * Starts agents on nodes over SSH and ends them: copy the jar (once per content) and start it with
+ * the node's Java 17+, or, on a node without one, copy and unpack the agent's tarball (its own
+ * runtime, once per content) and start it from there; detached, with a pid file; wait (bounded)
+ * until it answers gRPC; stop by pid file.
  */
 public final class AgentLauncher {
   private static final Duration SSH_TIMEOUT = Duration.ofSeconds(30);
@@ -43,9 +46,14 @@ public final class AgentLauncher {
     }
   }
 
-  public Outcome<LaunchedAgent> launch(List<LaunchSpec> specs, AgentJar jar) {
+  /**
+   * Launches each spec's agent: from {@code jar} where the node's java is 17 or newer, else from
+   * {@code tarball} (empty: such a node fails, saying why).
+   */
+  public Outcome<LaunchedAgent> launch(
+      List<LaunchSpec> specs, AgentJar jar, Optional<AgentTarball> tarball) {
     return forEach(
-        specs.stream().map(AgentLauncher::label).toList(), specs, s -> launchOne(s, jar));
+        specs.stream().map(AgentLauncher::label).toList(), specs, s -> launchOne(s, jar, tarball));
   }
 
   /**
@@ -63,27 +71,56 @@ public final class AgentLauncher {
         : s.target().spec() + " (" + s.name() + ")";
   }
 
-  private LaunchedAgent launchOne(LaunchSpec spec, AgentJar jar) {
+  private LaunchedAgent launchOne(LaunchSpec spec, AgentJar jar, Optional<AgentTarball> tarball) {
     SshTarget t = spec.target();
     String host = spec.agentHost() != null ? spec.agentHost() : ssh.resolveHost(t);
-    SshClient.Result probe =
+    String bundleName = tarball.map(AgentTarball::remoteName).orElse("");
+    RemoteProbe probe =
+        RemoteProbe.parse(
+            expect(
+                    t,
+                    "reach it over ssh",
+                    ssh.runScript(
+                        t,
+                        RemoteScripts.probe(
+                            spec.remoteDir(), jar.remoteName(), bundleName, spec.java()),
+                        SSH_TIMEOUT))
+                .stdout());
+    String bundle = null;
+    String uploaded = null;
+    if (probe.javaSuitable()) {
+      if (!probe.jarPresent()) {
+        uploaded = jar.remoteName() + ".part-" + UUID.randomUUID().toString().substring(0, 8);
         expect(
             t,
-            "reach it over ssh",
-            ssh.runScript(t, RemoteScripts.probe(spec.remoteDir(), jar.remoteName()), SSH_TIMEOUT));
-    String uploaded = null;
-    if (probe.stdout().contains("ABSENT")) {
-      uploaded = jar.remoteName() + ".part-" + UUID.randomUUID().toString().substring(0, 8);
-      expect(
-          t,
-          "copy the agent jar",
-          ssh.copy(jar.path(), t, spec.remoteDir() + "/" + uploaded, COPY_TIMEOUT));
+            "copy the agent jar",
+            ssh.copy(jar.path(), t, spec.remoteDir() + "/" + uploaded, COPY_TIMEOUT));
+      }
+    } else {
+      AgentTarball bundled =
+          tarball.orElseThrow(
+              () ->
+                  new LaunchException(
+                      t
+                          + ": "
+                          + probe.whyNoJava(spec.java())
+                          + ", and there is no agent tarball to bring a runtime: build it (mvn -B"
+                          + " package -Pdist) or give --agent-tarball FILE, or --java PATH"));
+      bundle = bundled.remoteName();
+      if (!probe.bundlePresent()) {
+        uploaded = bundle + ".tar.gz.part-" + UUID.randomUUID().toString().substring(0, 8);
+        expect(
+            t,
+            "copy the agent tarball",
+            ssh.copy(bundled.path(), t, spec.remoteDir() + "/" + uploaded, COPY_TIMEOUT));
+      }
     }
     SshClient.Result started =
         expect(
             t,
             "start the agent",
-            ssh.runScript(t, RemoteScripts.start(spec, jar.remoteName(), uploaded), START_TIMEOUT));
+            ssh.runScript(
+                t, RemoteScripts.start(spec, jar.remoteName(), bundle, uploaded), START_TIMEOUT));
     long pid = Long.parseLong(field(started.stdout(), "PID"));
     String log = field(started.stdout(), "LOG");
     var bound =
@@ -96,7 +133,7 @@ public final class AgentLauncher {
                             + started.stdout().strip()));
     String address = (host.contains(":") ? "[" + host + "]" : host) + ":" + bound.port();
     DescribeResponse d = awaitAnswer(t, address, log);
-    return new LaunchedAgent(t, address, pid, d.getNodeName(), log);
+    return new LaunchedAgent(t, address, pid, d.getNodeName(), log, bundle != null);
   }
 
   /**

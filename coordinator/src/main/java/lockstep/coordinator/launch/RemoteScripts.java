@@ -19,26 +19,52 @@ final class RemoteScripts {
     return "'" + s.replace("'", "'\\''") + "'";
   }
 
-  /** Creates the directory and says whether the jar is already there. */
-  static String probe(String dir, String jar) {
+  /**
+   * Creates the directory and says whether the jar ({@code JAR PRESENT|ABSENT}) and the unpacked
+   * tarball ({@code BUNDLE ...}; {@code bundle} may be empty) are already there, and which version
+   * {@code java} is ({@code JAVA 17.0.15}, {@code JAVA none}).
+   */
+  static String probe(String dir, String jar, String bundle, String java) {
     return "dir="
         + quote(dir)
         + "\njar="
         + quote(jar)
+        + "\nbundle="
+        + quote(bundle)
+        + "\njava="
+        + quote(java)
         + "\n"
         + """
         mkdir -p "$dir" || { echo "ERR cannot create $dir"; exit 10; }
-        if [ -f "$dir/$jar" ]; then echo PRESENT; else echo ABSENT; fi
-        """;
+        if [ -f "$dir/$jar" ]; then echo "JAR PRESENT"; else echo "JAR ABSENT"; fi
+        if [ -n "$bundle" ] && [ -x "$dir/$bundle/%s" ]; then echo "BUNDLE PRESENT"; else echo "BUNDLE ABSENT"; fi
+        v=""
+        if command -v "$java" >/dev/null 2>&1; then
+          v="$("$java" -version 2>&1 | sed -n 's/.* version "\\([0-9][^"]*\\)".*/\\1/p' | head -n 1)"
+        fi
+        echo "JAVA ${v:-none}"
+        """
+            .formatted(AgentTarball.LAUNCHER);
   }
 
-  static String start(LaunchSpec spec, String jar, String uploaded) {
+  /**
+   * Starts the agent: from the jar with the node's java, or, with {@code bundle} (the unpacked
+   * tarball's directory name), on the tarball's own runtime. {@code uploaded}: the jar or tarball
+   * just copied (moved or unpacked into place first), or null.
+   */
+  static String start(LaunchSpec spec, String jar, String bundle, String uploaded) {
     StringBuilder s = new StringBuilder();
     s.append("dir=")
         .append(quote(spec.remoteDir()))
         .append('\n')
         .append("jar=")
         .append(quote(jar))
+        .append('\n')
+        .append("bundle=")
+        .append(quote(bundle == null ? "" : bundle))
+        .append('\n')
+        .append("launcher=")
+        .append(quote(AgentTarball.LAUNCHER))
         .append('\n')
         .append("uploaded=")
         .append(quote(uploaded == null ? "" : uploaded))
@@ -67,7 +93,19 @@ final class RemoteScripts {
     s.append(
         """
         set -u
-        if [ -n "$uploaded" ]; then mv -f "$dir/$uploaded" "$dir/$jar" || { echo "ERR cannot move the jar into $dir"; exit 10; }; fi
+        if [ -n "$bundle" ] && [ -n "$uploaded" ]; then
+          # unpacked beside, then renamed: a bundle directory is complete or absent
+          part="$dir/$bundle.part-$(hostname)-$$"
+          rm -rf "$part"; mkdir -p "$part" || { echo "ERR cannot create $part"; exit 10; }
+          if ! err="$(tar -xzf "$dir/$uploaded" -C "$part" --strip-components=1 2>&1)"; then
+            rm -rf "$part" "$dir/$uploaded"
+            echo "ERR cannot unpack the agent tarball in $dir: $(echo "$err" | grep -v '^ *$' | head -n 1)"; exit 10
+          fi
+          rm -f "$dir/$uploaded"
+          if [ -d "$dir/$bundle" ]; then rm -rf "$part"; else mv "$part" "$dir/$bundle" || { echo "ERR cannot move the agent into $dir/$bundle"; exit 10; }; fi
+        elif [ -n "$uploaded" ]; then
+          mv -f "$dir/$uploaded" "$dir/$jar" || { echo "ERR cannot move the jar into $dir"; exit 10; }
+        fi
         key="$(hostname)-$port"
         pidf="$dir/agent-$key.pid"
         log="$dir/agent-$key.log"
@@ -75,13 +113,20 @@ final class RemoteScripts {
           echo "ERR an agent started earlier is still running (pid $(cat "$pidf")); end it with: lockstep agents stop"
           exit 11
         fi
-        command -v "$java" >/dev/null 2>&1 || { echo "ERR '$java' not found (PATH of a non-interactive ssh session: $PATH); give --java"; exit 12; }
-        if [ -n "$name" ]; then set -- --name "$name"; else set --; fi
+        if [ -n "$bundle" ]; then
+          set -- "$dir/$bundle/$launcher"
+          [ -x "$1" ] || { echo "ERR $1 is missing: not an agent tarball"; exit 12; }
+        else
+          command -v "$java" >/dev/null 2>&1 || { echo "ERR '$java' not found (PATH of a non-interactive ssh session: $PATH); give --java"; exit 12; }
+          set -- "$java" -jar "$dir/$jar"
+        fi
+        set -- "$@" --listen "$listen" --root "$root"
+        if [ -n "$name" ]; then set -- "$@" --name "$name"; fi
         if [ "$insecure" = 1 ]; then set -- "$@" --insecure; fi
         # emptied here, not by the background job's redirection, which may come after the first
         # grep below: that grep would then read an earlier agent's "listening on" line
         : >"$log"
-        nohup "$java" -jar "$dir/$jar" --listen "$listen" --root "$root" "$@" >>"$log" 2>&1 </dev/null &
+        nohup "$@" >>"$log" 2>&1 </dev/null &
         pid=$!
         echo "$pid" >"$pidf"
         i=0

@@ -15,37 +15,31 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 
 /**
- * The agent image, built from deploy/docker/Dockerfile with BASE_IMAGE from
- * LOCKSTEP_AGENT_BASE_IMAGE. Tagged lockstep/agent-it:HASH (Dockerfile, jars, base image id), so an
- * unchanged build is reused; older tags are removed.
+ * The agent image, built from deploy/docker/Dockerfile: the agent's .deb (dist/target, -Pdist) on
+ * the Java-free Debian node image (LOCKSTEP_DEBIAN_IMAGE, default lockstep/debian12:local from
+ * scripts/ci/debian-image.sh), and the coordinator's jar. Tagged lockstep/agent-it:HASH
+ * (Dockerfile, package, jar, base image id), so an unchanged build is reused; older tags are
+ * removed.
  */
 final class AgentImage {
-  static final String DEFAULT_BASE = "eclipse-temurin:17-jre";
   private static final String REPO = "lockstep/agent-it";
   private static final Logger LOG = LogManager.getLogger(AgentImage.class);
   private static String built;
 
   private AgentImage() {}
 
-  static String baseImage() {
-    String env = System.getenv("LOCKSTEP_AGENT_BASE_IMAGE");
-    return env == null || env.isBlank() ? DEFAULT_BASE : env;
-  }
-
   static synchronized String get() throws IOException {
     if (built != null) {
       return built;
     }
-    String base = baseImage();
-    Requirements.image(
-        base,
-        "scripts/ci/base-image.sh builds lockstep/base-jre17:local; set LOCKSTEP_AGENT_BASE_IMAGE");
+    String base = DebianNode.image();
+    Requirements.image(base, "scripts/ci/debian-image.sh builds it; or set LOCKSTEP_DEBIAN_IMAGE");
+    Path deb = RepoFiles.agentDeb();
     DockerClient docker = DockerClientFactory.instance().client();
     Path root = RepoFiles.root();
     Path dockerfile = root.resolve("deploy/docker/Dockerfile");
     String baseId = docker.inspectImageCmd(base).exec().getId();
-    String tag =
-        REPO + ":" + hash(dockerfile, RepoFiles.agentJar(), RepoFiles.coordinatorJar(), baseId);
+    String tag = REPO + ":" + hash(dockerfile, deb, RepoFiles.coordinatorJar(), baseId);
     try {
       docker.inspectImageCmd(tag).exec();
       LOG.info("agent image {} already built", tag);
@@ -53,7 +47,7 @@ final class AgentImage {
       long t0 = System.nanoTime();
       new ImageFromDockerfile(tag, false)
           .withFileFromPath("deploy/docker/Dockerfile", dockerfile)
-          .withFileFromPath("agent/target/lockstep-agent.jar", RepoFiles.agentJar())
+          .withFileFromPath("dist/target/" + deb.getFileName(), deb)
           .withFileFromPath("coordinator/target/lockstep.jar", RepoFiles.coordinatorJar())
           .withDockerfilePath("deploy/docker/Dockerfile")
           .withBuildArg("BASE_IMAGE", base)
@@ -87,11 +81,11 @@ final class AgentImage {
             });
   }
 
-  private static String hash(Path dockerfile, Path agentJar, Path coordinatorJar, String baseId)
+  private static String hash(Path dockerfile, Path agentDeb, Path coordinatorJar, String baseId)
       throws IOException {
     try {
       MessageDigest md = MessageDigest.getInstance("SHA-256");
-      for (Path p : new Path[] {dockerfile, agentJar, coordinatorJar}) {
+      for (Path p : new Path[] {dockerfile, agentDeb, coordinatorJar}) {
         try (InputStream in = Files.newInputStream(p)) {
           byte[] buf = new byte[1 << 16];
           for (int n; (n = in.read(buf)) > 0; ) {

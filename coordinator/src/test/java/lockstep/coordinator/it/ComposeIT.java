@@ -20,11 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 19 goal 4: {@code deploy/compose/compose.yaml} brought up for real with the local agent
- * image (deploy/docker/Dockerfile on LOCKSTEP_AGENT_BASE_IMAGE), with {@code compose.loopback.yaml}
- * so that every container uses the host's network and the agents listen on 127.0.0.21..23 (no
- * bridge addresses); certificates made by {@code lockstep certs} from the compose's own nodes.yaml;
- * the compose's scenario (at 16 MiB per node) run by {@code run --rm coordinator}; then {@code down
- * -v}: no container, volume or network of the project is left.
+ * image (deploy/docker/Dockerfile: the agent's .deb on LOCKSTEP_DEBIAN_IMAGE), with {@code
+ * compose.loopback.yaml} so that every container uses the host's network and the agents listen on
+ * 127.0.0.21..23 (no bridge addresses); certificates made by {@code lockstep certs} from the
+ * compose's own nodes.yaml; the compose's scenario (at 16 MiB per node) run by {@code run --rm
+ * coordinator}; then {@code down -v}: no container, volume or network of the project is left.
  */
 class ComposeIT {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -1,7 +1,11 @@
 package lockstep.coordinator.it;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import lockstep.testsupport.Required;
 
 /** Files of the source tree the tests use: the Dockerfile and the jars `mvn package` built. */
 public final class RepoFiles {
@@ -23,6 +27,53 @@ public final class RepoFiles {
 
   public static Path coordinatorJar() {
     return built("coordinator/target/lockstep.jar");
+  }
+
+  /**
+   * The agent's .deb that {@code mvn -B package -Pdist} (CI=true turns the profile on) built into
+   * dist/target; missing: the test fails under CI=true, else it is skipped.
+   */
+  static Path agentDeb() throws IOException {
+    Path dir = root().resolve("dist/target");
+    List<Path> debs;
+    try (Stream<Path> files = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {
+      debs =
+          files
+              .filter(p -> p.getFileName().toString().matches("lockstep-agent_.*_amd64\\.deb"))
+              .sorted()
+              .toList();
+    }
+    if (debs.isEmpty()) {
+      Required.missing(
+          "no lockstep-agent_*_amd64.deb in "
+              + dir
+              + " (build it: mvn -B package -Pdist -pl dist -am)");
+    }
+    return debs.get(debs.size() - 1);
+  }
+
+  /** The agent's tarball in dist/target ({@code mvn -B package -Pdist}); missing: as agentDeb. */
+  static Path agentTarball() throws IOException {
+    Path dir = root().resolve("dist/target");
+    List<Path> found;
+    try (Stream<Path> files = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {
+      found =
+          files
+              .filter(
+                  p ->
+                      p.getFileName()
+                          .toString()
+                          .matches("lockstep-agent-.*-linux-amd64\\.tar\\.gz"))
+              .sorted()
+              .toList();
+    }
+    if (found.isEmpty()) {
+      Required.missing(
+          "no lockstep-agent-*-linux-amd64.tar.gz in "
+              + dir
+              + " (build it: mvn -B package -Pdist -pl dist -am)");
+    }
+    return found.get(found.size() - 1);
   }
 
   private static Path built(String rel) {

@@ -38,13 +38,18 @@ final class SshdNode implements AutoCloseable {
     return env == null || env.isBlank() ? DEFAULT_IMAGE : env;
   }
 
-  @SuppressWarnings("resource")
   static SshdNode start(String alias, Path authorizedKeys, Path sharedMount) throws IOException {
+    return start(image(), alias, authorizedKeys, sharedMount);
+  }
+
+  @SuppressWarnings("resource")
+  static SshdNode start(String image, String alias, Path authorizedKeys, Path sharedMount)
+      throws IOException {
     ContainerLaunchException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       int port = freeLoopbackPort();
       GenericContainer<?> c =
-          new GenericContainer<>(DockerImageName.parse(image()))
+          new GenericContainer<>(DockerImageName.parse(image))
               .withNetworkMode("host")
               .withFileSystemBind(authorizedKeys.toString(), KEYS, BindMode.READ_ONLY)
               .withFileSystemBind(

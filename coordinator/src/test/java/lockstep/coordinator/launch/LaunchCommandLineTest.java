@@ -43,6 +43,19 @@ class LaunchCommandLineTest {
                 dir.resolve("none.jar").toString()))
         .contains("--agent-jar")
         .contains("is not a file");
+    assertThat(
+            run(
+                2,
+                "agents",
+                "launch",
+                "--ssh",
+                "a",
+                "--root",
+                "/x",
+                "--agent-tarball",
+                dir.resolve("none.tar.gz").toString()))
+        .contains("--agent-tarball")
+        .contains("is not a file");
     assertThat(run(2, "agents", "stop")).contains("give --ssh");
     assertThat(run(2, "agents"))
         .isEqualTo("lockstep: give --agents HOST:PORT,... or --inventory FILE\n");
