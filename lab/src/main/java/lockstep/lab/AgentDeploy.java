@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * Deploys a stack's agents the way users do: certificates from {@code lockstep certs --inventory}
  * (once per lab), then the project's playbook deploy/ansible/site.yml over ssh from inside the
- * lab's namespace, which installs the project's systemd unit (as lockstep-agent-STACK) with mTLS;
+ * lab's namespace, which installs the agent's .deb (its own runtime, not the guest's Java) and the
+ * package's systemd unit (as lockstep-agent-STACK) with mTLS;
  * then {@code lockstep agents --inventory} must see both agents answer.
  */
 record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log) {
@@ -127,7 +128,7 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     c.addAll(List.of("-e", "lockstep_inventory=" + inventory));
     c.addAll(List.of("-e", "lockstep_tls_dir=" + paths.certs()));
     c.addAll(List.of("-e", "lockstep_service=" + s.service()));
-    c.addAll(List.of("-e", "lockstep_agent_jar=" + files.agentJar()));
+    c.addAll(List.of("-e", "lockstep_agent_package=" + files.agentPackage()));
     // the unit starts only on a mounted file system: at a guest's boot (a node recovered after a
     // fault) it would start on the bare mount point, two JVM starts beside the boot and the
     // cluster's join, only to be stopped until the file system is mounted

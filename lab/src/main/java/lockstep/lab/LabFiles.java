@@ -1,19 +1,26 @@
 package lockstep.lab;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import lockstep.coordinator.launch.AgentJar;
+import java.util.stream.Stream;
 
 /**
  * The files of the source tree the lab uses: deploy/lab (the guest image's recipe and the stack
- * scripts), deploy/ansible (how the agents are installed), the coordinator's, the lab's and the
- * agent's jar.
+ * scripts), deploy/ansible (how the agents are installed), the coordinator's and the lab's jar,
+ * and the agent's .deb (dist/target, {@code mvn -B package -Pdist}): the guests get their agents
+ * as a node does, the package through the playbook.
  */
-public record LabFiles(Path repo, Path coordinatorJar, Path labJar, Path agentJar) {
+public record LabFiles(Path repo, Path coordinatorJar, Path labJar) {
+  static final String PACKAGE_PREFIX = "lockstep-agent_";
+  static final String PACKAGE_SUFFIX = "_amd64.deb";
+
   /**
    * {@code lockstep ARGS...} as a process: the coordinator's jar with the lab's beside it, so that
    * a run on the lab's inventory finds the lab's fault injector.
@@ -87,11 +94,53 @@ public record LabFiles(Path repo, Path coordinatorJar, Path labJar, Path agentJa
       throw new LabException(
           lab + " is missing: build it with mvn -DskipTests package (./lockstep does that)");
     }
+    return new LabFiles(repo, jar, lab);
+  }
+
+  /**
+   * The agent's newest .deb in dist/target; asked for only when agents are deployed (a lab is
+   * taken down, or its image built, without one).
+   */
+  public Path agentPackage() {
     Path agent = repo.resolve("agent/target/lockstep-agent.jar");
-    if (!Files.isRegularFile(agent)) {
-      throw new LabException(
-          agent + " is missing: build it with mvn -DskipTests package (./lockstep does that)");
+    Path deb = newestPackage(repo.resolve("dist/target"));
+    String build = "build it with mvn -B -DskipTests package -Pdist (./lockstep lab does that)";
+    if (deb == null) {
+      throw new LabException("no agent package (dist/target/lockstep-agent_*_amd64.deb): " + build);
     }
-    return new LabFiles(repo, jar, lab, AgentJar.of(agent).path());
+    if (Files.isRegularFile(agent) && modified(agent).compareTo(modified(deb)) > 0) {
+      throw new LabException(
+          deb + " is older than the agent's jar (" + agent + "): " + build + " again");
+    }
+    return deb;
+  }
+
+  /** The newest lockstep-agent_*_amd64.deb in {@code dir}; null when there is none. */
+  static Path newestPackage(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return null;
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(
+              p -> {
+                String n = p.getFileName().toString();
+                return n.startsWith(PACKAGE_PREFIX)
+                    && n.endsWith(PACKAGE_SUFFIX)
+                    && Files.isRegularFile(p);
+              })
+          .max(Comparator.comparing(LabFiles::modified))
+          .orElse(null);
+    } catch (IOException e) {
+      throw new LabException("cannot list " + dir + ": " + e.getMessage());
+    }
+  }
+
+  private static FileTime modified(Path p) {
+    try {
+      return Files.getLastModifiedTime(p);
+    } catch (IOException e) {
+      return FileTime.fromMillis(0);
+    }
   }
 }

@@ -302,8 +302,7 @@ class LabPartsTest {
         new LabFiles(
             Path.of("..").toAbsolutePath().normalize(),
             Path.of("c.jar"),
-            Path.of("l.jar"),
-            Path.of("a.jar"));
+            Path.of("l.jar"));
     ImageRecipe r = ImageRecipe.read(files, "ssh-ed25519 AAAA test");
     assertThat(r.packages())
         .contains(
@@ -342,19 +341,22 @@ class LabPartsTest {
   }
 
   @Test
-  void agentsAreDeployedWithTheProjectsPlaybookUnderTheStacksUnitName() {
-    Path repo = Path.of("/repo");
-    LabFiles files =
-        new LabFiles(repo, repo.resolve("c.jar"), repo.resolve("l.jar"), repo.resolve("agent.jar"));
+  void agentsAreDeployedWithTheProjectsPlaybookUnderTheStacksUnitName() throws Exception {
+    Path repo = Files.createDirectories(tmp.resolve("repo"));
+    Path deb =
+        Files.createFile(
+            Files.createDirectories(repo.resolve("dist/target"))
+                .resolve("lockstep-agent_0.1.0_amd64.deb"));
+    LabFiles files = new LabFiles(repo, repo.resolve("c.jar"), repo.resolve("l.jar"));
     AgentDeploy d = new AgentDeploy(LAB, files, null, null);
     List<String> c = d.ansible(Stack.OCFS2, LAB.inventory(Stack.OCFS2), Path.of("/key"), 1);
     assertThat(c.subList(0, 2))
-        .containsExactly("ansible-playbook", "/repo/deploy/ansible/site.yml");
+        .containsExactly("ansible-playbook", repo.resolve("deploy/ansible/site.yml").toString());
     assertThat(String.join(" ", c))
         .contains("-e lockstep_inventory=/lab/ocfs2/inventory.yaml")
         .contains("-e lockstep_tls_dir=/lab/certs")
         .contains("-e lockstep_service=lockstep-agent-ocfs2")
-        .contains("-e lockstep_agent_jar=/repo/agent.jar")
+        .contains("-e lockstep_agent_package=" + deb)
         .contains(
             "-e {\"lockstep_java_opts\": \"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\","
                 + " \"lockstep_agent_opts\": \"--spare-workers 2\","
