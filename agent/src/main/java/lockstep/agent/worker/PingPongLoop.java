@@ -77,9 +77,9 @@ public final class PingPongLoop extends CountingLoop {
    * again), through the same method as the run, so the JIT has compiled the loop and its native
    * calls before the instant. On a one-CPU emulated guest a fresh worker's compiler otherwise held
    * the CPU for seconds after ready, inside the measured window (lab GFS2, limit off, 1 s ring
-   * warm-up: Lockstep / ping_pong 0.65 without this, 0.74-0.76 with it; docs/performance.md). Bounded
-   * by {@link #WARM_UP_ITERATIONS} and {@link #WARM_UP_NANOS}; no tmpfs, no warm-up (the ring's own
-   * warm-up still runs).
+   * warm-up: Lockstep / ping_pong 0.65 without this, 0.74-0.76 with it). Bounded by {@link
+   * #WARM_UP_ITERATIONS} and {@link #WARM_UP_NANOS}; no tmpfs, no warm-up (the ring's own warm-up
+   * still runs).
    */
   @Override
   public void warmUp() {
