@@ -12,8 +12,8 @@ import java.util.Map;
  * Deploys a stack's agents the way users do: certificates from {@code lockstep certs --inventory}
  * (once per lab), then the project's playbook deploy/ansible/site.yml over ssh from inside the
  * lab's namespace, which installs the agent's .deb (its own runtime, not the guest's Java) and the
- * package's systemd unit (as lockstep-agent-STACK) with mTLS;
- * then {@code lockstep agents --inventory} must see both agents answer.
+ * package's systemd unit (as lockstep-agent-STACK) with mTLS; then {@code lockstep agents
+ * --inventory} must see both agents answer.
  */
 record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log) {
   private static final Duration ANSIBLE_TIMEOUT = Duration.ofMinutes(15);
@@ -46,14 +46,38 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     return cpus > 1 ? Integer.toString(cpus - 1) : "";
   }
 
-  /** The agents of each stack, then every one of them answering. */
+  /**
+   * The agents of every stack in one playbook pass (each node's package, user and certificates
+   * once, its agent services together), then every one of them answering.
+   */
   void deploy(List<Stack> stacks, LabState state) {
     if (stacks.isEmpty()) {
       return;
     }
-    certificates(paths.inventory(stacks.get(0)));
+    Path inv = paths.inventory(stacks.get(0));
+    certificates(inv);
+    double t0 = log.seconds();
+    String words = String.join(" and ", stacks.stream().map(Stack::word).toList());
+    log.say(
+        "deploying the "
+            + words
+            + " agents with ansible-playbook deploy/ansible/site.yml (units "
+            + String.join(", ", stacks.stream().map(Stack::service).toList())
+            + ") ...");
+    commands
+        .run(
+            Netns.exec(
+                state.namespace(), ansible(stacks, inv, Path.of(state.sshKey()), state.cpus())),
+            "",
+            ANSIBLE_TIMEOUT,
+            files.repo(),
+            ansibleEnv(Path.of(state.sshKey()), paths.knownHosts(), paths.dir()))
+        .orThrow("ansible-playbook (log: " + log.file() + ")");
+    log.say(
+        String.format(
+            Locale.ROOT, "%s agents installed and started (%.0f s)", words, log.seconds() - t0));
     for (Stack s : stacks) {
-      deploy(s, state);
+      answer(s, state);
     }
   }
 
@@ -74,29 +98,6 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
             Duration.ofMinutes(2))
         .orThrow("lockstep certs --inventory " + inventory);
     log.say("certificates made by lockstep certs --inventory in " + paths.certs());
-  }
-
-  private void deploy(Stack s, LabState state) {
-    Path inv = paths.inventory(s);
-    double t0 = log.seconds();
-    log.say(
-        "deploying the "
-            + s.word()
-            + " agents with ansible-playbook deploy/ansible/site.yml (unit "
-            + s.service()
-            + ") ...");
-    commands
-        .run(
-            Netns.exec(state.namespace(), ansible(s, inv, Path.of(state.sshKey()), state.cpus())),
-            "",
-            ANSIBLE_TIMEOUT,
-            files.repo(),
-            ansibleEnv(Path.of(state.sshKey()), paths.knownHosts(), paths.dir()))
-        .orThrow("ansible-playbook (log: " + log.file() + ")");
-    log.say(
-        String.format(
-            Locale.ROOT, "%s agents installed and started (%.0f s)", s.word(), log.seconds() - t0));
-    answer(s, state);
   }
 
   /**
@@ -123,24 +124,42 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     throw new LabException("the " + s.word() + " agents do not answer over mTLS: " + r.lastLine());
   }
 
-  List<String> ansible(Stack s, Path inventory, Path sshKey, int cpus) {
+  /**
+   * The playbook over {@code inventory}'s nodes (every stack's are the same), one agent service per
+   * stack (lockstep_services: its unit, root, port and mount point).
+   */
+  List<String> ansible(List<Stack> stacks, Path inventory, Path sshKey, int cpus) {
     List<String> c = new ArrayList<>(List.of("ansible-playbook", files.playbook().toString()));
     c.addAll(List.of("-e", "lockstep_inventory=" + inventory));
     c.addAll(List.of("-e", "lockstep_tls_dir=" + paths.certs()));
-    c.addAll(List.of("-e", "lockstep_service=" + s.service()));
     c.addAll(List.of("-e", "lockstep_agent_package=" + files.agentPackage()));
-    // the unit starts only on a mounted file system: at a guest's boot (a node recovered after a
-    // fault) it would start on the bare mount point, two JVM starts beside the boot and the
+    // the units start only on a mounted file system: at a guest's boot (a node recovered after a
+    // fault) one would start on the bare mount point, two JVM starts beside the boot and the
     // cluster's join, only to be stopped until the file system is mounted
+    String services =
+        String.join(
+            ", ",
+            stacks.stream()
+                .map(
+                    s ->
+                        String.format(
+                            Locale.ROOT,
+                            "{\"service\": \"%s\", \"root\": \"%s\", \"listen\":"
+                                + " \"0.0.0.0:%d\", \"root_mount_point\": \"%s\"}",
+                            s.service(),
+                            s.agentRoot(),
+                            s.guestPort(),
+                            s.mountPoint()))
+                .toList());
     c.addAll(
         List.of(
             "-e",
-            "{\"lockstep_java_opts\": \""
+            "{\"lockstep_services\": ["
+                + services
+                + "], \"lockstep_java_opts\": \""
                 + AGENT_JAVA_OPTS
                 + "\", \"lockstep_agent_opts\": \""
                 + AGENT_OPTS
-                + "\", \"lockstep_root_mount_point\": \""
-                + s.mountPoint()
                 + "\", \"lockstep_cpu_affinity\": \""
                 + agentCpus(cpus)
                 + "\"}"));

@@ -13,9 +13,9 @@ import java.util.stream.Stream;
 
 /**
  * The files of the source tree the lab uses: deploy/lab (the guest image's recipe and the stack
- * scripts), deploy/ansible (how the agents are installed), the coordinator's and the lab's jar,
- * and the agent's .deb (dist/target, {@code mvn -B package -Pdist}): the guests get their agents
- * as a node does, the package through the playbook.
+ * scripts), deploy/ansible (how the agents are installed), the coordinator's and the lab's jar, and
+ * the agent's .deb (dist/target, {@code mvn -B package -Pdist}): the guests get their agents as a
+ * node does, the package through the playbook.
  */
 public record LabFiles(Path repo, Path coordinatorJar, Path labJar) {
   static final String PACKAGE_PREFIX = "lockstep-agent_";
@@ -98,8 +98,8 @@ public record LabFiles(Path repo, Path coordinatorJar, Path labJar) {
   }
 
   /**
-   * The agent's newest .deb in dist/target; asked for only when agents are deployed (a lab is
-   * taken down, or its image built, without one).
+   * The agent's newest .deb in dist/target; asked for only when agents are deployed (a lab is taken
+   * down, or its image built, without one).
    */
   public Path agentPackage() {
     Path agent = repo.resolve("agent/target/lockstep-agent.jar");

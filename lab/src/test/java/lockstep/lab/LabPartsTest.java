@@ -300,9 +300,7 @@ class LabPartsTest {
   void theRepositorysRecipeReadsAndMmdebstrapGetsIt() {
     LabFiles files =
         new LabFiles(
-            Path.of("..").toAbsolutePath().normalize(),
-            Path.of("c.jar"),
-            Path.of("l.jar"));
+            Path.of("..").toAbsolutePath().normalize(), Path.of("c.jar"), Path.of("l.jar"));
     ImageRecipe r = ImageRecipe.read(files, "ssh-ed25519 AAAA test");
     assertThat(r.packages())
         .contains(
@@ -349,22 +347,28 @@ class LabPartsTest {
                 .resolve("lockstep-agent_0.1.0_amd64.deb"));
     LabFiles files = new LabFiles(repo, repo.resolve("c.jar"), repo.resolve("l.jar"));
     AgentDeploy d = new AgentDeploy(LAB, files, null, null);
-    List<String> c = d.ansible(Stack.OCFS2, LAB.inventory(Stack.OCFS2), Path.of("/key"), 1);
+    List<String> c =
+        d.ansible(List.of(Stack.GFS2, Stack.OCFS2), LAB.inventory(Stack.GFS2), Path.of("/key"), 1);
     assertThat(c.subList(0, 2))
         .containsExactly("ansible-playbook", repo.resolve("deploy/ansible/site.yml").toString());
     assertThat(String.join(" ", c))
-        .contains("-e lockstep_inventory=/lab/ocfs2/inventory.yaml")
+        .contains("-e lockstep_inventory=/lab/gfs2/inventory.yaml")
         .contains("-e lockstep_tls_dir=/lab/certs")
-        .contains("-e lockstep_service=lockstep-agent-ocfs2")
         .contains("-e lockstep_agent_package=" + deb)
         .contains(
-            "-e {\"lockstep_java_opts\": \"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC\","
-                + " \"lockstep_agent_opts\": \"--spare-workers 2\","
-                + " \"lockstep_root_mount_point\": \"/mnt/ocfs2\", \"lockstep_cpu_affinity\":"
-                + " \"\"}")
+            "-e {\"lockstep_services\": [{\"service\": \"lockstep-agent-gfs2\", \"root\":"
+                + " \"/mnt/gfs2/lockstep\", \"listen\": \"0.0.0.0:7070\", \"root_mount_point\":"
+                + " \"/mnt/gfs2\"}, {\"service\": \"lockstep-agent-ocfs2\", \"root\":"
+                + " \"/mnt/ocfs2/lockstep\", \"listen\": \"0.0.0.0:7080\", \"root_mount_point\":"
+                + " \"/mnt/ocfs2\"}], \"lockstep_java_opts\": \"-XX:TieredStopAtLevel=1"
+                + " -XX:+UseSerialGC\", \"lockstep_agent_opts\": \"--spare-workers 2\","
+                + " \"lockstep_cpu_affinity\": \"\"}")
         .contains("--private-key /key");
-    assertThat(String.join(" ", d.ansible(Stack.GFS2, LAB.inventory(Stack.GFS2), Path.of("/k"), 2)))
-        .contains("\"lockstep_cpu_affinity\": \"1\"}");
+    assertThat(
+            String.join(
+                " ", d.ansible(List.of(Stack.GFS2), LAB.inventory(Stack.GFS2), Path.of("/k"), 2)))
+        .contains("\"lockstep_cpu_affinity\": \"1\"}")
+        .doesNotContain("ocfs2");
     Map<String, String> env = AgentDeploy.ansibleEnv(Path.of("/key"), LAB.knownHosts(), LAB.dir());
     assertThat(env.get("ANSIBLE_SSH_ARGS"))
         .contains("UserKnownHostsFile=/lab/known_hosts")

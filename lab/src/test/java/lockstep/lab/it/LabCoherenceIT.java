@@ -12,25 +12,27 @@ import lockstep.lab.Stack;
 import org.junit.jupiter.api.Test;
 
 /**
- * The coherence check, measured on real kernels: ping-pong with read-write across every node, each
- * visit checking that the byte it reads carries every other participant's increment. On OCFS2 with
- * o2cb, fcntl locks are each node's own (the kernel's o2cb stack has no plock hook), so the ring
- * does not hold: the workers count errors, and the verdict marks the run INVALID for what it
- * measured, apart from the rule that names the configuration. On GFS2 (dlm_controld's cluster-wide
- * POSIX locks) the same ring holds: checks, and no error.
+ * The coherence check, measured on real kernels: ping-pong with read-write across node1 and node2
+ * (on three emulated guests, one node's worker saw no turn at all in a 4 s OCFS2 run), each visit
+ * checking that the byte it reads carries every other participant's increment. On OCFS2 with o2cb,
+ * fcntl locks are each node's own (the kernel's o2cb stack has no plock hook), so the ring does not
+ * hold: the workers count errors, and the verdict marks the run INVALID for what it measured, apart
+ * from the rule that names the configuration. On GFS2 (dlm_controld's cluster-wide POSIX locks) the
+ * same ring holds: checks, and no error.
  */
 @OnLab(stacks = {Stack.GFS2, Stack.OCFS2})
 class LabCoherenceIT extends LabTest {
   private static final String SCENARIO =
       "name: lab-coherence\nplan: [all]\nworkload: {type: ping-pong, file: coherence.dat,"
-          + " processes: 1, lock: fcntl, io: read-write, duration: 4s, warmup: 2s}\n";
+          + " processes: 1, lock: fcntl, io: read-write, duration: 6s, warmup: 2s}\n";
+  private static final String TWO = TestLab.first(2);
 
   @Test
   void onOcfs2WithO2cbTheWorkersMeasureCoherenceErrorsAndTheRunIsInvalid() throws Exception {
-    RunRecord run = lab.run("ocfs2", SCENARIO, work);
+    RunRecord run = lab.run("ocfs2", SCENARIO, work, "--nodes", TWO);
     assertThat(run.status()).isEqualTo(RunStatus.OK);
     List<NodeResult> nodes = run.steps().get(0).results();
-    assertThat(nodes).hasSize(lab.nodes);
+    assertThat(nodes).hasSize(2);
     long checks = nodes.stream().mapToLong(NodeResult::coherenceChecks).sum();
     long errors = nodes.stream().mapToLong(NodeResult::coherenceErrors).sum();
     System.out.printf(
@@ -69,10 +71,10 @@ class LabCoherenceIT extends LabTest {
   @Test
   void onGfs2TheSameRingHolds() throws Exception {
     TestLab.set("plock_rate_limit=0");
-    RunRecord run = lab.run("gfs2", SCENARIO, work);
+    RunRecord run = lab.run("gfs2", SCENARIO, work, "--nodes", TWO);
     assertThat(run.status()).isEqualTo(RunStatus.OK);
     List<NodeResult> nodes = run.steps().get(0).results();
-    assertThat(nodes).hasSize(lab.nodes);
+    assertThat(nodes).hasSize(2);
     for (NodeResult n : nodes) {
       assertThat(n.coherenceChecks()).as("checks on %s", n.node()).isPositive();
       assertThat(n.coherenceErrors()).as("errors on %s", n.node()).isZero();
