@@ -177,18 +177,19 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     opts.addAll(
         List.of(
             "-o", "ControlMaster=auto",
-            "-o", "ControlPersist=60s",
+            "-o", "ControlPersist=300s",
             "-o", "ControlPath=" + labDir.resolve("ssh-%C")));
-    return Map.of(
-        "ANSIBLE_GATHER_SUBSET", "min",
+    return Map.ofEntries(
+        Map.entry("ANSIBLE_GATHER_SUBSET", "min"),
         // each task's time in lab.log
-        "ANSIBLE_CALLBACKS_ENABLED", "ansible.posix.profile_tasks",
-        "ANSIBLE_SSH_ARGS", String.join(" ", opts),
-        "ANSIBLE_PIPELINING", "True",
-        "ANSIBLE_HOST_KEY_CHECKING", "True",
-        "ANSIBLE_RETRY_FILES_ENABLED", "False",
-        "ANSIBLE_NOCOLOR", "1",
-        "ANSIBLE_PYTHON_INTERPRETER", "/usr/bin/python3",
-        "ANSIBLE_SSH_TIMEOUT", "30");
+        Map.entry("ANSIBLE_CALLBACKS_ENABLED", "ansible.posix.profile_tasks"),
+        Map.entry("ANSIBLE_SSH_ARGS", String.join(" ", opts)),
+        Map.entry("ANSIBLE_PIPELINING", "True"),
+        Map.entry("ANSIBLE_HOST_KEY_CHECKING", "True"),
+        Map.entry("ANSIBLE_RETRY_FILES_ENABLED", "False"),
+        Map.entry("ANSIBLE_NOCOLOR", "1"),
+        Map.entry("ANSIBLE_PYTHON_INTERPRETER", "/usr/bin/python3"),
+        Map.entry("ANSIBLE_SSH_TIMEOUT", "30"),
+        Map.entry("ANSIBLE_SSH_RETRIES", "3"));
   }
 }

@@ -45,20 +45,31 @@ final class Guests {
 
   /** ssh's options for the lab's guests (also Ansible's). */
   static List<String> sshOptions(Path sshKey, Path knownHosts) {
+    // sshd's banner from a guest busy starting JVMs (its agents, their rehearsal workers) took
+    // more than 5 s under emulation: a node counted unreachable that was only slow
+    return sshOptions(sshKey, knownHosts, 30);
+  }
+
+  static List<String> sshOptions(Path sshKey, Path knownHosts, int connectSeconds) {
     return List.of(
         "-i", sshKey.toString(),
         "-o", "IdentitiesOnly=yes",
         "-o", "UserKnownHostsFile=" + knownHosts,
         "-o", "StrictHostKeyChecking=yes",
         "-o", "BatchMode=yes",
-        "-o", "ConnectTimeout=5",
+        "-o", "ConnectTimeout=" + connectSeconds,
         "-o", "ServerAliveInterval=5",
+        "-o", "ServerAliveCountMax=12",
         "-o", "LogLevel=ERROR");
   }
 
   List<String> ssh(LabNode n, List<String> remote) {
+    return ssh(n, remote, sshOptions(sshKey, knownHosts));
+  }
+
+  private List<String> ssh(LabNode n, List<String> remote, List<String> options) {
     List<String> c = new ArrayList<>(List.of("ssh"));
-    c.addAll(sshOptions(sshKey, knownHosts));
+    c.addAll(options);
     c.addAll(List.of("-p", Integer.toString(n.sshPort()), "root@127.0.0.1"));
     c.addAll(remote);
     return Netns.exec(namespace, c);
@@ -88,7 +99,15 @@ final class Guests {
   /** True once sshd answers on node n (one bounded try). */
   boolean answers(LabNode n) {
     try {
-      return commands.run(ssh(n, List.of("true")), "", Duration.ofSeconds(15), null).ok();
+      // while a guest boots, slirp takes the connection and sshd is not there yet: a short bound
+      // per try, so that the first try after sshd is up finds it
+      return commands
+          .run(
+              ssh(n, List.of("true"), sshOptions(sshKey, knownHosts, 5)),
+              "",
+              Duration.ofSeconds(15),
+              null)
+          .ok();
     } catch (LabInterruptedException e) {
       throw e;
     } catch (LabException e) {

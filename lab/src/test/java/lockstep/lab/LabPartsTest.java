@@ -373,7 +373,9 @@ class LabPartsTest {
     assertThat(env.get("ANSIBLE_SSH_ARGS"))
         .contains("UserKnownHostsFile=/lab/known_hosts")
         .contains("StrictHostKeyChecking=yes")
-        .contains("ControlPath=/lab/ssh-%C");
+        .contains("ControlPath=/lab/ssh-%C")
+        .contains("ConnectTimeout=30")
+        .contains("ServerAliveCountMax=12");
     assertThat(env).containsEntry("ANSIBLE_PIPELINING", "True");
   }
 
