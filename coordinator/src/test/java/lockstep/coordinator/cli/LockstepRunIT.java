@@ -72,16 +72,21 @@ class LockstepRunIT extends TwoLocalAgents {
         // ... and the node started at that instant, not when Start reached it: the
         // instant was set 1 s (start-lead) ahead, so a node that ignored it would be
         // about -1,000 ms early, and one that waited for another node's phase, late by
-        // a whole step.
-        assertThat(Math.abs(skew)).isLessThan(500);
+        // a whole step. On this machine the runs reach 0.06-1.4 ms (CI, 2026-12-06); 50 ms
+        // leaves room for a busy host, not for a start that missed the instant.
+        assertThat(Math.abs(skew)).isLessThan(50);
       }
     }
     assertThat(steps.get(2).get("results"))
         .extracting(n -> n.get("node").asText())
         .containsExactly("node1", "node2");
     JsonNode analysis = o.run().get("analysis");
+    // two agents on one machine's two cores, each on its own directory: together each keeps
+    // about half to all of its solo rate (0.55-0.72 in CI, 2026-12-06): neither next to nothing
+    // nor well above its solo rate, as a wrong ratio (solo and together swapped, a sum of nodes
+    // for one) would be
     assertThat(analysis.get("nodes"))
-        .allSatisfy(n -> assertThat(n.get("efficiency").asDouble()).isPositive());
+        .allSatisfy(n -> assertThat(n.get("efficiency").asDouble()).isBetween(0.25, 1.25));
     assertThat(analysis.get("verdict").get(0).asText())
         .startsWith("Running together, each node kept");
   }
