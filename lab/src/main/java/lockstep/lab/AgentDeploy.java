@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Deploys a stack's agents the way users do: certificates from {@code lockstep certs --inventory}
@@ -101,13 +102,24 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
   }
 
   /**
-   * {@code lockstep agents --inventory} inside the namespace until every agent answers over mTLS
-   * (at most 4 tries: a just-started agent's first answers are slow under emulation).
+   * How long a stack's agents get to answer after their start. A recovered guest starts both
+   * stacks' agent JVMs and their rehearsal steps beside its cluster's rejoin: under emulation its
+   * OCFS2 agent missed four 20 s describes in a row (CI, 2026-12-06), and the recovery failed.
+   */
+  static final Duration ANSWER_BOUND = Duration.ofMinutes(6);
+
+  private static final Duration POLL = Duration.ofSeconds(5);
+
+  /**
+   * {@code lockstep agents --inventory} inside the namespace until every agent answers over mTLS,
+   * tried again until {@link #ANSWER_BOUND} (a just-started agent's first answers are slow under
+   * emulation).
    */
   void answer(Stack s, LabState state) {
     Path inv = paths.inventory(s);
-    Commands.Result r = null;
-    for (int i = 0; i < 4; i++) {
+    long end = System.nanoTime() + ANSWER_BOUND.toNanos();
+    Commands.Result r;
+    do {
       r =
           commands.run(
               Netns.exec(
@@ -120,8 +132,16 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
         r.stdout().lines().forEach(l -> log.say("  " + l));
         return;
       }
-    }
-    throw new LabException("the " + s.word() + " agents do not answer over mTLS: " + r.lastLine());
+      // a refused connection fails at once: poll, do not spin JVMs beside the guests
+      LockSupport.parkNanos(POLL.toNanos());
+    } while (System.nanoTime() < end);
+    throw new LabException(
+        "the "
+            + s.word()
+            + " agents do not answer over mTLS within "
+            + ANSWER_BOUND.toMinutes()
+            + " min: "
+            + r.lastLine());
   }
 
   /**
