@@ -20,12 +20,15 @@ final class CoordinatorProcess {
   private final LabFiles files;
   private final Commands commands;
   private final PrintStream out;
+  private final PrintStream err;
 
-  CoordinatorProcess(String namespace, LabFiles files, Commands commands, PrintStream out) {
+  CoordinatorProcess(
+      String namespace, LabFiles files, Commands commands, PrintStream out, PrintStream err) {
     this.namespace = namespace;
     this.files = files;
     this.commands = commands;
     this.out = out;
+    this.err = err;
   }
 
   /** Runs it to its end; its exit code. */
@@ -33,6 +36,6 @@ final class CoordinatorProcess {
     List<String> full = Netns.exec(namespace, files.lockstep(args));
     out.println("lab: $ " + String.join(" ", full));
     out.flush();
-    return commands.stream(full, out, System.err);
+    return commands.stream(full, out, err);
   }
 }

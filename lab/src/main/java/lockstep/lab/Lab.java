@@ -31,13 +31,23 @@ public final class Lab {
 
   private final LabConfig config;
   private final PrintStream out;
+  private final PrintStream err;
   private final LabPaths paths;
   private final LabLog log;
   private final Commands commands;
 
   public Lab(LabConfig config, PrintStream out) {
+    this(config, out, System.err);
+  }
+
+  /**
+   * A lab whose command prints on {@code out}; the coordinator it runs ({@code lab run}, {@code lab
+   * agents}) writes its errors on {@code err}.
+   */
+  public Lab(LabConfig config, PrintStream out, PrintStream err) {
     this.config = config;
     this.out = out;
+    this.err = err;
     this.paths = new LabPaths(config.dir());
     this.log = new LabLog(out, config.dir().resolve("lab.log"));
     this.commands = new Commands(log);
@@ -302,7 +312,7 @@ public final class Lab {
     full.addAll(List.of("--inventory", paths.inventory(stack).toString()));
     try (Interruption ctrlC =
         Interruption.during("run", commands, log, CoordinatorProcess.ABORT_GRACE)) {
-      return new CoordinatorProcess(state.namespace(), files, commands, out).run(full);
+      return new CoordinatorProcess(state.namespace(), files, commands, out, err).run(full);
     }
   }
 

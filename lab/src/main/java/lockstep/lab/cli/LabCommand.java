@@ -96,9 +96,13 @@ public final class LabCommand implements Runnable {
   abstract static class OnLab implements Callable<Integer> {
     @CommandLine.Mixin Where where = new Where();
 
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
-      return on(new Lab(where.config(), System.out));
+      // the coordinator's errors (lab run, lab agents) where this command's own errors go
+      return on(
+          new Lab(where.config(), System.out, LinePrintStream.of(spec.commandLine().getErr())));
     }
 
     abstract int on(Lab lab);
