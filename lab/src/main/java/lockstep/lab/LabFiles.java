@@ -7,9 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
+import lockstep.coordinator.launch.DistFiles;
 
 /**
  * The files of the source tree the lab uses: deploy/lab (the guest image's recipe and the stack
@@ -117,23 +116,7 @@ public record LabFiles(Path repo, Path coordinatorJar, Path labJar) {
 
   /** The newest lockstep-agent_*_amd64.deb in {@code dir}; null when there is none. */
   static Path newestPackage(Path dir) {
-    if (!Files.isDirectory(dir)) {
-      return null;
-    }
-    try (Stream<Path> files = Files.list(dir)) {
-      return files
-          .filter(
-              p -> {
-                String n = p.getFileName().toString();
-                return n.startsWith(PACKAGE_PREFIX)
-                    && n.endsWith(PACKAGE_SUFFIX)
-                    && Files.isRegularFile(p);
-              })
-          .max(Comparator.comparing(LabFiles::modified))
-          .orElse(null);
-    } catch (IOException e) {
-      throw new LabException("cannot list " + dir + ": " + e.getMessage());
-    }
+    return DistFiles.newest(dir, PACKAGE_PREFIX, PACKAGE_SUFFIX).orElse(null);
   }
 
   private static FileTime modified(Path p) {

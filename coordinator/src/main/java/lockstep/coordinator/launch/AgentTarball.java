@@ -1,13 +1,10 @@
 package lockstep.coordinator.launch;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import lockstep.coordinator.scenario.ScenarioException;
 
 /**
@@ -53,33 +50,11 @@ public record AgentTarball(Path path, String remoteName) {
       dirs.add(dir.getParent().getParent().resolve("dist/target"));
     }
     for (Path d : dirs) {
-      if (!Files.isDirectory(d)) {
-        continue;
-      }
-      try (Stream<Path> files = Files.list(d)) {
-        Optional<Path> newest =
-            files
-                .filter(
-                    p -> {
-                      String n = p.getFileName().toString();
-                      return n.startsWith(PREFIX) && n.endsWith(SUFFIX) && Files.isRegularFile(p);
-                    })
-                .max(Comparator.comparing(AgentTarball::modified));
-        if (newest.isPresent()) {
-          return Optional.of(of(newest.get().normalize()));
-        }
-      } catch (IOException e) {
-        // an unreadable directory holds no tarball for us
+      Optional<Path> newest = DistFiles.newest(d, PREFIX, SUFFIX);
+      if (newest.isPresent()) {
+        return Optional.of(of(newest.get().normalize()));
       }
     }
     return Optional.empty();
-  }
-
-  private static long modified(Path p) {
-    try {
-      return Files.getLastModifiedTime(p).toMillis();
-    } catch (IOException e) {
-      return 0;
-    }
   }
 }
