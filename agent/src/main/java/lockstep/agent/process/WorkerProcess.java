@@ -77,6 +77,7 @@ final class WorkerProcess {
   private final WorkerClassArchive.Use classArchive;
   private volatile int index = -1;
   private volatile CountFile count = CountFile.NONE;
+  private final long launchedNanos = System.nanoTime();
 
   private WorkerProcess(Process process, boolean c2, WorkerClassArchive.Use classArchive) {
     this.process = process;
@@ -167,6 +168,14 @@ final class WorkerProcess {
       c.remove();
       throw e;
     }
+  }
+
+  /**
+   * Nanos since its JVM was launched ({@link System#nanoTime}): for a spare, also the time it
+   * waited, so never less than its start took.
+   */
+  long sinceLaunchNanos() {
+    return System.nanoTime() - launchedNanos;
   }
 
   /** Whether its JVM compiles with C2 (a spare is taken only for a task that needs the same). */

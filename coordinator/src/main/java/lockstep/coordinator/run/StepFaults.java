@@ -18,6 +18,7 @@ import lockstep.coordinator.agent.ClockOffset;
 import lockstep.coordinator.fault.FaultException;
 import lockstep.coordinator.fault.FaultInjector;
 import lockstep.coordinator.model.Fault;
+import lockstep.coordinator.model.FaultAction;
 import lockstep.coordinator.model.FaultRecord;
 import lockstep.coordinator.model.Sample;
 import lockstep.coordinator.results.NodeResults;
@@ -179,15 +180,18 @@ final class StepFaults implements AutoCloseable {
   }
 
   /**
-   * After cleanup: every victim of a fault that happened brought back by the injector (once per
-   * node); a recovery that fails is the step's error.
+   * After cleanup: every victim a fault took down brought back by the injector (once per node): a
+   * killed node, or one its agent was lost to (fenced at the end of a freeze or a cut). A freeze
+   * that was continued or a cut that was reconnected with its agent still answering left a whole
+   * member, with nothing to bring back. A recovery that fails is the step's error.
    */
   List<String> recover() {
     List<String> errors = new ArrayList<>();
     Set<String> done = new LinkedHashSet<>();
     faults.forEach(
         (f, h) -> {
-          if (h.begun == 0 || !done.add(f.node())) {
+          boolean down = f.action() == FaultAction.KILL || h.victimLost;
+          if (h.begun == 0 || !down || !done.add(f.node())) {
             return;
           }
           try {
