@@ -60,6 +60,50 @@ install -m 0644 "$systemd_dir/$name.env" "$stage/etc/lockstep/$name.env"
 chmod -R u+rwX,go+rX,go-w "$stage"
 grep -q '^ExecStart=/usr/bin/lockstep-agent ' "$stage/usr/lib/systemd/system/$name.service" \
   || die "deploy/systemd/$name.service does not start /usr/bin/lockstep-agent"
+
+# --- the class-data archive (AppCDS) of the agent's and its workers' classes -------------------
+# JDK 17 maps an archive only for the very classpath it was dumped with (path, size and time of
+# the jar), so it is dumped for the installed path, /usr/lib/lockstep-agent/lib/lockstep-agent.jar:
+# in a mount namespace of its own, the staged tree is laid over /usr/lib (needs root: CI builds as
+# root). The classes are those a training run loads: the agent until it listens, a worker until it
+# has loaded. On a one-CPU emulated guest the agent's start took far less with it (docs/
+# performance.md, "A worker's start on the packaged runtime"); the launcher passes it on.
+class_archive() {
+  local t java=$lib/runtime/bin/java jsa=$lib/lib/$name.jsa
+  t=$(mktemp -d)
+  # shellcheck disable=SC2064  # expand $t now
+  trap "rm -rf '$t'" RETURN
+  mkdir -p "$t/root" "$t/mnt"
+  "$java" -XX:DumpLoadedClassList="$t/worker.list" -cp "$lib/lib/$name.jar" \
+    lockstep.agent.worker.WorkerMain </dev/null >/dev/null || true  # no task: it exits non-zero
+  "$java" -XX:DumpLoadedClassList="$t/agent.list" -cp "$lib/lib/$name.jar" \
+    lockstep.agent.service.AgentMain --listen 127.0.0.1:0 --root "$t/root" --name build \
+    --insecure >"$t/agent.out" 2>&1 &
+  local pid=$! waited=0
+  until grep -q ' listening on ' "$t/agent.out"; do
+    kill -0 "$pid" 2>/dev/null || { cat "$t/agent.out" >&2; die "the training agent exited"; }
+    [ $waited -lt 600 ] || { kill "$pid"; die "the training agent did not listen within 60 s"; }
+    sleep 0.1; waited=$((waited + 1))
+  done
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+  cat "$t/agent.list" "$t/worker.list" | grep -v '^#' | awk '!seen[$0]++' >"$t/classes.list"
+  unshare --mount --propagation private bash -ec "
+    mount -t tmpfs lockstep-cds '$t/mnt'
+    mkdir -p '$t/mnt/up/$name' '$t/mnt/work'
+    cp -a '$lib/.' '$t/mnt/up/$name/'
+    mount -t overlay overlay -o 'lowerdir=/usr/lib,upperdir=$t/mnt/up,workdir=$t/mnt/work' /usr/lib
+    /usr/lib/$name/runtime/bin/java -Xshare:dump -XX:SharedClassListFile='$t/classes.list' \
+      -XX:SharedArchiveFile='$t/$name.jsa' -cp /usr/lib/$name/lib/$name.jar >'$t/dump.out' 2>&1 \
+      || { cat '$t/dump.out' >&2; exit 1; }
+  " || die "dumping the class-data archive failed"
+  install -m 0644 "$t/$name.jsa" "$jsa"
+  echo "packages: class-data archive lib/$name.jsa: $(wc -l <"$t/classes.list") classes, $(( $(stat -c %s "$jsa") / 1048576 )) MiB"
+}
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null; then
+  class_archive
+else
+  skip "class-data archive lib/$name.jsa (dumped for the installed paths in a mount namespace: needs root)"
+fi
 installed_kib=$(du -sk "$stage" | cut -f1)
 
 # --- .tar.gz: the same tree under one top directory -----------------------------------------

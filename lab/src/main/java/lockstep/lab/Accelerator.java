@@ -14,8 +14,12 @@ import java.util.List;
  * @param why one line saying why this one was chosen
  */
 public record Accelerator(String name, String why) {
-  /** TCG's translation cache; the default 1 GiB per guest shows in QEMU's memory. */
-  static final int TB_SIZE_MIB = 256;
+  /**
+   * TCG's translation cache per guest, QEMU's default: with 256 MiB the agents' and workers' JVMs
+   * filled it about once a minute (QEMU's "info jit": 15-23 flushes in a lab's first 27 minutes),
+   * and every flush translates all the guest's code again.
+   */
+  static final int TB_SIZE_MIB = 1024;
 
   /**
    * @param wanted "auto", "kvm" or "tcg"

@@ -36,6 +36,15 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
   static final String AGENT_OPTS = "--spare-workers 2";
 
   /**
+   * The workers' JVMs in the guests compile at C1's usual thresholds, not a tenth of them: a
+   * worker JVM's load on an idle emulated guest took a median of 20.2 s (17.8-20.2, three) with a
+   * tenth, 13.6 s (12.5-14.7) without, as the compiler no longer takes the one vCPU for code that
+   * runs a few times while the JVM loads. The lab's loops still reach the thresholds in their
+   * warm-up, or run too slowly (GFS2's 100 locks/s) for a compile to show.
+   */
+  static final String WORKER_JAVA_OPTS = "-XX:CompileThresholdScaling=1";
+
+  /**
    * The CPUs of a guest with more than one the agent and its workers run on (systemd CPUAffinity=,
    * through the playbook's lockstep_cpu_affinity): the last one (the cluster's daemons stay free to
    * use all). Under multi-threaded TCG a JVM whose threads ran on two vCPUs died twice in ten
@@ -180,6 +189,8 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
                 + AGENT_JAVA_OPTS
                 + "\", \"lockstep_agent_opts\": \""
                 + AGENT_OPTS
+                + "\", \"lockstep_worker_java_opts\": \""
+                + WORKER_JAVA_OPTS
                 + "\", \"lockstep_cpu_affinity\": \""
                 + agentCpus(cpus)
                 + "\"}"));

@@ -362,6 +362,7 @@ class LabPartsTest {
                 + " \"/mnt/ocfs2/lockstep\", \"listen\": \"0.0.0.0:7080\", \"root_mount_point\":"
                 + " \"/mnt/ocfs2\"}], \"lockstep_java_opts\": \"-XX:TieredStopAtLevel=1"
                 + " -XX:+UseSerialGC\", \"lockstep_agent_opts\": \"--spare-workers 2\","
+                + " \"lockstep_worker_java_opts\": \"-XX:CompileThresholdScaling=1\","
                 + " \"lockstep_cpu_affinity\": \"\"}")
         .contains("--private-key /key");
     assertThat(

@@ -32,9 +32,11 @@ import org.apache.logging.log4j.Logger;
  *
  * <p>The archive's name is a digest of what it depends on (this JVM, the classpath's jar and the
  * workers' memory options), so a new jar or JVM gets a new archive: JDK 17 maps an archive only for
- * the JVM and the very jar paths it was dumped with, which is why it is made on the node and not
- * shipped. Only a classpath of jar files is archived (the deployed agent; not a build's class
- * directories). The JVM maps an archive only if it fits and silently runs without one otherwise.
+ * the JVM and the very jar paths it was dumped with. The package ships one dumped for its installed
+ * paths (dist's packages.sh): where the launcher finds the agent there, it names that archive
+ * ({@link #PACKAGED_ENV}) and the workers map it, and none is made on the node. Only a classpath of
+ * jar files is archived (the deployed agent; not a build's class directories). The JVM maps an
+ * archive only if it fits and silently runs without one otherwise.
  */
 final class WorkerClassArchive {
   private static final Logger LOG = LogManager.getLogger(WorkerClassArchive.class);
@@ -49,10 +51,17 @@ final class WorkerClassArchive {
   private static final String PREFIX = "worker-";
   private static final String SUFFIX = ".jsa";
 
+  /**
+   * The archive the package's build made of the agent's and the workers' classes, set by the
+   * launcher where it is valid (the installed paths): the workers map it and none is dumped.
+   */
+  static final String PACKAGED_ENV = "LOCKSTEP_CLASS_ARCHIVE";
+
   private static final class Holder {
     static final WorkerClassArchive JVM =
         forEnvironment(
             System.getenv(SWITCH_ENV),
+            System.getenv(PACKAGED_ENV),
             System.getenv("STATE_DIRECTORY"),
             System.getProperty("java.class.path"));
   }
@@ -87,8 +96,17 @@ final class WorkerClassArchive {
    * not made of jar files only, or when the directory cannot be made.
    */
   static WorkerClassArchive forEnvironment(String onOff, String stateDirs, String classPath) {
+    return forEnvironment(onOff, null, stateDirs, classPath);
+  }
+
+  /** As above, or the package's archive ({@code packaged}, a file) when there is one. */
+  static WorkerClassArchive forEnvironment(
+      String onOff, String packaged, String stateDirs, String classPath) {
     if ("off".equalsIgnoreCase(onOff) || classPath == null || classPath.isBlank()) {
       return new WorkerClassArchive(null);
+    }
+    if (packaged != null && !packaged.isBlank() && Files.isRegularFile(Path.of(packaged))) {
+      return new WorkerClassArchive(Path.of(packaged));
     }
     Path dir =
         stateDirs != null && !stateDirs.isBlank()

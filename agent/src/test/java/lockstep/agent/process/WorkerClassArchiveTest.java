@@ -127,6 +127,26 @@ class WorkerClassArchiveTest {
   }
 
   @Test
+  void thePackagesArchiveIsMappedAndNoneIsDumped() throws IOException {
+    Path packaged = Files.write(tmp.resolve("lockstep-agent.jsa"), new byte[] {1});
+    WorkerClassArchive a =
+        WorkerClassArchive.forEnvironment(
+            null, packaged.toString(), state.toString(), jar.toString());
+    WorkerClassArchive.Use use = a.use(null);
+    assertThat(option(use, "-XX:SharedArchiveFile=")).isEqualTo(packaged);
+    assertThat(a.use(null).options()).isEqualTo(use.options());
+    try (var files = Files.list(state)) {
+      assertThat(files).as("nothing dumped or listed in the state directory").isEmpty();
+    }
+    // a package's archive that is not there (the tarball unpacked elsewhere): the node's own
+    Path own =
+        WorkerClassArchive.forEnvironment(
+                null, tmp.resolve("gone.jsa").toString(), state.toString(), jar.toString())
+            .path();
+    assertThat(own.startsWith(state)).as("%s in the state directory", own).isTrue();
+  }
+
+  @Test
   void offWhenSwitchedOffForClassDirectoriesAndWhenTheExtraOptionsChooseAnArchive()
       throws IOException {
     assertThat(WorkerClassArchive.forEnvironment("off", state.toString(), jar.toString()).use(null))

@@ -165,12 +165,21 @@ class PackageIT {
     Cli done = run.get(120, TimeUnit.SECONDS);
     assertThat(done.exitCode()).as(done.err()).isZero();
     assertThat(ResultsStore.load(Cli.runJson(out)).status()).isEqualTo(RunStatus.OK);
-    // the workers' class-data archive, made on the node from the rehearsal's worker (under the
-    // unit's sandbox, in its state directory)
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(500))
-        .until(() -> node.sh("ls /var/lib/lockstep/cds/worker-*.jsa").getExitCode() == 0);
+    // the class-data archive the build made for the installed paths: the agent maps it (the JVM
+    // refuses -Xshare:on with an archive that does not fit), and its workers use it instead of
+    // dumping one of their own
+    String jsa = "/usr/lib/lockstep-agent/lib/lockstep-agent.jsa";
+    assertThat(node.ok("tr '\\0' ' ' < /proc/" + mainPid() + "/cmdline"))
+        .contains("-XX:SharedArchiveFile=" + jsa);
+    assertThat(
+            node.ok(
+                "/usr/lib/lockstep-agent/runtime/bin/java -Xshare:on -XX:SharedArchiveFile="
+                    + jsa
+                    + " -jar /usr/lib/lockstep-agent/lib/lockstep-agent.jar --version"))
+        .contains("lockstep-agent ");
+    assertThat(node.sh("ls /var/lib/lockstep/cds/worker-*.jsa").getExitCode())
+        .as("no worker archive dumped on the node")
+        .isNotZero();
 
     String upgraded = node.ok("apt-get install -y /tmp/newer.deb 2>&1");
     assertThat(upgraded).contains("stopped " + UNIT).contains("started " + UNIT + " again");
