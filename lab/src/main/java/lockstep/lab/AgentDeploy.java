@@ -17,7 +17,10 @@ import java.util.concurrent.locks.LockSupport;
  * --inventory} must see both agents answer.
  */
 record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log) {
-  private static final Duration ANSIBLE_TIMEOUT = Duration.ofMinutes(15);
+  // a first deploy on three emulated guests took 582 s; `lab deploy` of a new package over
+  // running agents, whose settings changed too, restarts them twice (the package's upgrade, then
+  // the role's handler) and ran past 15 minutes
+  private static final Duration ANSIBLE_TIMEOUT = Duration.ofMinutes(30);
 
   /**
    * The agents' JVM in the guests: C1 only and the serial collector. The agent is the control plane
@@ -36,11 +39,11 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
   static final String AGENT_OPTS = "--spare-workers 2";
 
   /**
-   * The workers' JVMs in the guests compile at C1's usual thresholds, not a tenth of them: a
-   * worker JVM's load on an idle emulated guest took a median of 20.2 s (17.8-20.2, three) with a
-   * tenth, 13.6 s (12.5-14.7) without, as the compiler no longer takes the one vCPU for code that
-   * runs a few times while the JVM loads. The lab's loops still reach the thresholds in their
-   * warm-up, or run too slowly (GFS2's 100 locks/s) for a compile to show.
+   * The workers' JVMs in the guests compile at C1's usual thresholds, not a tenth of them: a worker
+   * JVM's load on an idle emulated guest took a median of 20.2 s (17.8-20.2, three) with a tenth,
+   * 13.6 s (12.5-14.7) without, as the compiler no longer takes the one vCPU for code that runs a
+   * few times while the JVM loads. The lab's loops still reach the thresholds in their warm-up, or
+   * run too slowly (GFS2's 100 locks/s) for a compile to show.
    */
   static final String WORKER_JAVA_OPTS = "-XX:CompileThresholdScaling=1";
 

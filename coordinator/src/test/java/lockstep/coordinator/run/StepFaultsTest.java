@@ -73,14 +73,16 @@ class StepFaultsTest {
         List.of(
             new Fault(0, "node2", FaultAction.FREEZE, 100),
             new Fault(0, "node3", FaultAction.KILL, 0));
-    assertThat(recoveredBy(faults, "node3", new Recording(faults))).containsExactly("recover node3");
+    assertThat(recoveredBy(faults, "node3", new Recording(faults)))
+        .containsExactly("recover node3");
   }
 
   @Test
   void aFrozenNodeWhoseAgentWasLostIsRecovered() throws Exception {
     // fenced at the end of its freeze: the step lost its agent
     List<Fault> faults = List.of(new Fault(0, "node2", FaultAction.FREEZE, 100));
-    assertThat(recoveredBy(faults, "node2", new Recording(faults))).containsExactly("recover node2");
+    assertThat(recoveredBy(faults, "node2", new Recording(faults)))
+        .containsExactly("recover node2");
   }
 
   @Test
