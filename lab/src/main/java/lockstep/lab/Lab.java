@@ -69,6 +69,9 @@ public final class Lab {
     HostCheck.root("up");
     HostCheck.programs(HostCheck.RUN, HostCheck.systemPath());
     LabFiles files = LabFiles.locate();
+    // the package the agents are deployed from, before anything is booted (a stale one failed
+    // an up after three minutes of boot and stacks)
+    files.agentPackage();
     try (LabLock lock = LabLock.take(config.dir());
         Interruption ctrlC = Interruption.during("up", commands, log)) {
       Optional<LabState> existing = LabState.read(paths.state());

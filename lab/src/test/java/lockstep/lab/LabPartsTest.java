@@ -44,7 +44,7 @@ class LabPartsTest {
     Accelerator a = Accelerator.choose("auto", kvm, pvm);
     assertThat(a.name()).isEqualTo("tcg");
     assertThat(a.why()).contains("PVM");
-    assertThat(a.qemuArgs()).containsExactly("-accel", "tcg,tb-size=256", "-cpu", "max");
+    assertThat(a.qemuArgs()).containsExactly("-accel", "tcg,tb-size=1024", "-cpu", "max");
     assertThat(Accelerator.choose("kvm", kvm, pvm).qemuArgs())
         .containsExactly("-accel", "kvm", "-cpu", "host");
     assertThat(Accelerator.choose("tcg", kvm, pvm).name()).isEqualTo("tcg");

@@ -25,6 +25,13 @@ import lockstep.coordinator.model.StepRecord;
  * stack's timeouts that bound such a stall.
  */
 public final class FaultEffects {
+  /**
+   * An agent that reported within this long of the fault's end answered throughout: it streams its
+   * progress once a second (the coordinator's watch interval), and a report may take part of
+   * another to arrive on a loaded node (a cut-off lab guest's last came 1.03 s before the fence).
+   */
+  static final double REPORTED_WITHIN_SECONDS = 1.5;
+
   static final double BACK_FRACTION = 0.9;
   static final double RATE_WINDOW_SECONDS = 1.0;
 
@@ -204,7 +211,7 @@ public final class FaultEffects {
               e.stallFromSeconds()));
     }
     b.append(
-        heard >= ended - 1.0
+        heard >= ended - REPORTED_WITHIN_SECONDS
             ? String.format(
                 Locale.ROOT, "; its agent answered throughout (its last report at %.1f s)", heard)
             : String.format(Locale.ROOT, "; its agent was silent from %.1f s", heard));

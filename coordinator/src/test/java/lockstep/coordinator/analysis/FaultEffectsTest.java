@@ -129,6 +129,21 @@ class FaultEffectsTest {
    */
   @Test
   void aPartitionedVictimsWorkStallsWhileItsAgentStillAnswersAndTheVerdictSaysSo() {
+    assertThat(victimFinding(15.1))
+        .startsWith(
+            "node2 was cut off the cluster network at 5.0 s for 10.0 s: 160 locks while it lasted")
+        .contains("its work stalled 10.0 s from 5.2 s")
+        .contains("its agent answered throughout (its last report at 15.1 s) and lost at 15.6 s")
+        .endsWith("then fenced (its QEMU killed) instead of reconnected: node2 was silent.");
+    // it reports once a second: a last report 1.1 s before the end is within its interval, one
+    // 2 s before is not
+    assertThat(victimFinding(13.9))
+        .contains("its agent answered throughout (its last report at 13.9 s)");
+    assertThat(victimFinding(13.0)).contains("its agent was silent from 13.0 s");
+  }
+
+  /** The victim's finding of a 10 s cut whose victim last reported at {@code lastReport} s. */
+  private static String victimFinding(double lastReport) {
     Fault cut = new Fault(5_000, "node2", FaultAction.PARTITION, 10_000);
     TestRuns.NodeBuilder n1 = TestRuns.building("node1", 50_000, 0.0, 20.0);
     n1.series = series(20, 1000, 5.0, 13.0, 1000);
@@ -144,7 +159,7 @@ class FaultEffectsTest {
                         null,
                         "fenced (its QEMU killed) instead of reconnected: node2 was silent",
                         "restarted",
-                        series(15.1, 800, 5.2, 99, 0),
+                        series(lastReport, 800, 5.2, 99, 0),
                         15.6)));
     RunRecord run =
         TestRuns.analysed(
@@ -161,15 +176,10 @@ class FaultEffectsTest {
             .filter(f -> f.type() == FindingCode.FAULT_VICTIM)
             .toList();
     assertThat(victim).hasSize(1);
-    assertThat(victim.get(0).message())
-        .startsWith(
-            "node2 was cut off the cluster network at 5.0 s for 10.0 s: 160 locks while it lasted")
-        .contains("its work stalled 10.0 s from 5.2 s")
-        .contains("its agent answered throughout (its last report at 15.1 s) and lost at 15.6 s")
-        .endsWith("then fenced (its QEMU killed) instead of reconnected: node2 was silent.");
     assertThat(run.analysis().findings().stream().filter(f -> f.type() == FindingCode.FAULT_STALL))
         .as("the survivor's own finding stays")
         .hasSize(1);
+    return victim.get(0).message();
   }
 
   /**
