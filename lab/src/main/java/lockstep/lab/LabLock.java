@@ -46,6 +46,28 @@ final class LabLock implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until no lab command holds the lock (returns at once when none does), without taking it
+   * for longer than that: a caller that only reads the lab then sees it as that command left it,
+   * not half made. Returns whether it had to wait.
+   */
+  static boolean awaitFree(Path dir) {
+    if (!Files.isRegularFile(dir.resolve("lock"))) {
+      return false;
+    }
+    try (FileChannel ch = FileChannel.open(dir.resolve("lock"), StandardOpenOption.WRITE)) {
+      FileLock l = ch.tryLock();
+      boolean waited = l == null;
+      if (waited) {
+        l = ch.lock(); // blocks until the other command's lock is released
+      }
+      l.release();
+      return waited;
+    } catch (IOException e) {
+      throw new LabException("cannot lock " + dir + ": " + e.getMessage());
+    }
+  }
+
   @Override
   public void close() {
     try {

@@ -32,8 +32,10 @@ import org.opentest4j.TestAbortedException;
  *
  * <ul>
  *   <li>before a class: the lab up with at least the stacks and nodes the class needs (the first
- *       class boots what the whole run needs, {@link LabPlan}); a lab with a process gone, or one a
- *       class before left broken, is taken down and booted afresh, so one failure does not cascade;
+ *       class boots what the whole run needs, {@link LabPlan}, or takes the lab that is up in the
+ *       directory: .ci/run boots it beside the other modules' tests, and a lab command still
+ *       running there is waited for, not raced); a lab with a process gone, or one a class before
+ *       left broken, is taken down and booted afresh, so one failure does not cascade;
  *   <li>after a class: every setting it changed set back (a remounting one only if it changed), and
  *       the time the class took printed; after a failed test, the agents must still answer, or the
  *       lab goes down;
@@ -95,7 +97,20 @@ public final class LabFixture
   /** A lab that serves {@code need}, in the settings it booted with. */
   private static synchronized TestLab ready(LabPlan.Shape need) {
     Lab lab = new Lab(LabConfig.of(TestLab.DIR, LabConfig.DEFAULT_CACHE), quiet());
+    long w0 = System.nanoTime();
+    if (lab.awaitOtherCommand()) {
+      System.out.printf(
+          Locale.ROOT,
+          "lab fixture: waited %.0f s for the lab command running on %s (.ci/run's up, say)%n",
+          (System.nanoTime() - w0) / 1e9,
+          TestLab.DIR);
+    }
     Optional<LabState> state = lab.running();
+    if (state.isPresent() && booted == null) {
+      System.out.printf(
+          "lab fixture: the lab in %s is up (%d nodes, %s): the classes run on it%n",
+          TestLab.DIR, state.get().nodeCount(), String.join(" ", state.get().stacks()));
+    }
     if (state.isEmpty() && booted != null) {
       System.out.println("lab fixture: the lab is broken (a process is gone): booting afresh");
     }
