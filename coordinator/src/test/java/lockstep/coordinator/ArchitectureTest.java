@@ -55,7 +55,7 @@ class ArchitectureTest {
 
   @Test
   void theCoordinatorUsesTheAgentOnlyThroughItsApiAndTheCommonModule() {
-    // the agent module (jnr-posix, worker plumbing) is not on the coordinator's runtime
+    // the agent module (jnr-ffi, worker plumbing) is not on the coordinator's runtime
     // classpath: its wire API is lockstep.agent.v1 (lockstep-proto), shared code is lockstep.common
     noClasses()
         .should()

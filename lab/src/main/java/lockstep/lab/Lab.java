@@ -152,17 +152,17 @@ public final class Lab {
   }
 
   /**
-   * The lab's state when one is up and every process of it runs (its guests and storage daemon);
-   * empty when none is up or some process is gone (a broken lab: {@code down} removes it).
-   */
-  /**
-   * Waits for a lab command running on this directory in another process (an {@code up} CI started
-   * beside its other tests, say) to end; returns whether there was one.
+   * Waits for a lab command running on this directory in another process (an {@code up} started by
+   * hand before a test run, say) to end; returns whether there was one.
    */
   public boolean awaitOtherCommand() {
     return LabLock.awaitFree(config.dir());
   }
 
+  /**
+   * The lab's state when one is up and every process of it runs (its guests and storage daemon);
+   * empty when none is up or some process is gone (a broken lab: {@code down} removes it).
+   */
   public Optional<LabState> running() {
     return LabState.read(paths.state())
         .filter(

@@ -3,12 +3,33 @@ package lockstep.agent.fs;
 import jnr.ffi.Pointer;
 
 /**
- * The few libc calls jnr-posix does not expose in the form we need: writes and reads from an
- * aligned native buffer (O_DIRECT), fcntl with a {@code struct flock} (record and OFD locks), and
- * {@code clock_nanosleep} to an absolute instant. {@link Posix} loads it with errno saved after
- * every call (jnr-ffi's {@code SaveError}), for {@code Runtime.getLastError()}.
+ * The libc calls the agent and its workers make, bound by jnr-ffi: files and descriptors, writes
+ * and reads from an aligned native buffer (O_DIRECT), fcntl with a {@code struct flock} (record and
+ * OFD locks), flock, {@code clock_nanosleep} to an absolute instant, priorities and limits. {@link
+ * Posix} loads it with errno saved after every call (jnr-ffi's {@code SaveError}), for {@code
+ * Runtime.getLastError()}. Only these are bound: jnr-posix's whole C library interface took half of
+ * jnr's set-up in each worker JVM's start (240 of 510 ms on the host).
  */
 public interface LibC {
+  int close(int fd);
+
+  int fsync(int fd);
+
+  int fdatasync(int fd);
+
+  int ftruncate(int fd, long length);
+
+  int flock(int fd, int operation);
+
+  int getpid();
+
+  int setpriority(int which, int who, int prio);
+
+  /** {@code rlim}: a {@code struct rlimit} (two unsigned longs: soft, hard). */
+  int getrlimit(int resource, Pointer rlim);
+
+  int setrlimit(int resource, Pointer rlim);
+
   long pwrite(int fd, Pointer buf, long count, long offset);
 
   long pread(int fd, Pointer buf, long count, long offset);

@@ -5,13 +5,12 @@ import jnr.constants.platform.Errno;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
-import jnr.posix.POSIX;
 
 /**
- * The lock calls workloads measure: flock(2) through jnr-posix, fcntl(2) record locks (F_SETLK[W])
- * and open-file-description locks (F_OFD_SETLK[W]) with a {@code struct flock} through jnr-ffi.
- * Every call either succeeds or throws {@link PosixException} carrying errno, the call and the
- * path; a try-lock that finds the lock held is not an error.
+ * The lock calls workloads measure: flock(2), fcntl(2) record locks (F_SETLK[W]) and
+ * open-file-description locks (F_OFD_SETLK[W]) with a {@code struct flock} through jnr-ffi. Every
+ * call either succeeds or throws {@link PosixException} carrying errno, the call and the path; a
+ * try-lock that finds the lock held is not an error.
  */
 public final class Locks {
   static final int LOCK_SH = 1;
@@ -51,14 +50,12 @@ public final class Locks {
 
   private static final Locks INSTANCE = new Locks(Posix.get());
 
-  private final POSIX posix;
   private final LibC libc;
   private final LibCWithoutErrno withoutErrno;
   private final Runtime runtime;
   private final ThreadLocal<FlockStruct> flockStruct;
 
   private Locks(Posix p) {
-    this.posix = p.jnr();
     this.libc = p.libc();
     this.withoutErrno = p.withoutErrno();
     this.runtime = p.runtime();
@@ -112,8 +109,8 @@ public final class Locks {
   public void release(int fd, LockMode mode, long start, long len, String path) {
     if (mode.kind() != LockCall.FLOCK) {
       unlockRange(fd, mode, start, len, path);
-    } else if (withoutErrno.flock(fd, LOCK_UN) != 0 && posix.flock(fd, LOCK_UN) < 0) {
-      throw Posix.error("flock(LOCK_UN)", path, posix.errno());
+    } else if (withoutErrno.flock(fd, LOCK_UN) != 0 && libc.flock(fd, LOCK_UN) < 0) {
+      throw Posix.error("flock(LOCK_UN)", path, runtime.getLastError());
     }
   }
 
@@ -141,10 +138,10 @@ public final class Locks {
       return true;
     }
     while (true) {
-      if (posix.flock(fd, op) == 0) {
+      if (libc.flock(fd, op) == 0) {
         return true;
       }
-      int errno = posix.errno();
+      int errno = runtime.getLastError();
       if (errno == Errno.EINTR.intValue()) {
         continue;
       }

@@ -13,17 +13,12 @@ import jnr.ffi.LibraryOption;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
-import jnr.posix.FileStat;
-import jnr.posix.POSIX;
-import jnr.posix.POSIXFactory;
-import jnr.posix.POSIXHandler;
-import jnr.posix.util.DefaultPOSIXHandler;
 
 /**
- * Real system calls for workloads' files: jnr-posix for open/close/fsync/rlimits and a small
- * jnr-ffi {@link LibC} for aligned I/O, {@code *at} calls and the clock. Lock calls are {@link
- * Locks}'. Every call either succeeds or throws {@link PosixException} carrying errno, the call and
- * the path.
+ * Real system calls for workloads' files through a small jnr-ffi {@link LibC}: open/close/fsync,
+ * aligned I/O, {@code *at} calls, the clock, priorities and rlimits. Lock calls are {@link Locks}'.
+ * Every call either succeeds or throws {@link PosixException} carrying errno, the call and the
+ * path.
  */
 public final class Posix {
   // jnr-constants' values where it has them, else Linux values (same on x86_64 and aarch64 unless
@@ -43,7 +38,10 @@ public final class Posix {
   public static final int O_DIRECTORY = isArm() ? 040000 : 0200000;
   public static final int O_CLOEXEC = 02000000;
   public static final int O_PATH = 010000000;
+  private static final int AT_FDCWD = -100;
   static final int AT_SYMLINK_NOFOLLOW = 0x100;
+  private static final int AT_EMPTY_PATH = 0x1000;
+  private static final int F_DUPFD = Fcntl.F_DUPFD.intValue();
   static final int AT_REMOVEDIR = 0x200;
   private static final long SYS_OPENAT2 = 437; // the same number on every architecture
   private static final int STRUCT_STAT_SIZE =
@@ -56,21 +54,16 @@ public final class Posix {
 
   private static final Posix INSTANCE = new Posix();
 
-  private final POSIX posix;
   private final LibC libc;
   private final LibCWithoutErrno withoutErrno;
   private final Runtime runtime;
-  private final ThreadLocal<FileStat> statBuffer;
   private final ThreadLocal<Pointer> timespec;
   private final ThreadLocal<Pointer> rawStat;
 
   private Posix() {
-    POSIXHandler handler = new DefaultPOSIXHandler();
-    this.posix = POSIXFactory.getNativePOSIX(handler);
     this.libc = LibraryLoader.create(LibC.class).option(LibraryOption.SaveError, true).load("c");
     this.withoutErrno = LibraryLoader.create(LibCWithoutErrno.class).load("c");
     this.runtime = Runtime.getRuntime(libc);
-    this.statBuffer = ThreadLocal.withInitial(posix::allocateStat);
     this.timespec = ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, 16, true));
     this.rawStat =
         ThreadLocal.withInitial(() -> Memory.allocateDirect(runtime, STRUCT_STAT_SIZE, true));
@@ -78,10 +71,6 @@ public final class Posix {
 
   public static Posix get() {
     return INSTANCE;
-  }
-
-  POSIX jnr() {
-    return posix;
   }
 
   LibC libc() {
@@ -121,11 +110,16 @@ public final class Posix {
   }
 
   public int open(String path, int flags, int mode) {
-    int fd = posix.open(path, flags, mode);
-    if (fd < 0) {
-      throw error("open", path, posix.errno());
+    while (true) {
+      int fd = libc.openat(AT_FDCWD, path, flags, mode);
+      if (fd >= 0) {
+        return fd;
+      }
+      int errno = runtime.getLastError();
+      if (errno != Errno.EINTR.intValue()) {
+        throw error("open", path, errno);
+      }
     }
-    return fd;
   }
 
   /** openat(2); {@code path} names the file in errors (the directory's path plus the name). */
@@ -214,35 +208,35 @@ public final class Posix {
 
   /** fstat(2) of an open descriptor: what it is, its identity and its link count. */
   public FileId fstat(int fd, String path) {
-    FileStat st = statBuffer.get();
-    if (posix.fstat(fd, st) < 0) {
-      throw error("fstat", path, posix.errno());
+    Pointer st = rawStat.get();
+    if (libc.fstatat(fd, "", st, AT_EMPTY_PATH) < 0) {
+      throw error("fstat", path, runtime.getLastError());
     }
-    return new FileId(st.dev(), st.ino(), st.nlink(), st.isFile(), st.isDirectory(), st.st_size());
+    return StatLayout.current().fileId(st);
   }
 
   public void close(int fd, String path) {
-    if (posix.close(fd) < 0) {
-      throw error("close", path, posix.errno());
+    if (libc.close(fd) < 0) {
+      throw error("close", path, runtime.getLastError());
     }
   }
 
   /** Closes without throwing; used on cleanup paths where the first error is what matters. */
   public void closeQuietly(int fd) {
     if (fd >= 0) {
-      posix.close(fd);
+      libc.close(fd);
     }
   }
 
   public void fdatasync(int fd, String path) {
-    if (posix.fdatasync(fd) < 0) {
-      throw error("fdatasync", path, posix.errno());
+    if (libc.fdatasync(fd) < 0) {
+      throw error("fdatasync", path, runtime.getLastError());
     }
   }
 
   public void fsync(int fd, String path) {
-    if (posix.fsync(fd) < 0) {
-      throw error("fsync", path, posix.errno());
+    if (libc.fsync(fd) < 0) {
+      throw error("fsync", path, runtime.getLastError());
     }
   }
 
@@ -319,8 +313,8 @@ public final class Posix {
   }
 
   public void ftruncate(int fd, long length, String path) {
-    if (posix.ftruncate(fd, length) < 0) {
-      throw error("ftruncate", path, posix.errno());
+    if (libc.ftruncate(fd, length) < 0) {
+      throw error("ftruncate", path, runtime.getLastError());
     }
   }
 
@@ -331,25 +325,28 @@ public final class Posix {
    * the workers still measuring. Best effort: a refusal changes nothing.
    */
   public void lowerProcessPriority() {
-    posix.setpriority(PRIO_PROCESS, 0, LOWEST_PRIORITY); // this thread first: the rest is slower
+    libc.setpriority(PRIO_PROCESS, 0, LOWEST_PRIORITY); // this thread first: the rest is slower
     String[] threads = new File("/proc/self/task").list();
     if (threads == null) {
       return;
     }
     for (String tid : threads) {
-      posix.setpriority(PRIO_PROCESS, Integer.parseInt(tid), LOWEST_PRIORITY);
+      libc.setpriority(PRIO_PROCESS, Integer.parseInt(tid), LOWEST_PRIORITY);
     }
   }
 
   /** This process's id. */
   public int getpid() {
-    return posix.getpid();
+    return libc.getpid();
   }
 
-  /** Soft and hard RLIMIT_NOFILE. */
+  /** Soft and hard RLIMIT_NOFILE; -1 for RLIM_INFINITY. */
   public long[] openFileLimits() {
-    var limit = posix.getrlimit(RLIMIT_NOFILE);
-    return new long[] {limit.rlimCur(), limit.rlimMax()};
+    Pointer rlim = Memory.allocateDirect(runtime, 16, true);
+    if (libc.getrlimit(RLIMIT_NOFILE, rlim) < 0) {
+      throw error("getrlimit(RLIMIT_NOFILE)", "", runtime.getLastError());
+    }
+    return new long[] {rlim.getLong(0), rlim.getLong(8)};
   }
 
   /**
@@ -364,7 +361,10 @@ public final class Posix {
     if (limits[1] >= 0 && limits[1] < needed) {
       return false;
     }
-    return posix.setrlimit(RLIMIT_NOFILE, needed, limits[1]) == 0;
+    Pointer rlim = Memory.allocateDirect(runtime, 16, true);
+    rlim.putLong(0, needed);
+    rlim.putLong(8, limits[1]);
+    return libc.setrlimit(RLIMIT_NOFILE, rlim) == 0;
   }
 
   /**
@@ -380,9 +380,9 @@ public final class Posix {
     if (count <= DEFAULT_DESCRIPTOR_TABLE) {
       return;
     }
-    int fd = posix.fcntlInt(0, Fcntl.F_DUPFD, (int) Math.min(count - 1, Integer.MAX_VALUE - 1));
+    int fd = withoutErrno.fcntl(0, F_DUPFD, Math.min(count - 1, Integer.MAX_VALUE - 1));
     if (fd >= 0) {
-      posix.close(fd);
+      libc.close(fd);
     }
   }
 

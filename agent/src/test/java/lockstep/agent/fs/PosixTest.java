@@ -185,4 +185,65 @@ class PosixTest {
     assertThatThrownBy(() -> posix.pwriteFully(fd, buf, 4096, 0, "w"))
         .isInstanceOfSatisfying(PosixException.class, e -> assertThat(e.path()).isEqualTo("w"));
   }
+
+  @Test
+  void fstatReadsWhatTheKernelSaysOfTheFile() throws Exception {
+    Path p = dir.resolve("stat");
+    String f = p.toString();
+    int fd = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
+    try {
+      posix.ftruncate(fd, 12345, f);
+      java.nio.file.Files.createLink(dir.resolve("stat-link"), p);
+      FileId id = posix.fstat(fd, f);
+      assertThat(id.ino())
+          .isEqualTo(((Number) java.nio.file.Files.getAttribute(p, "unix:ino")).longValue());
+      assertThat(id.dev())
+          .isEqualTo(((Number) java.nio.file.Files.getAttribute(p, "unix:dev")).longValue());
+      assertThat(id.links()).isEqualTo(2);
+      assertThat(id.size()).isEqualTo(12345);
+      assertThat(id.regular()).isTrue();
+      assertThat(id.directory()).isFalse();
+      int d = posix.open(dir.toString(), Posix.O_RDONLY | Posix.O_DIRECTORY, 0);
+      try {
+        FileId di = posix.fstat(d, dir.toString());
+        assertThat(di.directory()).isTrue();
+        assertThat(di.regular()).isFalse();
+        assertThat(di.sameFile(id)).isFalse();
+        assertThat(posix.fstat(fd, f).sameFile(id)).isTrue();
+      } finally {
+        posix.close(d, dir.toString());
+      }
+    } finally {
+      posix.closeQuietly(fd);
+    }
+    failsWith(() -> posix.fstat(closedFd(), "gone"), "fstat", "EBADF");
+    failsWith(
+        () -> posix.open(dir.resolve("missing/x").toString(), Posix.O_RDONLY, 0), "open", "ENOENT");
+    failsWith(() -> posix.close(closedFd(), "c"), "close", "EBADF");
+    failsWith(() -> posix.fsync(closedFd(), "s"), "fsync", "EBADF");
+    failsWith(() -> posix.fdatasync(closedFd(), "s"), "fdatasync", "EBADF");
+  }
+
+  @Test
+  void theOpenFileLimitIsTheProcesssAndTheTableGrowsWithoutTouchingOpenFiles() throws Exception {
+    long[] limits = posix.openFileLimits();
+    String self =
+        java.nio.file.Files.readAllLines(Path.of("/proc/self/limits")).stream()
+            .filter(l -> l.startsWith("Max open files"))
+            .findFirst()
+            .orElseThrow();
+    String[] words = self.substring("Max open files".length()).trim().split("\\s+");
+    assertThat(limits[0]).isEqualTo(words[0].equals("unlimited") ? -1 : Long.parseLong(words[0]));
+    assertThat(limits[1]).isEqualTo(words[1].equals("unlimited") ? -1 : Long.parseLong(words[1]));
+    assertThat(posix.raiseOpenFileLimit(limits[0])).isTrue();
+    assertThat(posix.getpid()).isEqualTo((int) ProcessHandle.current().pid());
+    String f = dir.resolve("kept").toString();
+    int fd = posix.open(f, Posix.O_RDWR | Posix.O_CREAT, 0644);
+    try {
+      posix.growDescriptorTable(Math.min(limits[0], 1024));
+      assertThat(posix.fstat(fd, f).regular()).isTrue();
+    } finally {
+      posix.close(fd, f);
+    }
+  }
 }

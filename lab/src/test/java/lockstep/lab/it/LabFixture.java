@@ -33,9 +33,9 @@ import org.opentest4j.TestAbortedException;
  * <ul>
  *   <li>before a class: the lab up with at least the stacks and nodes the class needs (the first
  *       class boots what the whole run needs, {@link LabPlan}, or takes the lab that is up in the
- *       directory: .ci/run boots it beside the other modules' tests, and a lab command still
- *       running there is waited for, not raced); a lab with a process gone, or one a class before
- *       left broken, is taken down and booted afresh, so one failure does not cascade;
+ *       directory (a {@code lab up} made by hand, say); a lab command still running there is waited
+ *       for, not raced; a lab with a process gone, or one a class before left broken, is taken down
+ *       and booted afresh, so one failure does not cascade;
  *   <li>after a class: every setting it changed set back (a remounting one only if it changed), and
  *       the time the class took printed; after a failed test, the agents must still answer, or the
  *       lab goes down;
@@ -101,7 +101,7 @@ public final class LabFixture
     if (lab.awaitOtherCommand()) {
       System.out.printf(
           Locale.ROOT,
-          "lab fixture: waited %.0f s for the lab command running on %s (.ci/run's up, say)%n",
+          "lab fixture: waited %.0f s for the lab command running on %s%n",
           (System.nanoTime() - w0) / 1e9,
           TestLab.DIR);
     }
