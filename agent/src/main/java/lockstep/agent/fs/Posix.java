@@ -110,16 +110,7 @@ public final class Posix {
   }
 
   public int open(String path, int flags, int mode) {
-    while (true) {
-      int fd = libc.openat(AT_FDCWD, path, flags, mode);
-      if (fd >= 0) {
-        return fd;
-      }
-      int errno = runtime.getLastError();
-      if (errno != Errno.EINTR.intValue()) {
-        throw error("open", path, errno);
-      }
-    }
+    return openat(AT_FDCWD, path, flags, mode, path);
   }
 
   /** openat(2); {@code path} names the file in errors (the directory's path plus the name). */

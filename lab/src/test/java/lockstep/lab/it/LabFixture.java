@@ -36,9 +36,9 @@ import org.opentest4j.TestAbortedException;
  *       directory (a {@code lab up} made by hand, say); a lab command still running there is waited
  *       for, not raced; a lab with a process gone, or one a class before left broken, is taken down
  *       and booted afresh, so one failure does not cascade;
- *   <li>after a class: every setting it changed set back (a remounting one only if it changed), and
- *       the time the class took printed; after a failed test, the agents must still answer, or the
- *       lab goes down;
+ *   <li>before the next class: every setting a class changed set back (a remounting one only if it
+ *       changed); after a class: the time it took printed; after a failed test, the agents must
+ *       still answer, or the lab goes down;
  *   <li>when the test run ends: {@code lab down}.
  * </ul>
  *
@@ -135,6 +135,10 @@ public final class LabFixture
     LabState now = lab.running().orElseThrow(() -> new AssertionError("the lab is not up"));
     if (booted == null) {
       booted = Map.copyOf(now.settings());
+    } else if (settingsBack()) {
+      now = lab.running().orElseThrow(() -> new AssertionError("the lab is not up"));
+    } else {
+      return ready(need); // a setting could not be set back: the lab went down, boot afresh
     }
     Shutdown.hook();
     return new TestLab(now.namespace(), now.nodeCount());
@@ -163,11 +167,8 @@ public final class LabFixture
   public void afterAll(ExtensionContext context) {
     ExtensionContext.Store store = context.getStore(NS);
     TestLab lab = store.get(TestLab.class, TestLab.class);
-    if (lab != null) {
-      settingsBack();
-      if (Boolean.TRUE.equals(store.get("failed", Boolean.class))) {
-        checkAgentsOrDown();
-      }
+    if (lab != null && Boolean.TRUE.equals(store.get("failed", Boolean.class))) {
+      checkAgentsOrDown();
     }
     Long t0 = store.get("t0", Long.class);
     Double setup = store.get("setup", Double.class);
@@ -179,12 +180,17 @@ public final class LabFixture
         setup == null ? 0 : setup);
   }
 
-  /** Each setting a class changed, back to its value at boot. */
-  private static synchronized void settingsBack() {
+  /**
+   * Each setting a class before changed, back to its value at boot: before the next class rather
+   * than after the one that changed it, so that the last class's changes cost nothing (a remount of
+   * OCFS2 and its agents' restart took 195-220 s on the emulated guests). Returns false if a
+   * setting could not be set back (the lab is then down).
+   */
+  private static synchronized boolean settingsBack() {
     Lab lab = new Lab(LabConfig.of(TestLab.DIR, LabConfig.DEFAULT_CACHE), quiet());
     Optional<LabState> now = lab.running();
     if (now.isEmpty() || booted == null) {
-      return; // broken: the next class boots afresh
+      return true;
     }
     Map<String, String> changed = new TreeMap<>();
     for (LabSetting s : LabSetting.values()) {
@@ -195,7 +201,7 @@ public final class LabFixture
       }
     }
     if (changed.isEmpty()) {
-      return;
+      return true;
     }
     List<String> args = new ArrayList<>(List.of("set"));
     changed.forEach((k, v) -> args.add(k + "=" + v));
@@ -203,7 +209,11 @@ public final class LabFixture
     if (r.exitCode() != 0) {
       System.out.println("lab fixture: settings not set back (" + r.err().strip() + "): lab down");
       down();
+      booted = null;
+      return false;
     }
+    System.out.println("lab fixture: set back " + changed);
+    return true;
   }
 
   /**

@@ -70,8 +70,13 @@ class LabInterruptIT {
    */
   private static void interruptAt(String marker) throws Exception {
     Path root = RepoFiles.root();
+    // SIGINT at its default disposition, as a terminal's shell starts a command: a test JVM started
+    // in the background by a non-interactive shell (`.ci/run &`) ignores SIGINT, every process it
+    // starts inherits that, and a JVM that starts with SIGINT ignored never sees Ctrl-C
     List<String> cmd =
         List.of(
+            "env",
+            "--default-signal=INT",
             "java",
             "-cp",
             root.resolve("coordinator/target/lockstep.jar")
