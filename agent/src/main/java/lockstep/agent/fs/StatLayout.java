@@ -29,8 +29,11 @@ enum StatLayout {
     this.nlinkBytes = nlinkBytes;
   }
 
+  private static final StatLayout CURRENT = of(System.getProperty("os.arch", ""));
+
+  /** This machine's layout, decided once (fstat is called per file by some workloads). */
   static StatLayout current() {
-    return of(System.getProperty("os.arch", ""));
+    return CURRENT;
   }
 
   static StatLayout of(String arch) {
