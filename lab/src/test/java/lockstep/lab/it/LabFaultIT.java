@@ -97,13 +97,13 @@ class LabFaultIT extends LabTest {
     TestLab.set("plock_rate_limit=0");
     RunRecord run =
         hotLockWithFault(
-            "gfs2", "gfs2-freeze", "fcntl", 16, "{at: 6s, node: node2, action: freeze, for: 2s}");
+            "gfs2", "gfs2-freeze", "fcntl", 16, "{at: 6s, node: node2, action: freeze, for: 1s}");
     StepRecord s = run.steps().get(0);
     assertThat(run.status()).as("errors %s", run.errors()).isEqualTo(RunStatus.OK);
     FaultRecord f = s.faults().get(0);
     assertThat(f.happened()).isTrue();
-    assertThat((f.endedUnixNanos() - f.begunUnixNanos()) / 1e9).isCloseTo(2.0, within(0.5));
-    // 2 s is within corosync's token: the cluster kept node2, so the lab lets it go on
+    assertThat((f.endedUnixNanos() - f.begunUnixNanos()) / 1e9).isCloseTo(1.0, within(0.5));
+    // 1 s is within corosync's token: the cluster kept node2, so the lab lets it go on
     assertThat(f.ending()).isEqualTo("continued (QMP cont)");
     assertThat(f.victimLost()).isFalse();
     assertThat(f.recovery()).as("nothing to recover").isNullOrEmpty();
@@ -114,10 +114,15 @@ class LabFaultIT extends LabTest {
             .findFirst()
             .orElseThrow();
     System.out.printf(
-        "GFS2 freeze 2 s: node1 paused %.1f s, back to 90%% %s s later, rates %.1f / %.1f / %.1f%n",
+        "GFS2 freeze 1 s: node1 paused %.1f s, back to 90%% %s s later, rates %.1f / %.1f / %.1f%n",
         e.stallSeconds(), e.backTo90Seconds(), e.rateBefore(), e.rateDuring(), e.rateAfter());
     assertThat(e.resumed()).isTrue();
-    assertThat(e.stallSeconds()).as("node1's longest pause").isLessThan(2.0 + 1.5);
+    // No membership change: one would have stalled node1 for the token and consensus at least
+    // (the kill above: 12.5 s). A 2 s freeze paused node1 1.9 s in one CI run and 4.7 s in another:
+    // near knet's ping timeout (the token over two pongs, 2.5 s) a link went down and came back
+    // after two pongs. 1 s stays clear of it.
+    double token = setting(run, "corosync:totem.token") / 1000;
+    assertThat(e.stallSeconds()).as("node1's longest pause, within the token").isLessThan(token);
     assertThat(e.rateAfter()).as("node1's rate after").isGreaterThan(0.5 * e.rateBefore());
     for (NodeResult n : s.results()) {
       assertThat(n.seconds()).as("%s ran to the end", n.node()).isGreaterThan(14.0);

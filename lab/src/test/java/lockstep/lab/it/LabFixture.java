@@ -123,13 +123,13 @@ public final class LabFixture
     }
     if (state.isEmpty()) {
       down();
-      up(want.stacks(), want.nodes());
+      up(want.stacks(), want.nodes(), want.bootSettings());
       booted = null;
     } else {
       LabState up = state.get();
       List<Stack> missingStacks = need.stacks().stream().filter(s -> !up.has(s)).sorted().toList();
       if (!missingStacks.isEmpty()) {
-        up(missingStacks, up.nodeCount());
+        up(missingStacks, up.nodeCount(), Map.of());
       }
     }
     LabState now = lab.running().orElseThrow(() -> new AssertionError("the lab is not up"));
@@ -144,10 +144,14 @@ public final class LabFixture
     return new TestLab(now.namespace(), now.nodeCount());
   }
 
-  private static void up(Collection<Stack> stacks, int nodes) {
+  /** {@code lab up}; {@code settings} ({@link OnLab#boot}) apply only to a lab that boots. */
+  private static void up(Collection<Stack> stacks, int nodes, Map<String, String> settings) {
     List<String> args = new ArrayList<>(List.of("up"));
     stacks.stream().sorted().forEach(s -> args.add(s.word()));
     args.addAll(List.of("--nodes", Integer.toString(nodes)));
+    // lab up's option of each setting: --localalloc for localalloc, --plock-rate-limit for
+    // plock_rate_limit
+    settings.forEach((k, v) -> args.add("--" + k.replace('_', '-') + "=" + v));
     long t0 = System.nanoTime();
     Cli r = TestLab.lab(args.toArray(String[]::new));
     assertThat(r.exitCode()).as("lab %s: %s", String.join(" ", args), r.err()).isZero();

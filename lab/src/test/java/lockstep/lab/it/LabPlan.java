@@ -1,8 +1,10 @@
 package lockstep.lab.it;
 
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import lockstep.lab.Stack;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.support.descriptor.ClassSource;
@@ -17,23 +19,42 @@ import org.junit.platform.launcher.TestPlan;
  * boots only what that class needs.
  */
 public final class LabPlan implements TestExecutionListener {
-  /** What a lab has: its stacks and node count. */
-  record Shape(Set<Stack> stacks, int nodes) {
+  /** What a lab has: its stacks, node count and the settings it boots with ({@link OnLab#boot}). */
+  record Shape(Set<Stack> stacks, int nodes, Map<String, String> boot) {
     Shape {
       stacks = Set.copyOf(stacks);
+      boot = Map.copyOf(boot);
     }
 
     static Shape of(OnLab on) {
       Set<Stack> s = EnumSet.noneOf(Stack.class);
       s.addAll(java.util.List.of(on.stacks()));
-      return new Shape(s, on.nodes());
+      Map<String, String> boot = new TreeMap<>();
+      for (String kv : on.boot()) {
+        int eq = kv.indexOf('=');
+        if (eq <= 0) {
+          throw new IllegalArgumentException("@OnLab(boot): not key=value: " + kv);
+        }
+        boot.put(kv.substring(0, eq), kv.substring(eq + 1));
+      }
+      return new Shape(s, on.nodes(), boot);
     }
 
     Shape plus(Shape o) {
       Set<Stack> s = EnumSet.noneOf(Stack.class);
       s.addAll(stacks);
       s.addAll(o.stacks);
-      return new Shape(s, Math.max(nodes, o.nodes));
+      // a key two classes want differently stays, empty: a third class cannot bring it back
+      Map<String, String> b = new TreeMap<>(boot);
+      o.boot.forEach((k, v) -> b.merge(k, v, (x, y) -> x.equals(y) ? x : ""));
+      return new Shape(s, Math.max(nodes, o.nodes), b);
+    }
+
+    /** The settings to boot with: those no two classes disagree on. */
+    Map<String, String> bootSettings() {
+      Map<String, String> b = new TreeMap<>(boot);
+      b.values().removeIf(String::isEmpty);
+      return b;
     }
 
     /** Whether a lab of this shape serves a class that needs {@code need}. */

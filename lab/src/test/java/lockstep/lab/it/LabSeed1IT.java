@@ -111,7 +111,7 @@ class LabSeed1IT extends LabTest {
             pingPong("20s").replace("plan: [solo, all]", "plan: [solo]"),
             work,
             "--nodes",
-            TWO);
+            TestLab.first(1));
     double lockstep = soloRate(between, "node1");
     double lockbench = TestLab.lockbench(lab.must("node1", "lockbench fcntl " + PEER_FILE + " 20"));
     double peers = (pingPong + lockbench) / 2;

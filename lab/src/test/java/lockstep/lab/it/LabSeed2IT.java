@@ -23,7 +23,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * tried: localalloc=0 (every allocation through the global bitmap's cluster lock) on an unthrottled
  * disk, whose verdict must not be the device's.
  */
-@OnLab(stacks = {Stack.OCFS2})
+// localalloc=8 at boot: the first test's set is then no remount
+@OnLab(
+    stacks = {Stack.OCFS2},
+    boot = {"localalloc=8"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LabSeed2IT extends LabTest {
   private static final int DISK_MBPS = 4;
