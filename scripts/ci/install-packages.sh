@@ -17,6 +17,8 @@ packages=(
   debootstrap          # builds the local JRE 17 base image and the Java-free Debian node image
   dpkg-dev             # dpkg-shlibdeps: the agent .deb's library dependencies (-Pdist)
   rpm                  # rpmbuild: the agent .rpm (-Pdist)
+  openssl              # the training run of the agent's class-data archive: throwaway mTLS certificates (-Pdist)
+  curl                 # ... and its two Describe calls over HTTP/2 (-Pdist)
   prometheus           # a real Prometheus server for PrometheusIT (run as a plain process on 127.0.0.1)
   docker-compose       # compose 1.29.2: ComposeIT brings deploy/compose/compose.yaml up for real
   chromium
