@@ -9,8 +9,8 @@
 #
 # DIR_A, DIR_B: directories on the guest, each with a lockstep-agent.jar and lockstep-agent.jsa
 # copied (cp -p: the archive maps only for its jar's size and time) from an installed package.
-# The node's lab agents are stopped (lab deploy or lab recover starts them again). Lab in
-# LOCKSTEP_LAB_DIR (default /var/tmp/lockstep-lab).
+# The node's lab agents are stopped while it runs; at the end its installed jar and archive are
+# put back and its agents started again. Lab in LOCKSTEP_LAB_DIR (default /var/tmp/lockstep-lab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 3 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
@@ -35,8 +35,13 @@ kill $p; wait $p 2>/dev/null || true
 echo "$d: listening $(awk -v a=$t1 -v b=$t0 'BEGIN{printf "%.1f", a-b}') s, agent CPU $c1 s; rehearsal ${r:-?} ms"
 GUEST
 )
+on_guest() { ./lockstep lab ssh "$node" sh -c "$(printf '%q' "$1")" sh "${@:2}" </dev/null; }
+lib=/usr/lib/lockstep-agent/lib
+on_guest "mkdir -p /root/lab-agent-start-installed && cp -p $lib/lockstep-agent.jar $lib/lockstep-agent.jsa /root/lab-agent-start-installed/"
+# shellcheck disable=SC2064  # expand now
+trap "on_guest 'cp -p /root/lab-agent-start-installed/* $lib/ && rm -rf /root/lab-agent-start-installed /tmp/lab-agent-start /tmp/lab-agent-start.out && systemctl start lockstep-agent-gfs2 lockstep-agent-ocfs2 2>/dev/null; true'" EXIT
 for _ in $(seq 1 "$rounds"); do
   for d in "$a" "$b" "$b" "$a"; do
-    ./lockstep lab ssh "$node" sh -c "$(printf '%q' "$guest")" sh "$d" </dev/null
+    on_guest "$guest" "$d"
   done
 done

@@ -131,7 +131,7 @@ class_archive() {
       || { cat '$t/dump.out' >&2; exit 1; }
   " || die "dumping the class-data archive failed"
   install -m 0644 "$t/$name.jsa" "$jsa"
-  echo "packages: class-data archive lib/$name.jsa: $(wc -l <"$t/classes.list") classes (agent with mTLS $(grep -vc '^#' "$t/agent.list"), rehearsal's worker $(grep -vc '^#' "$t/worker-run.list" 2>/dev/null || echo 0)), $(( $(stat -c %s "$jsa") / 1048576 )) MiB"
+  echo "packages: class-data archive lib/$name.jsa: $(wc -l <"$t/classes.list") classes (agent with mTLS $(grep -vc '^#' "$t/agent.list"), rehearsal's worker $(cat "$t/worker-run.list" 2>/dev/null | grep -vc '^#' || true)), $(( $(stat -c %s "$jsa") / 1048576 )) MiB"
 }
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && command -v openssl >/dev/null \
   && command -v curl >/dev/null; then

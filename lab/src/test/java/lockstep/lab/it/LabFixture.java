@@ -150,8 +150,13 @@ public final class LabFixture
     stacks.stream().sorted().forEach(s -> args.add(s.word()));
     args.addAll(List.of("--nodes", Integer.toString(nodes)));
     // lab up's option of each setting: --localalloc for localalloc, --plock-rate-limit for
-    // plock_rate_limit
-    settings.forEach((k, v) -> args.add("--" + k.replace('_', '-') + "=" + v));
+    // plock_rate_limit; the kernel's default is the option left out
+    settings.forEach(
+        (k, v) -> {
+          if (!v.equals(LabSetting.DEFAULT)) {
+            args.add("--" + k.replace('_', '-') + "=" + v);
+          }
+        });
     long t0 = System.nanoTime();
     Cli r = TestLab.lab(args.toArray(String[]::new));
     assertThat(r.exitCode()).as("lab %s: %s", String.join(" ", args), r.err()).isZero();

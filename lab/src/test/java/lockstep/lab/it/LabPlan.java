@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import lockstep.lab.LabSetting;
 import lockstep.lab.Stack;
 import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.support.descriptor.ClassSource;
@@ -31,11 +32,9 @@ public final class LabPlan implements TestExecutionListener {
       s.addAll(java.util.List.of(on.stacks()));
       Map<String, String> boot = new TreeMap<>();
       for (String kv : on.boot()) {
-        int eq = kv.indexOf('=');
-        if (eq <= 0) {
-          throw new IllegalArgumentException("@OnLab(boot): not key=value: " + kv);
-        }
-        boot.put(kv.substring(0, eq), kv.substring(eq + 1));
+        // checked as lab set checks it: a known key, a value in its range
+        LabSetting.Change c = LabSetting.parse(kv);
+        boot.put(c.setting().key(), c.word());
       }
       return new Shape(s, on.nodes(), boot);
     }
