@@ -15,7 +15,9 @@
 # favours neither side, and reports medians and the spread. Counts: BENCH_PAIRS (5),
 # BENCH_CLOCK_STEPS (10), BENCH_SKEW_STEPS (4), BENCH_SKEW_AGENTS ("2 4 16"),
 # BENCH_PINGPONG_SECONDS (3), BENCH_RAMP_FILES (5000), BENCH_RAMP_RUNS (3), BENCH_DD_MIB (256),
-# BENCH_CONTROL_REPEATS (5), BENCH_CONTROL_AGENTS ("256 1024"), BENCH_CONTROL_JAVA_OPTS,
+# BENCH_CONTROL_REPEATS (5), BENCH_CONTROL_AGENTS ("256 1024"), BENCH_CONTROL_WARMUPS (5),
+# BENCH_CONTROL_ROOT (/dev/shm: the in-process agents' roots), BENCH_CONTROL_AGENT_THREADS (4: the
+# threads their calls share; 0: gRPC's default executor), BENCH_CONTROL_JAVA_OPTS,
 # BENCH_FLEET_AGENTS ("64"), BENCH_FLEET_STEPS (5), BENCH_FLEET_REHEARSED (1),
 # BENCH_LOCAL_DIR (/var/tmp/lockstep-perf, removed at the end).
 #
@@ -392,11 +394,15 @@ goal_control() {
      -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test >"$WORK/tc.log" 2>&1) \
     || { say "could not build the control-plane benchmark; see below"; tail -n 20 "$WORK/tc.log" >&2; return 1; }
   local cp="$HERE/coordinator/target/test-classes:$HERE/coordinator/target/classes:$HERE/agent/target/test-classes:$HERE/agent/target/classes:$HERE/test-support/target/classes:$HERE/common/target/classes:$HERE/proto/target/classes:$(cat "$WORK/cp.txt")"
+  # a fleet has a file system per agent; 1024 agents' prepares and cleanups on one ext4 spend most
+  # of their time in its inode allocator (recently_deleted), which is not the control plane
+  local root="${BENCH_CONTROL_ROOT:-/dev/shm}"
+  [[ -d "$root" && -w "$root" ]] || { say "BENCH_CONTROL_ROOT: $root is not a writable directory"; return 1; }
   for n in $sizes; do
-    say "control: $n agents (load $(cut -d' ' -f1-3 /proc/loadavg); beside: $(beside))"
+    say "control: $n agents, roots under $root ($(stat -f -c %T "$root")) (load $(cut -d' ' -f1-3 /proc/loadavg); beside: $(beside))"
     # shellcheck disable=SC2086 # BENCH_CONTROL_JAVA_OPTS: several options, e.g. -Dbench.threads=true
-    java -Xmx1g ${BENCH_CONTROL_JAVA_OPTS:-} -Dlog4j2.configurationFile=log4j2-coordinator.xml -Dlockstep.log.dir="$WORK" -cp "$cp" \
-      lockstep.coordinator.bench.ControlPlaneBench "$n" "${BENCH_CONTROL_REPEATS:-5}" | grep -v '^[0-9:. ]*\(INFO\|DEBUG\)' | tee "$WORK/cp-$n.txt"
+    java -Xmx1g -Dbench.agentThreads="${BENCH_CONTROL_AGENT_THREADS:-4}" ${BENCH_CONTROL_JAVA_OPTS:-} -Dlog4j2.configurationFile=log4j2-coordinator.xml -Dlockstep.log.dir="$WORK" -cp "$cp" \
+      lockstep.coordinator.bench.ControlPlaneBench "$n" "${BENCH_CONTROL_REPEATS:-5}" "${BENCH_CONTROL_WARMUPS:-5}" "$root" | grep -v '^[0-9:. ]*\(INFO\|DEBUG\)' | tee "$WORK/cp-$n.txt"
   done
   # the coordinator's phase timings of the last repeat of the last size, from its log
   grep 'StepRunner: phase' "$WORK/lockstep.log" | tail -n 8 >&2 || true

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
@@ -116,6 +117,7 @@ public final class InProcessCluster<T> implements AutoCloseable {
     private Transport transport = Transport.IN_PROCESS;
     private ServerCredentials credentials;
     private boolean direct;
+    private Executor serverExecutor;
 
     private Builder(MemberFactory<T> factory) {
       this.factory = factory;
@@ -143,6 +145,16 @@ public final class InProcessCluster<T> implements AutoCloseable {
      */
     public Builder<T> directExecutor() {
       this.direct = true;
+      return this;
+    }
+
+    /**
+     * In process, every member's server runs its calls on {@code executor} instead of gRPC's
+     * default cached pool, which wakes a thread of its own for each call: many members simulated in
+     * one JVM then share a few busy threads, as each real agent has its own process.
+     */
+    public Builder<T> serverExecutor(Executor executor) {
+      this.serverExecutor = executor;
       return this;
     }
 
@@ -181,6 +193,8 @@ public final class InProcessCluster<T> implements AutoCloseable {
       if (b.direct) {
         server.directExecutor();
         channel.directExecutor();
+      } else if (b.serverExecutor != null) {
+        server.executor(b.serverExecutor);
       }
       Started<T> s = b.factory.start(server, name, root, "in-process");
       stops.add(s.stop());

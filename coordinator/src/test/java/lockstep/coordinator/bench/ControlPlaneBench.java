@@ -1,6 +1,7 @@
 package lockstep.coordinator.bench;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -34,13 +35,19 @@ import lockstep.testsupport.InProcessCluster;
  * Issue 8, goal 4: the coordinator's control plane with N lightweight agents. N real agent services
  * (the agent's own AgentServer and AgentService) run in this JVM behind in-process gRPC servers, so
  * no agent process is started; the coordinator's StepRunner drives one tiny step (a 4 KiB write per
- * agent) through prepare, clock sync, start, run, collect and cleanup. Prints per repeat the step's
- * wall time and CPU time per agent: the coordinator's own threads' ({@link CoordinatorCpu}:
- * ThreadMXBean thread CPU time) and the whole process's (coordinator, N in-process agents, GC and
- * JIT: an upper bound). Then one summary line (medians and [min .. max]) and median_seconds X,
- * coordinator_cpu_ms_per_agent Y, max_heap_mb Z, where heap is the peak of the JVM's heap pools
- * during the steps (coordinator and agents together: an upper bound for the coordinator alone). Not
- * a unit test: run by bench/performance.sh (goal "control"). Usage: ControlPlaneBench N [REPEATS]
+ * agent) through prepare, clock sync, start, run, collect and cleanup, after WARMUPS unmeasured
+ * steps (default 5: at 1024 agents the JIT still compiles for seconds a step after one, less than
+ * half that after five; real agents are long-lived and warm). The agents' roots are under ROOT
+ * (default the JVM's temporary directory; bench/performance.sh passes a tmpfs: a fleet has a file
+ * system per agent, and 1024 agents on one ext4 spend their prepare in its inode allocator), their
+ * calls on {@link SimulatedAgentCalls} (-Dbench.agentThreads, default 4; 0: gRPC's default
+ * executor). Prints per repeat the step's wall time, the JIT's time during it and CPU time per
+ * agent: the coordinator's own threads' ({@link CoordinatorCpu}: ThreadMXBean thread CPU time) and
+ * the whole process's (coordinator, N in-process agents, GC and JIT: an upper bound). Then one
+ * summary line (medians and [min .. max]) and median_seconds X, coordinator_cpu_ms_per_agent Y,
+ * max_heap_mb Z, where heap is the peak of the JVM's heap pools during the steps (coordinator and
+ * agents together: an upper bound for the coordinator alone). Not a unit test: run by
+ * bench/performance.sh (goal "control"). Usage: ControlPlaneBench N [REPEATS [WARMUPS [ROOT]]]
  */
 public final class ControlPlaneBench {
   private ControlPlaneBench() {}
@@ -48,11 +55,24 @@ public final class ControlPlaneBench {
   public static void main(String[] args) throws Exception {
     int n = Integer.parseInt(args[0]);
     int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-    Path work = Files.createTempDirectory("lockstep-control-bench-");
+    int warmups = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    Path work =
+        args.length > 3
+            ? Files.createTempDirectory(Path.of(args[3]), "lockstep-control-bench-")
+            : Files.createTempDirectory("lockstep-control-bench-");
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     List<StepNode> nodes = new ArrayList<>();
     // gRPC in-process; clock probes over loopback UDP, as a real agent answers them
+    // -Dbench.agentThreads=0: the agents' servers on gRPC's default executor (a thread per call)
+    int agentThreads = Integer.getInteger("bench.agentThreads", 4);
+    SimulatedAgentCalls agentCalls =
+        agentThreads > 0 ? new SimulatedAgentCalls(agentThreads) : null;
     try (InProcessCluster<AgentServer> cluster =
-        InProcessCluster.of(AgentMembers.withClockProbes()).members(n).under(work).start()) {
+        InProcessCluster.of(AgentMembers.withClockProbes())
+            .members(n)
+            .under(work)
+            .serverExecutor(agentCalls) // null: gRPC's default
+            .start()) {
       for (InProcessCluster.Member<AgentServer> m : cluster.members()) {
         nodes.add(
             new StepNode(
@@ -71,7 +91,8 @@ public final class ControlPlaneBench {
       List<Double> uncertainty = new ArrayList<>();
       List<Double> offsets = new ArrayList<>();
       try (AgentEnsemble ensemble = new AgentEnsemble(agents);
-          CoordinatorCpu cpu = new CoordinatorCpu(Boolean.getBoolean("bench.threads"))) {
+          CoordinatorCpu cpu =
+              new CoordinatorCpu(Boolean.getBoolean("bench.threads"), agentCalls != null)) {
         // as a run does before its first step (and how a GrpcAgent learns the clock probe port)
         var described = ExperimentRunner.describe(ensemble, agents, FaultBounds.defaults());
         if (!described.ok()) {
@@ -85,15 +106,22 @@ public final class ControlPlaneBench {
                     RunListener.SILENT,
                     FaultBounds.defaults(),
                     FaultInjector.NONE));
-        runner.run("warm-up", "all", "all", nodes); // class loading and JIT, not counted
+        if (agentCalls != null) {
+          agentCalls.steps();
+        }
+        for (int w = 1; w <= warmups; w++) {
+          runner.run("warm-up-" + w, "all", "all", nodes); // class loading and JIT, not counted
+        }
         System.gc();
         resetPeaks();
         for (int r = 1; r <= repeats; r++) {
           cpu.mark();
           long p0 = CoordinatorCpu.processNanos();
+          long jit0 = jit.getTotalCompilationTime();
           long t0 = System.nanoTime();
           StepRecord step = runner.run("bench-" + r, "all", "all", nodes);
           double s = (System.nanoTime() - t0) / 1e9;
+          long jitMs = jit.getTotalCompilationTime() - jit0;
           double own = cpu.sinceMarkNanos() / 1e6 / n;
           double all = (CoordinatorCpu.processNanos() - p0) / 1e6 / n;
           seconds.add(s);
@@ -111,7 +139,7 @@ public final class ControlPlaneBench {
               Locale.ROOT,
               "agents %d repeat %d seconds %.3f coordinator_cpu_ms_per_agent %.3f"
                   + " process_cpu_ms_per_agent %.3f status %s clock_uncertainty_us %.0f [max %.0f]"
-                  + " abs_offset_us %.0f [max %.0f] start_skew_ms %.1f [max %.1f]%n",
+                  + " abs_offset_us %.0f [max %.0f] start_skew_ms %.1f [max %.1f] jit_ms %d%n",
               n,
               r,
               s,
@@ -123,7 +151,8 @@ public final class ControlPlaneBench {
               off.isEmpty() ? Double.NaN : median(off) * 1000,
               off.isEmpty() ? Double.NaN : off.get(off.size() - 1) * 1000,
               skew.isEmpty() ? Double.NaN : median(skew),
-              skew.isEmpty() ? Double.NaN : skew.get(skew.size() - 1));
+              skew.isEmpty() ? Double.NaN : skew.get(skew.size() - 1),
+              jitMs);
           if (Boolean.getBoolean("bench.threads")) {
             // -Dbench.threads=true: where the step's CPU went, by kind of thread
             cpu.byKind().entrySet().stream()
@@ -136,7 +165,7 @@ public final class ControlPlaneBench {
                             "  cpu %8.1f ms %s%s%n",
                             e.getValue() / 1e6,
                             e.getKey(),
-                            CoordinatorCpu.coordinators(e.getKey()) ? " (coordinator)" : ""));
+                            cpu.coordinators(e.getKey()) ? " (coordinator)" : ""));
           }
           if (!step.ok()) {
             step.errors().stream().limit(5).forEach(e -> System.out.println("  error: " + e));
@@ -146,12 +175,16 @@ public final class ControlPlaneBench {
       System.out.printf(
           Locale.ROOT,
           "agents %d wall_s_per_step %s coordinator_cpu_ms_per_agent_step %s"
-              + " process_cpu_ms_per_agent_step %s (medians [min .. max] of %d repeats)%n",
+              + " process_cpu_ms_per_agent_step %s (medians [min .. max] of %d repeats after %d"
+              + " warm-up steps; roots under %s; agents' calls on %s)%n",
           n,
           spread(seconds, "%.3f"),
           spread(coordinatorMs, "%.3f"),
           spread(processMs, "%.2f"),
-          repeats);
+          repeats,
+          warmups,
+          work.getParent(),
+          agentThreads > 0 ? agentThreads + " threads" : "gRPC's default executor");
       if (!uncertainty.isEmpty()) {
         // same host, one clock: the true offset is 0, so |offset| is the estimate's error
         System.out.printf(
@@ -166,6 +199,9 @@ public final class ControlPlaneBench {
       System.out.printf(Locale.ROOT, "coordinator_cpu_ms_per_agent %.3f%n", median(coordinatorMs));
       System.out.printf(Locale.ROOT, "max_heap_mb %.1f%n", peakHeapBytes() / 1e6);
     } finally {
+      if (agentCalls != null) {
+        agentCalls.close();
+      }
       deleteTree(work);
     }
   }

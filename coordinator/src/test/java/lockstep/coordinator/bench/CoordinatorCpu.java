@@ -16,17 +16,21 @@ import lockstep.common.DaemonThreads;
  * The CPU time of the coordinator's own threads in a JVM that also hosts in-process agents:
  * ThreadMXBean's per-thread CPU time (user + system) of the threads whose names say they are the
  * coordinator's ({@link #COORDINATOR_THREADS}: the caller's, the fan-out's, the heartbeats', the
- * deadline timer's), read every {@link #PERIOD_MILLIS} ms so that a thread which ends between two
- * reads (a step's heartbeat pool before it was shared) still counts up to its last read. With
- * {@code everyThread}, every thread is also read at a mark and at the end, so {@link #byKind} shows
- * where the rest of the process's CPU went (threads that ended in between excepted). The in-process
- * agents' threads (gRPC's server executor, run and sampler threads, clock responders) and the JVM's
- * own (GC, JIT) are not counted; {@link #processNanos} is the whole process.
+ * deadline timer's; gRPC's default executor too where it runs only the coordinator's channel
+ * callbacks, the agents' servers having an executor of their own), read every {@link
+ * #PERIOD_MILLIS} ms so that a thread which ends between two reads (a step's heartbeat pool before
+ * it was shared) still counts up to its last read. With {@code everyThread}, every thread is also
+ * read at a mark and at the end, so {@link #byKind} shows where the rest of the process's CPU went
+ * (threads that ended in between excepted). The in-process agents' threads (their servers'
+ * executor, run and sampler threads, clock responders) and the JVM's own (GC, JIT) are not counted;
+ * {@link #processNanos} is the whole process.
  */
 final class CoordinatorCpu implements AutoCloseable {
   /** Name prefixes of the coordinator's threads. */
   static final Set<String> COORDINATOR_THREADS =
-      Set.of("main", "ensemble", "heartbeat", "abort-", "agent-calls", "call-deadlines");
+      Set.of("main", "ensemble", "heartbeat", "abort-", "call-deadlines");
+
+  static final String GRPC_DEFAULT_EXECUTOR = "grpc-default-executor";
 
   static final long PERIOD_MILLIS = 100;
 
@@ -43,8 +47,12 @@ final class CoordinatorCpu implements AutoCloseable {
   /** Whether every thread is read at a mark and at the end (for {@link #byKind}), or only ours. */
   private final boolean everyThread;
 
-  CoordinatorCpu(boolean everyThread) {
+  /** Whether gRPC's default executor's threads are the coordinator's alone. */
+  private final boolean grpcDefaultOurs;
+
+  CoordinatorCpu(boolean everyThread, boolean grpcDefaultOurs) {
     this.everyThread = everyThread;
+    this.grpcDefaultOurs = grpcDefaultOurs;
     if (!threads.isThreadCpuTimeSupported()) {
       throw new IllegalStateException("this JVM cannot read a thread's CPU time");
     }
@@ -53,8 +61,9 @@ final class CoordinatorCpu implements AutoCloseable {
         () -> read(false), PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
   }
 
-  static boolean coordinators(String threadName) {
-    return COORDINATOR_THREADS.stream().anyMatch(threadName::startsWith);
+  boolean coordinators(String threadName) {
+    return COORDINATOR_THREADS.stream().anyMatch(threadName::startsWith)
+        || (grpcDefaultOurs && threadName.startsWith(GRPC_DEFAULT_EXECUTOR));
   }
 
   /** Reads the coordinator's threads (every thread with {@code all}). */
