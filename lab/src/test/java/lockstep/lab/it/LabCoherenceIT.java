@@ -3,6 +3,7 @@ package lockstep.lab.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Locale;
 import lockstep.coordinator.model.Finding;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
@@ -17,8 +18,12 @@ import org.junit.jupiter.api.Test;
  * checking that the byte it reads carries every other participant's increment. On OCFS2 with o2cb,
  * fcntl locks are each node's own (the kernel's o2cb stack has no plock hook), so the ring does not
  * hold: the workers count errors, and the verdict marks the run INVALID for what it measured, apart
- * from the rule that names the configuration. On GFS2 (dlm_controld's cluster-wide POSIX locks) the
- * same ring holds: checks, and no error.
+ * from the rule that names the configuration. OCFS2's own inode locks can hand the file from node
+ * to node one read or write per grant: both nodes then walk the ring at one pace and every check
+ * holds (CI, 2026-12-06: 0 of 116 and 0 of 117; runs before: 81 of 81, 82 of 82). A node without
+ * errors must then show the locks that never contend: under 5% of its worker's time inside lock
+ * calls, where a cluster-wide ring waits there for the other node. On GFS2 (dlm_controld's
+ * cluster-wide POSIX locks) the same ring holds: checks, and no error.
  */
 @OnLab(stacks = {Stack.GFS2, Stack.OCFS2})
 class LabCoherenceIT extends LabTest {
@@ -41,20 +46,33 @@ class LabCoherenceIT extends LabTest {
         errors,
         checks,
         nodes.stream()
-            .map(n -> n.node() + "=" + n.coherenceErrors() + "/" + n.coherenceChecks())
+            .map(
+                n ->
+                    n.node()
+                        + "="
+                        + n.coherenceErrors()
+                        + "/"
+                        + n.coherenceChecks()
+                        + " in locks "
+                        + String.format(Locale.ROOT, "%.3f", lockShare(n)))
             .toList());
     assertThat(checks).as("checks made across the ring").isPositive();
-    // every node's locks are its own: no node can see the ring whole
+    // every node's locks are its own: the ring's data goes wrong, or the locks never wait
+    List<NodeResult> incoherent = nodes.stream().filter(n -> n.coherenceErrors() > 0).toList();
     for (NodeResult n : nodes) {
-      assertThat(n.coherenceErrors())
-          .as("coherence errors measured on %s (of %d checks)", n.node(), n.coherenceChecks())
-          .isPositive();
+      if (n.coherenceErrors() == 0) {
+        assertThat(lockShare(n))
+            .as(
+                "share of %s's time inside lock calls, with no coherence error in %d checks",
+                n.node(), n.coherenceChecks())
+            .isLessThan(0.05);
+      }
     }
-    // the measurement's own finding, per node, with the count the workers made
+    // the measurement's own finding, per node that saw errors, with the count the workers made
     List<Finding> measured =
         run.analysis().findings().stream().filter(f -> f.code().equals("coherence")).toList();
-    assertThat(measured).hasSize(nodes.size());
-    for (NodeResult n : nodes) {
+    assertThat(measured).hasSize(incoherent.size());
+    for (NodeResult n : incoherent) {
       assertThat(measured)
           .anySatisfy(
               f -> {
@@ -80,8 +98,15 @@ class LabCoherenceIT extends LabTest {
       assertThat(n.coherenceErrors()).as("errors on %s", n.node()).isZero();
     }
     System.out.printf(
-        "GFS2 fcntl ping-pong read-write on %d nodes: 0 of %d checks failed%n",
-        nodes.size(), nodes.stream().mapToLong(NodeResult::coherenceChecks).sum());
+        "GFS2 fcntl ping-pong read-write on %d nodes: 0 of %d checks failed, in locks %s%n",
+        nodes.size(),
+        nodes.stream().mapToLong(NodeResult::coherenceChecks).sum(),
+        nodes.stream().map(n -> String.format(Locale.ROOT, "%.3f", lockShare(n))).toList());
     assertThat(run.analysis().findings()).noneMatch(f -> f.severity() == Severity.INVALID);
+  }
+
+  /** The worker's time inside lock calls over the step (one process per node). */
+  private static double lockShare(NodeResult n) {
+    return n.latency().count() * n.latency().meanMicros() / 1e6 / n.seconds();
   }
 }
