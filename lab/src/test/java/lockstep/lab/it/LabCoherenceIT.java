@@ -105,11 +105,12 @@ class LabCoherenceIT extends LabTest {
     assertThat(run.analysis().findings()).noneMatch(f -> f.severity() == Severity.INVALID);
   }
 
-  /** The worker's time inside lock calls over the step (one process per node). */
+  /**
+   * The workers' share of the step inside lock calls, as the run's analysis reads it (its agent's
+   * telemetry); NaN when the node sent none, which fails the bound.
+   */
   private static double lockShare(NodeResult n) {
-    if (n.latency() == null || n.seconds() <= 0) {
-      return Double.NaN; // not measured: fails the bound
-    }
-    return n.latency().count() * n.latency().meanMicros() / 1e6 / n.seconds();
+    Double share = n.resources() == null ? null : n.resources().lockWaitShare();
+    return share == null ? Double.NaN : share;
   }
 }
