@@ -89,9 +89,14 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     log.say(
         String.format(
             Locale.ROOT, "%s agents installed and started (%.0f s)", words, log.seconds() - t0));
-    for (Stack s : stacks) {
-      answer(s, state);
-    }
+    // every stack's agents asked at once: each ask is a coordinator JVM on the host that mostly
+    // waits for the guests' first TLS handshakes
+    Parallel.each(
+        stacks,
+        s -> {
+          answer(s, state);
+          return s;
+        });
   }
 
   /** The lab's CA and a certificate per node, once per lab (every stack's nodes are the same). */
@@ -132,6 +137,7 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     long end = System.nanoTime() + ANSWER_BOUND.toNanos();
     Commands.Result r;
     do {
+      long attempt = System.nanoTime();
       r =
           commands.run(
               Netns.exec(
@@ -144,8 +150,9 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
         r.stdout().lines().forEach(l -> log.say("  " + l));
         return;
       }
-      // a refused connection fails at once: poll, do not spin JVMs beside the guests
-      LockSupport.parkNanos(POLL.toNanos());
+      // a refused connection fails at once: poll, do not spin JVMs beside the guests; an ask that
+      // took longer (a first TLS handshake past its 10 s) is tried again at once
+      LockSupport.parkNanos(POLL.toNanos() - (System.nanoTime() - attempt));
     } while (System.nanoTime() < end);
     throw new LabException(
         "the "

@@ -48,8 +48,9 @@ record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
         "--customize-hook=rm -f \"$1/etc/hostname\"",
         "--customize-hook=chroot \"$1\" systemctl enable systemd-networkd.service"
             + " systemd-network-generator.service ssh.service",
-        "--customize-hook=chroot \"$1\" sh -c 'for u in corosync dlm o2cb ocfs2 ctdb; do"
-            + " systemctl preset $u.service 2>/dev/null || true; done'");
+        "--customize-hook=chroot \"$1\" sh -c 'for u in corosync dlm o2cb ocfs2 ctdb"
+            + " e2scrub_reap; do systemctl preset $u.service 2>/dev/null || true; done;"
+            + " systemctl preset e2scrub_all.timer 2>/dev/null || true'");
   }
 
   /** The image for the recipe in the source tree: the cached one, or a new one built now. */
