@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +17,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import lockstep.agent.env.NodeEnvironment;
 import lockstep.agent.fs.PosixException;
 import lockstep.agent.fs.RootedPaths;
 import lockstep.agent.fs.WorkloadErrors;
@@ -58,9 +58,13 @@ public final class RunRegistry implements AutoCloseable {
 
   private final AgentConfig config;
   private final Workloads workloads;
-  private final RootedPaths paths;
-  private final RunManifests manifests;
-  private final RunDirs runDirs;
+
+  /** Each root the agent serves ({@code --root}), in the order given: the first is the default. */
+  private final Map<Path, AgentRoot> roots = new LinkedHashMap<>();
+
+  /** The root of each run prepared here whose directory and manifest are not yet removed. */
+  private final Map<String, AgentRoot> rootOfRun = new ConcurrentHashMap<>();
+
   private final ResourceGuards guards = ResourceGuards.fromEnvironment();
   private final Map<String, Run> runs = new ConcurrentHashMap<>();
   private final AtomicLong prepared = new AtomicLong();
@@ -70,8 +74,6 @@ public final class RunRegistry implements AutoCloseable {
    * run_dir_only, with their owners: run id -> the caller who prepared the run.
    */
   private final Map<String, String> keptRunDirs = new ConcurrentHashMap<>();
-
-  private String blockDevice;
 
   /** Told of every run that reaches a final state (the metrics endpoint's totals). */
   private volatile Consumer<Run> onFinished = r -> {};
@@ -105,16 +107,8 @@ public final class RunRegistry implements AutoCloseable {
   public RunRegistry(AgentConfig config, Workloads workloads) {
     this.config = config;
     this.workloads = workloads;
-    this.paths = new RootedPaths(config.root(), config.nodeName());
-    this.manifests = new RunManifests(paths);
-    this.runDirs = new RunDirs(paths);
-    List<String> left = manifests.removeLeftovers();
-    if (!left.isEmpty()) {
-      LOG.warn(
-          "removed {} path(s) left under {} by runs of a previous instance of this agent: {}",
-          left.size(),
-          paths.root(),
-          left);
+    for (Path root : config.roots()) {
+      roots.put(root, new AgentRoot(root, config.nodeName()));
     }
   }
 
@@ -181,17 +175,19 @@ public final class RunRegistry implements AutoCloseable {
     }
     RunManifests.checkRunId(request.getRunId());
     long lease = Leases.effective(request.getLeaseMillis());
+    AgentRoot root = roots.get(config.root(request.getRoot()));
     synchronized (this) {
       checkOwner(request.getRunId(), caller, "prepare");
       Run existing = runs.get(request.getRunId());
       if (existing != null) {
-        if (!existing.prepared().spec().equals(request.getWorkload())) {
+        if (!existing.prepared().spec().equals(request.getWorkload())
+            || rootOfRun.get(request.getRunId()) != root) {
           throw new RunException.Conflict(
               "run "
                   + request.getRunId()
                   + " is already prepared on node "
                   + config.nodeName()
-                  + " with another workload");
+                  + " with another workload or root");
         }
         existing.touch();
         return existing;
@@ -206,11 +202,11 @@ public final class RunRegistry implements AutoCloseable {
       removeRunDir(kept);
     }
     try {
-      Workload workload = create(request, deadline);
+      Workload workload = create(request, root, deadline);
       ResourceSampler sampler =
           request.getTelemetryOff()
               ? null
-              : new ResourceSampler(Path.of("/"), blockDevice(), () -> pids(workload));
+              : new ResourceSampler(Path.of("/"), root.blockDevice(), () -> pids(workload));
       Run run =
           new Run(
               new Run.Prepared(
@@ -247,9 +243,9 @@ public final class RunRegistry implements AutoCloseable {
     }
   }
 
-  private Workload create(PrepareRequest request, CallDeadline deadline) {
+  private Workload create(PrepareRequest request, AgentRoot root, CallDeadline deadline) {
     Workload workload;
-    RootedPaths runPaths = paths.forRun(request.getRunId());
+    RootedPaths runPaths = root.paths().forRun(request.getRunId());
     try {
       workload =
           workloads.create(
@@ -258,23 +254,24 @@ public final class RunRegistry implements AutoCloseable {
       throw new RunException.Invalid(e.getMessage());
     }
     try {
-      guards.check(request.getWorkload(), paths.root());
+      guards.check(request.getWorkload(), root.path());
     } catch (ResourceLimitException e) {
       throw new RunException.NoResources(e.getMessage());
     }
     // what the run will create is on disk before it creates it: an agent killed mid-run removes it
     // when it starts again
+    rootOfRun.put(request.getRunId(), root);
     try {
-      manifests.write(request.getRunId(), List.of(runPaths.runDir()));
+      root.manifests().write(request.getRunId(), List.of(runPaths.runDir()));
     } catch (PosixException | UncheckedIOException e) {
       throw new RunException.PrepareFailed(
           "prepare failed: cannot write the run's manifest under "
-              + paths.root().resolve(manifests.dir())
+              + root.path().resolve(root.manifests().dir())
               + ": "
               + e.getMessage());
     }
     try {
-      runDirs.create(runPaths.runDir());
+      root.runDirs().create(runPaths.runDir());
       workload.prepare();
     } catch (ResourceLimitException e) {
       cleanupFailedPrepare(workload, request.getRunId());
@@ -282,7 +279,7 @@ public final class RunRegistry implements AutoCloseable {
     } catch (PosixException e) {
       cleanupFailedPrepare(workload, request.getRunId());
       throw new RunException.PrepareFailed(
-          "prepare failed: " + WorkloadErrors.of(e, paths.root(), "").getMessage());
+          "prepare failed: " + WorkloadErrors.of(e, root.path(), "").getMessage());
     } catch (RuntimeException e) {
       cleanupFailedPrepare(workload, request.getRunId());
       throw e;
@@ -331,8 +328,10 @@ public final class RunRegistry implements AutoCloseable {
    */
   private void cleanedUp(String runId) {
     if (!keptRunDirs.containsKey(runId)) {
-      runDirs.removeIfEmpty(paths.forRun(runId).runDir());
-      manifests.remove(runId);
+      AgentRoot root = rootOfRun.remove(runId);
+      if (root != null) {
+        root.removeRun(runId, false);
+      }
     }
   }
 
@@ -360,8 +359,10 @@ public final class RunRegistry implements AutoCloseable {
   }
 
   private void removeKeptRunDir(String runId) {
-    runDirs.removeIfEmpty(paths.forRun(runId).runDir(), true);
-    manifests.remove(runId);
+    AgentRoot root = rootOfRun.remove(runId);
+    if (root != null) {
+      root.removeRun(runId, true);
+    }
   }
 
   /**
@@ -433,12 +434,9 @@ public final class RunRegistry implements AutoCloseable {
     onFinished = action;
   }
 
-  /** The root's block device, looked up once: it does not change while the agent runs. */
-  public synchronized String blockDevice() {
-    if (blockDevice == null) {
-      blockDevice = NodeEnvironment.blockDeviceOf(config.root());
-    }
-    return blockDevice;
+  /** The default root's block device, looked up once: it does not change while the agent runs. */
+  public String blockDevice() {
+    return roots.get(config.root()).blockDevice();
   }
 
   /** The agent itself and the run's worker processes: the workload's own CPU. */

@@ -8,9 +8,12 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import lockstep.agent.fs.MountInfo;
 import lockstep.agent.fs.RealtimeWake;
 import lockstep.agent.metrics.MetricsAddress;
@@ -48,8 +51,11 @@ public final class AgentMain implements Callable<Integer> {
       names = "--root",
       required = true,
       paramLabel = "DIR",
-      description = "Directory every workload file lives under (on the file system to test).")
-  Path root;
+      description =
+          "Directory every workload file lives under (on the file system to test). Repeat it to"
+              + " serve several file systems from one agent: a run names its root (the inventory's"
+              + " root:), the first is the default.")
+  List<Path> roots;
 
   @Option(
       names = "--name",
@@ -137,7 +143,7 @@ public final class AgentMain implements Callable<Integer> {
               + config.listenHost()
               + " with plaintext, unauthenticated gRPC; anyone who reaches the port can run"
               + " workloads under "
-              + config.root());
+              + config.roots().stream().map(Path::toString).collect(Collectors.joining(", ")));
     }
     AgentServer server;
     try {
@@ -189,6 +195,14 @@ public final class AgentMain implements Callable<Integer> {
             config.root().toString(),
             fs,
             security.describe()));
+    for (Path more : config.roots().subList(1, config.roots().size())) {
+      System.out.println(
+          "lockstep-agent also serves root "
+              + more
+              + " ("
+              + MountInfo.of(more).map(MountInfo::fsType).orElse("unknown")
+              + ")");
+    }
     if (metricsLine != null) {
       System.out.println(metricsLine);
     }
@@ -241,9 +255,22 @@ public final class AgentMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           cmd, "--listen: port " + port + " is outside 0..65535");
     }
-    if (!Files.isDirectory(root) || !Files.isWritable(root)) {
-      throw new CommandLine.ParameterException(
-          cmd, "--root: " + root + " is not a writable directory");
+    List<Path> real = new ArrayList<>();
+    for (Path root : roots) {
+      if (!Files.isDirectory(root) || !Files.isWritable(root)) {
+        throw new CommandLine.ParameterException(
+            cmd, "--root: " + root + " is not a writable directory");
+      }
+      try {
+        Path r = root.toRealPath();
+        if (real.contains(r)) {
+          throw new CommandLine.ParameterException(
+              cmd, "--root: " + root + " is given twice (as " + r + ")");
+        }
+        real.add(r);
+      } catch (IOException e) {
+        throw new CommandLine.ParameterException(cmd, "--root: " + root + ": " + e.getMessage());
+      }
     }
     if (spareWorkers < 0 || spareWorkers > SpareWorkers.MAX) {
       throw new CommandLine.ParameterException(
@@ -254,11 +281,7 @@ public final class AgentMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           cmd, "--name: '" + node + "' must be letters, digits, '.', '_' or '-' (at most 63)");
     }
-    try {
-      return new AgentConfig(node, root.toRealPath(), host, port);
-    } catch (IOException e) {
-      throw new CommandLine.ParameterException(cmd, "--root: " + root + ": " + e.getMessage());
-    }
+    return new AgentConfig(node, real, host, port);
   }
 
   private static String defaultName() {

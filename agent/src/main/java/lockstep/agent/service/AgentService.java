@@ -13,6 +13,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -120,26 +121,28 @@ final class AgentService implements BindableService {
 
   private DescribeResponse describe(DescribeRequest request) {
     AgentConfig config = registry.config();
+    Path root = config.root(request.getRoot());
     DescribeResponse.Builder b =
         DescribeResponse.newBuilder()
             .setNodeName(config.nodeName())
             .setVersion(Version.get())
             .addAllCapabilities(CAPABILITIES)
-            .setRoot(config.root().toString())
+            .setRoot(root.toString())
+            .addAllRoots(config.roots().stream().map(Path::toString).toList())
             .setHostname(hostname())
             .setPid(ProcessHandle.current().pid())
             .setBootId(BootId.current())
             .setClockProbePort(clockProbePort)
             .setListenPort(listenPort)
             .setStepsPrepared(registry.stepsPrepared());
-    MountInfo.of(config.root())
+    MountInfo.of(root)
         .ifPresent(
             m ->
                 b.setFsType(m.fsType())
                     .setMountPoint(m.mountPoint())
                     .setMountOptions(m.options())
                     .setMountSource(m.source()));
-    NodeEnvironment env = NodeEnvironment.capture(config.root());
+    NodeEnvironment env = NodeEnvironment.capture(root);
     b.setKernel(env.kernel())
         .setCpuCount(env.cpuCount())
         .setCpuModel(env.cpuModel())

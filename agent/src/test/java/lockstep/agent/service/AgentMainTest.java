@@ -46,4 +46,32 @@ class AgentMainTest {
                   + " another port, or port 0 for a free one)");
     }
   }
+
+  @Test
+  void theSameRootTwiceIsOneLineAndExitTwo() throws Exception {
+    Path link = java.nio.file.Files.createSymbolicLink(root.resolve("again"), root);
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                AgentMain.class.getName(),
+                "--listen",
+                "127.0.0.1:0",
+                "--root",
+                root.toString(),
+                "--root",
+                link.toString(),
+                "--name",
+                "n1")
+            .start();
+    p.getOutputStream().close();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as(stderr).isEqualTo(2);
+    assertThat(stderr.lines().filter(l -> !l.isBlank()).toList())
+        .as(stderr)
+        .containsExactly(
+            "lockstep-agent: --root: " + link + " is given twice (as " + root.toRealPath() + ")");
+  }
 }

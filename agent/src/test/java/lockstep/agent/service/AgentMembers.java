@@ -42,6 +42,25 @@ public final class AgentMembers {
     };
   }
 
+  /**
+   * Plain agents that serve a second root beside the cluster's ({@code ROOT-second}, made here), as
+   * {@code lockstep-agent --root A --root B} does.
+   */
+  public static MemberFactory<AgentServer> withSecondRoot() {
+    return (builder, name, root, host) -> {
+      java.nio.file.Path second =
+          java.nio.file.Files.createDirectories(
+              root.resolveSibling(root.getFileName() + "-second"));
+      AgentServer s =
+          new AgentServer(
+                  builder,
+                  new AgentConfig(name, java.util.List.of(root, second), host, 0),
+                  AgentSecurity.NONE)
+              .start();
+      return new Started<>(s, s::port, s::stop);
+    };
+  }
+
   private static MemberFactory<AgentServer> factory(AgentSecurity security, boolean clockProbes) {
     return (builder, name, root, host) -> {
       AgentServer s =

@@ -81,6 +81,10 @@ public final class GrpcAgent implements Agent {
       Executors.newCachedThreadPool(DaemonThreads.named("agent-errors"));
 
   private final String address;
+
+  /** The agent's root its runs use (the inventory's root:), "" for its default. */
+  private final String root;
+
   private final Channel channel;
   private final ManagedChannel owned;
   private final ChannelSecurity security;
@@ -93,7 +97,13 @@ public final class GrpcAgent implements Agent {
 
   /** Talks to an agent over a channel the caller owns (tests pass an in-process channel). */
   public GrpcAgent(String address, Channel channel) {
+    this(address, "", channel);
+  }
+
+  /** As above, for runs under {@code root}, one of the agent's roots ("" for its default). */
+  public GrpcAgent(String address, String root, Channel channel) {
     this.address = address;
+    this.root = root;
     this.channel = channel;
     this.owned = null;
     this.security = null;
@@ -106,16 +116,29 @@ public final class GrpcAgent implements Agent {
 
   /** Opens a channel to {@code address} with {@code security} (TLS, token, owner id). */
   public static GrpcAgent connect(String address, ChannelSecurity security) {
+    return connect(address, "", security);
+  }
+
+  /**
+   * As above, for runs under {@code root}: one of the agent's roots (an agent may serve several
+   * file systems, {@code lockstep-agent --root A --root B}), "" for its default.
+   */
+  public static GrpcAgent connect(String address, String root, ChannelSecurity security) {
     ManagedChannel channel = security.open(address);
     // Connect (and, with TLS, handshake) now, while the other agents' channels do the same,
     // rather than inside the first call's deadline.
     channel.getState(true);
-    return new GrpcAgent(address, security.decorate(channel), channel, security);
+    return new GrpcAgent(address, root, security.decorate(channel), channel, security);
   }
 
   private GrpcAgent(
-      String address, Channel channel, ManagedChannel owned, ChannelSecurity security) {
+      String address,
+      String root,
+      Channel channel,
+      ManagedChannel owned,
+      ChannelSecurity security) {
     this.address = address;
+    this.root = root;
     this.channel = channel;
     this.owned = owned;
     this.security = security;
@@ -207,18 +230,24 @@ public final class GrpcAgent implements Agent {
 
   @Override
   public DescribeResponse describe() {
-    return described(
-        blocking(
-            "describe",
-            AgentServiceGrpc.getDescribeMethod(),
-            DescribeRequest.getDefaultInstance()));
+    return described(blocking("describe", AgentServiceGrpc.getDescribeMethod(), describeRequest()));
   }
 
   @Override
   public CompletableFuture<DescribeResponse> describeAsync() {
-    return async(
-            "describe", AgentServiceGrpc.getDescribeMethod(), DescribeRequest.getDefaultInstance())
+    return async("describe", AgentServiceGrpc.getDescribeMethod(), describeRequest())
         .thenApply(this::described);
+  }
+
+  private DescribeRequest describeRequest() {
+    return DescribeRequest.newBuilder().setRoot(root).build();
+  }
+
+  /** The request under this agent's root, unless the request names one itself. */
+  private PrepareRequest rooted(PrepareRequest request) {
+    return root.isEmpty() || !request.getRoot().isEmpty()
+        ? request
+        : request.toBuilder().setRoot(root).build();
   }
 
   /** What a Describe tells of the agent's clock probe port: the UDP probes from then on. */
@@ -317,12 +346,12 @@ public final class GrpcAgent implements Agent {
 
   @Override
   public PrepareResponse prepare(PrepareRequest request) {
-    return blocking("prepare", AgentServiceGrpc.getPrepareMethod(), request);
+    return blocking("prepare", AgentServiceGrpc.getPrepareMethod(), rooted(request));
   }
 
   @Override
   public CompletableFuture<PrepareResponse> prepareAsync(PrepareRequest request) {
-    return async("prepare", AgentServiceGrpc.getPrepareMethod(), request);
+    return async("prepare", AgentServiceGrpc.getPrepareMethod(), rooted(request));
   }
 
   private static StartRequest startRequest(String runId, long startAtAgentUnixNanos) {

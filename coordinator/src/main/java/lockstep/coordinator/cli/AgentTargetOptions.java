@@ -35,11 +35,12 @@ final class AgentTargetOptions {
       // a usage error before the file is read: told as such whatever the inventory holds
       throw new ScenarioException("give --agents or --inventory, not both");
     }
-    List<String> addresses =
+    AgentSelection selection =
         AgentSelection.choose(
-                agents, inventory.read(), List.of(), "--agents", AgentTargets.system())
-            .addresses();
+            agents, inventory.read(), List.of(), "--agents", AgentTargets.system());
     var security = connection.resolve(inventory.file);
-    return addresses.stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
+    return selection.addresses().stream()
+        .<Agent>map(a -> GrpcAgent.connect(a, selection.root(a), security))
+        .toList();
   }
 }

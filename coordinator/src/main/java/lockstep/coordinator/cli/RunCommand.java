@@ -88,7 +88,7 @@ final class RunCommand implements Callable<Integer> {
       outcome =
           new RunSession(
                   System.out, connection.resolve(inventory.file), faults(scenario, nodesToRun))
-              .execute(scenario, results.out, selection.labels(), bounds);
+              .execute(scenario, results.out, selection, bounds);
     } catch (RuntimeException e) {
       try {
         expectations.writeJUnit(scenario.name(), scenario.expectations(), e);

@@ -6,12 +6,22 @@ import lockstep.coordinator.scenario.ScenarioException;
 
 /**
  * Which agents a command talks to: {@code --agents} (dns:/// names expanded), else {@code
- * --inventory}, else the scenario's own list; with their labels when from an inventory.
+ * --inventory}, else the scenario's own list; with their labels and roots when from an inventory.
+ *
+ * @param roots the root each agent's runs use (an inventory node's root:), by address; an agent not
+ *     in it uses its default
  */
-public record AgentSelection(List<String> addresses, Map<String, Map<String, String>> labels) {
+public record AgentSelection(
+    List<String> addresses, Map<String, Map<String, String>> labels, Map<String, String> roots) {
   public AgentSelection {
     addresses = List.copyOf(addresses);
     labels = Map.copyOf(labels);
+    roots = Map.copyOf(roots);
+  }
+
+  /** The root {@code address}'s runs use, "" for the agent's default. */
+  public String root(String address) {
+    return roots.getOrDefault(address, "");
   }
 
   /**
@@ -31,12 +41,13 @@ public record AgentSelection(List<String> addresses, Map<String, Map<String, Str
     if (inventory != null) {
       return new AgentSelection(
           AgentAddresses.validate(inventory.addresses(), inventory.source()),
-          inventory.labelsByAddress());
+          inventory.labelsByAddress(),
+          inventory.rootsByAddress());
     }
     List<String> given = agents != null ? agents : fallback;
     String source = agents != null ? "--agents" : fallbackSource;
     AgentAddresses.validate(given, source);
     return new AgentSelection(
-        AgentAddresses.validate(targets.expand(given, source), source), Map.of());
+        AgentAddresses.validate(targets.expand(given, source), source), Map.of(), Map.of());
   }
 }

@@ -46,6 +46,13 @@ public record Inventory(
     return nodes.stream().map(InventoryNode::address).toList();
   }
 
+  /** The root each node's runs use, by agent address: the nodes whose inventory entry has one. */
+  public Map<String, String> rootsByAddress() {
+    Map<String, String> out = new LinkedHashMap<>();
+    nodes.stream().filter(n -> n.root() != null).forEach(n -> out.put(n.address(), n.root()));
+    return out;
+  }
+
   /** Labels by agent address, for the agent records of a run. */
   public Map<String, Map<String, String>> labelsByAddress() {
     Map<String, Map<String, String>> out = new LinkedHashMap<>();

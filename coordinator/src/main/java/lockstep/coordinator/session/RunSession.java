@@ -11,6 +11,7 @@ import lockstep.coordinator.agent.GrpcAgent;
 import lockstep.coordinator.expect.ExpectationJudge;
 import lockstep.coordinator.expect.ExpectationText;
 import lockstep.coordinator.fault.FaultInjector;
+import lockstep.coordinator.inventory.AgentSelection;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
 import lockstep.coordinator.report.ResultsStore;
@@ -68,24 +69,29 @@ public final class RunSession {
   }
 
   public Outcome execute(Scenario scenario, Path resultsDir) {
-    return execute(scenario, resultsDir, Map.of(), FaultBounds.defaults());
+    return execute(
+        scenario,
+        resultsDir,
+        new AgentSelection(scenario.agents(), Map.of(), Map.of()),
+        FaultBounds.defaults());
   }
 
   /**
-   * @param labelsByAddress labels (from an inventory) for the agent records, by agent address
+   * @param selection the scenario's agents with their labels (for the agent records) and roots
+   *     (which of its roots an agent runs under), from an inventory
    * @param bounds the agents' lease and the coordinator's heartbeat
    */
   public Outcome execute(
-      Scenario scenario,
-      Path resultsDir,
-      Map<String, Map<String, String>> labelsByAddress,
-      FaultBounds bounds) {
+      Scenario scenario, Path resultsDir, AgentSelection selection, FaultBounds bounds) {
+    Map<String, Map<String, String>> labelsByAddress = selection.labels();
     ScenarioParser.checkNodeCount(
         scenario,
         scenario.agents().size(),
         scenario.name() + " on " + scenario.agents().size() + " agent(s)");
     List<Agent> agents =
-        scenario.agents().stream().<Agent>map(a -> GrpcAgent.connect(a, security)).toList();
+        scenario.agents().stream()
+            .<Agent>map(a -> GrpcAgent.connect(a, selection.root(a), security))
+            .toList();
     try (AgentEnsemble ensemble = new AgentEnsemble(agents)) {
       String runId = RunIds.newRunId(scenario.name());
       out.printf(
