@@ -20,8 +20,8 @@
 #                               members IDS; o2cb.service restarted; cluster online
 #   ocfs2-mkfs SLOTS            mkfs.ocfs2 on the shared disk unless it has OCFS2 already
 #   ocfs2-mount [LOCALALLOC]    OCFS2 on /mnt/ocfs2 (localalloc=MB when given)
-#   agent-stop STACK            the stack's agent unit (lockstep-agent-STACK) stopped, if installed
-#   agent-start STACK PORT      ... started, and listening on PORT
+#   agent-stop                  the agent's unit (lockstep-agent, a root on each stack) stopped, if installed
+#   agent-start PORT            ... started, and listening on PORT
 #   describe                    the cluster settings: dlm_tool dump_config, corosync totem, o2cb, mounts
 set -eu
 die() { echo "$*" >&2; exit 1; }
@@ -141,14 +141,14 @@ ocfs2-umount)
 	! mountpoint -q /mnt/ocfs2 || umount /mnt/ocfs2
 	;;
 agent-stop)
-	! systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1 || systemctl stop "lockstep-agent-$1.service"
+	! systemctl cat lockstep-agent.service >/dev/null 2>&1 || systemctl stop lockstep-agent.service
 	;;
 agent-start)
-	# STACK PORT: started, then listening on PORT (a JVM start takes a while under emulation:
+	# PORT: started, then listening on PORT (a JVM start takes a while under emulation:
 	# 113-116 s seen in a node's recovery on 2026-12-02, so 120 s was not enough)
-	if systemctl cat "lockstep-agent-$1.service" >/dev/null 2>&1; then
-		systemctl start "lockstep-agent-$1.service"
-		wait_for 270 "lockstep-agent-$1 listening on $2" sh -c "ss -Hltn 'sport = :$2' | grep -q ."
+	if systemctl cat lockstep-agent.service >/dev/null 2>&1; then
+		systemctl start lockstep-agent.service
+		wait_for 270 "lockstep-agent listening on $1" sh -c "ss -Hltn 'sport = :$1' | grep -q ."
 	fi
 	;;
 describe)
@@ -161,9 +161,7 @@ describe)
 			echo "o2cb $f = $(cat /sys/kernel/config/cluster/lockstep/$f)"
 		done
 	fi
-	for s in gfs2 ocfs2; do
-		! systemctl cat "lockstep-agent-$s.service" >/dev/null 2>&1 || echo "lockstep-agent-$s: $(systemctl is-active lockstep-agent-$s || true)"
-	done
+	! systemctl cat lockstep-agent.service >/dev/null 2>&1 || echo "lockstep-agent: $(systemctl is-active lockstep-agent || true)"
 	;;
 *)
 	die "lab-node.sh: unknown step '$step'"

@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Deploys a stack's agents the way users do: certificates from {@code lockstep certs --inventory}
+ * Deploys the guests' agents the way users do: certificates from {@code lockstep certs --inventory}
  * (once per lab), then the project's playbook deploy/ansible/site.yml over ssh from inside the
  * lab's namespace, which installs the agent's .deb (its own runtime, not the guest's Java) and the
- * package's systemd unit (as lockstep-agent-STACK) with mTLS; then {@code lockstep agents
- * --inventory} must see both agents answer.
+ * package's systemd unit with mTLS, one agent per guest with a root on every stack that is up
+ * ({@link LabAgent}); then {@code lockstep agents --inventory} of each stack must see them answer.
  */
 record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log) {
   // a first deploy on three emulated guests took 582 s; `lab deploy` of a new package over
@@ -60,22 +60,24 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
   }
 
   /**
-   * The agents of every stack in one playbook pass (each node's package, user and certificates
-   * once, its agent services together), then every one of them answering.
+   * The guests' agents for {@code added} stacks, just up, in one playbook pass: each node's agent
+   * with a root on every stack of {@code state} (those up before too, whose agent restarts with the
+   * new root), then each stack's agents answering.
    */
-  void deploy(List<Stack> stacks, LabState state) {
-    if (stacks.isEmpty()) {
+  void deploy(List<Stack> added, LabState state) {
+    if (added.isEmpty()) {
       return;
     }
+    List<Stack> stacks = state.stacks().stream().map(Stack::parse).sorted().toList();
     Path inv = paths.inventory(stacks.get(0));
     certificates(inv);
     double t0 = log.seconds();
     String words = String.join(" and ", stacks.stream().map(Stack::word).toList());
     log.say(
-        "deploying the "
+        "deploying the agents with ansible-playbook deploy/ansible/site.yml (unit "
+            + LabAgent.SERVICE
+            + ", roots on "
             + words
-            + " agents with ansible-playbook deploy/ansible/site.yml (units "
-            + String.join(", ", stacks.stream().map(Stack::service).toList())
             + ") ...");
     commands
         .run(
@@ -164,32 +166,41 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
   }
 
   /**
-   * The playbook over {@code inventory}'s nodes (every stack's are the same), one agent service per
-   * stack (lockstep_services: its unit, root, port and mount point).
+   * The playbook over {@code inventory}'s nodes (every stack's are the same), their one agent
+   * service (lockstep_services: its unit, port, first root and mount point, more_roots: the other
+   * stacks').
    */
   List<String> ansible(List<Stack> stacks, Path inventory, Path sshKey, int cpus) {
     List<String> c = new ArrayList<>(List.of("ansible-playbook", files.playbook().toString()));
     c.addAll(List.of("-e", "lockstep_inventory=" + inventory));
     c.addAll(List.of("-e", "lockstep_tls_dir=" + paths.certs()));
     c.addAll(List.of("-e", "lockstep_agent_package=" + files.agentPackage()));
-    // the units start only on a mounted file system: at a guest's boot (a node recovered after a
-    // fault) one would start on the bare mount point, two JVM starts beside the boot and the
-    // cluster's join, only to be stopped until the file system is mounted
-    String services =
+    // the unit starts only on mounted file systems: at a guest's boot (a node recovered after a
+    // fault) it would start on the bare mount points, a JVM start beside the boot and the
+    // cluster's join, only to be stopped until the file systems are mounted
+    Stack first = stacks.get(0);
+    String more =
         String.join(
             ", ",
-            stacks.stream()
+            stacks.subList(1, stacks.size()).stream()
                 .map(
                     s ->
                         String.format(
                             Locale.ROOT,
-                            "{\"service\": \"%s\", \"root\": \"%s\", \"listen\":"
-                                + " \"0.0.0.0:%d\", \"root_mount_point\": \"%s\"}",
-                            s.service(),
+                            "{\"root\": \"%s\", \"mount_point\": \"%s\"}",
                             s.agentRoot(),
-                            s.guestPort(),
                             s.mountPoint()))
                 .toList());
+    String services =
+        String.format(
+            Locale.ROOT,
+            "{\"service\": \"%s\", \"root\": \"%s\", \"listen\": \"0.0.0.0:%d\","
+                + " \"root_mount_point\": \"%s\", \"more_roots\": [%s]}",
+            LabAgent.SERVICE,
+            first.agentRoot(),
+            LabAgent.GUEST_PORT,
+            first.mountPoint(),
+            more);
     c.addAll(
         List.of(
             "-e",

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The inventory of one stack of the lab (deploy/inventory.example.yaml's format), what {@code
  * lockstep run --inventory} takes inside the lab's namespace: each node's forwarded agent port, the
- * port its agent listens on in the guest, its ssh port, its root on the cluster file system, the
+ * port its agent listens on in the guest, its ssh port, the stack's root among the agent's, the
  * lab's mTLS files, and labels (copied into results) saying how the lab ran.
  */
 final class LabInventory {
@@ -60,9 +60,9 @@ final class LabInventory {
       b.append("  - name: ")
           .append(n.name())
           .append("\n    address: 127.0.0.1:")
-          .append(n.agentPort(stack))
+          .append(n.agentPort())
           .append("\n    listen: 0.0.0.0:")
-          .append(stack.guestPort())
+          .append(LabAgent.GUEST_PORT)
           .append("\n    root: ")
           .append(stack.agentRoot())
           .append("\n    ssh: root@127.0.0.1\n    ssh-port: ")

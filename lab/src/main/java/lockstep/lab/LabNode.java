@@ -49,9 +49,9 @@ public record LabNode(int index, Role role) {
     return 2220 + index;
   }
 
-  /** The forwarded port the coordinator dials for the stack's agent (TCP and UDP). */
-  public int agentPort(Stack stack) {
-    return stack.guestPort() + index;
+  /** The forwarded port the coordinator dials for the guest's agent (TCP and UDP). */
+  public int agentPort() {
+    return LabAgent.GUEST_PORT + index;
   }
 
   /** The address on the cluster segment (clu0), as corosync.conf and /etc/hosts have it. */

@@ -13,7 +13,7 @@ import java.util.Optional;
  * guest the cluster wrote off while it was frozen or cut off must not come back with its old state:
  * that is what fencing is for), started again from its disk, booted, its private disk, corosync,
  * dlm_controld and GFS2, o2cb and OCFS2 (whichever stacks are up) rejoined and mounted, and its
- * agents restarted on the mounted file systems and answering.
+ * agent restarted on the mounted file systems and answering for each.
  */
 record NodeRecovery(LabPaths paths, Commands commands, LabLog log, LabFiles files) {
   private static final Duration KILL_BOUND = Duration.ofSeconds(60);
@@ -36,24 +36,18 @@ record NodeRecovery(LabPaths paths, Commands commands, LabLog log, LabFiles file
     guests.must(n, Boot.BOOT_TIMEOUT, "boot-ready", Long.toString(Boot.BOOT_TIMEOUT.toSeconds()));
     guests.must(n, Lab.STEP_TIMEOUT, "priv-up");
     if (n.client()) {
+      // not started at boot (the unit's ConditionPathIsMountPoint); stopped in case it was
+      guests.must(n, Lab.STEP_TIMEOUT, "agent-stop");
       // each stack rejoins at once: corosync and dlm_controld, o2cb and its disk heartbeat are
       // apart, and the OCFS2 mount's wait on the heartbeat need not wait for GFS2's
       StackUp stacks = new StackUp(paths, guests, log);
-      List<Stack> up = s.stacks().stream().map(Stack::parse).toList();
       Parallel.each(
-          up,
+          s.stacks().stream().map(Stack::parse).toList(),
           stack -> {
-            // not started at boot (the unit's ConditionPathIsMountPoint); stopped in case it was
-            guests.must(n, Lab.STEP_TIMEOUT, "agent-stop", stack.word());
             stacks.rejoin(stack, n, s);
-            guests.must(
-                n,
-                Lab.AGENT_START_TIMEOUT,
-                "agent-start",
-                stack.word(),
-                Integer.toString(stack.guestPort()));
             return stack;
           });
+      guests.must(n, Lab.AGENT_START_TIMEOUT, "agent-start", Integer.toString(LabAgent.GUEST_PORT));
     }
     AgentDeploy deploy = new AgentDeploy(paths, files, commands, log);
     if (n.client()) {

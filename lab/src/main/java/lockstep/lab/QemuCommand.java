@@ -92,8 +92,8 @@ final class QemuCommand {
   }
 
   /**
-   * slirp with the forwards from 127.0.0.1 of the namespace: ssh, and each stack's agent port over
-   * both TCP (gRPC) and UDP (the clock probe answers on the same port number). Not restrict=on:
+   * slirp with the forwards from 127.0.0.1 of the namespace: ssh, and the agent's port over both
+   * TCP (gRPC) and UDP (the clock probe answers on the same port number). Not restrict=on:
    * libslirp's restricted mode drops every UDP datagram a guest sends but DHCP, DNS and TFTP, the
    * answers to a forwarded UDP port among them, so clock probes could not cross the forward. The
    * guest reaches no further than before: the namespace around QEMU has only its loopback (no route
@@ -102,15 +102,13 @@ final class QemuCommand {
   static String mgmtNetdev(LabNode n) {
     StringBuilder b = new StringBuilder("user,id=mgmt,restrict=off");
     b.append(",hostfwd=tcp:127.0.0.1:").append(n.sshPort()).append("-:22");
-    for (Stack s : Stack.values()) {
-      for (String proto : List.of("tcp", "udp")) {
-        b.append(",hostfwd=")
-            .append(proto)
-            .append(":127.0.0.1:")
-            .append(n.agentPort(s))
-            .append("-:")
-            .append(s.guestPort());
-      }
+    for (String proto : List.of("tcp", "udp")) {
+      b.append(",hostfwd=")
+          .append(proto)
+          .append(":127.0.0.1:")
+          .append(n.agentPort())
+          .append("-:")
+          .append(LabAgent.GUEST_PORT);
     }
     return b.toString();
   }

@@ -5,20 +5,15 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * A cluster file system stack of the lab. Each has its own shared disk, mount point, agent service
- * and guest port, so both can be up at once on the same guests.
+ * A cluster file system stack of the lab. Each has its own shared disk, mount point and agent root,
+ * so both can be up at once on the same guests, served by each guest's one agent ({@link
+ * LabAgent}).
  */
 public enum Stack {
   /** corosync 3 + dlm_controld + GFS2 (lock_dlm) on a raw shared file. */
-  GFS2(7070),
+  GFS2,
   /** o2cb + OCFS2 on the disk the storage daemon serves through a shared throttle group. */
-  OCFS2(7080);
-
-  private final int guestPort;
-
-  Stack(int guestPort) {
-    this.guestPort = guestPort;
-  }
+  OCFS2;
 
   /** The stack's name as users type it and as the guest scripts, services and paths use it. */
   public String word() {
@@ -30,19 +25,9 @@ public enum Stack {
     return "/mnt/" + word();
   }
 
-  /** The agents' root on the cluster file system. */
+  /** The agents' root on the cluster file system (one of each guest's agent's roots). */
   public String agentRoot() {
     return mountPoint() + "/lockstep";
-  }
-
-  /** The port the stack's agent listens on inside a guest (TCP gRPC and UDP clock probes). */
-  public int guestPort() {
-    return guestPort;
-  }
-
-  /** The agent's systemd unit (the project's lockstep-agent.service under another name). */
-  public String service() {
-    return "lockstep-agent-" + word();
   }
 
   /**

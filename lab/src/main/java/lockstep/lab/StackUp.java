@@ -192,12 +192,13 @@ final class StackUp {
   }
 
   /**
-   * The stack's agents stopped (their root is on it) and its file system unmounted on every member
-   * (the last one first), {@code whileOff} run, then the agents started again and answering.
+   * The agents stopped (a root of theirs is on the stack's file system, and their sandbox holds it
+   * mounted) and its file system unmounted on every member (the last one first), {@code whileOff}
+   * run, then the agents started again and every stack's answering.
    */
   private void unmounted(Stack s, LabState state, Runnable whileOff) {
     List<LabNode> members = state.clients();
-    guests.each(members, T, "agent-stop", s.word());
+    guests.each(members, T, "agent-stop");
     List<LabNode> lastFirst = new ArrayList<>(members);
     Collections.reverse(lastFirst);
     for (LabNode n : lastFirst) {
@@ -205,8 +206,13 @@ final class StackUp {
     }
     whileOff.run();
     guests.each(
-        members, Lab.AGENT_START_TIMEOUT, "agent-start", s.word(), Integer.toString(s.guestPort()));
-    agentsAnswer.accept(s, state);
+        members, Lab.AGENT_START_TIMEOUT, "agent-start", Integer.toString(LabAgent.GUEST_PORT));
+    Parallel.each(
+        state.stacks().stream().map(Stack::parse).toList(),
+        up -> {
+          agentsAnswer.accept(up, state);
+          return up;
+        });
   }
 
   /** "1,2,3": the members' indexes, as the guest script takes them. */

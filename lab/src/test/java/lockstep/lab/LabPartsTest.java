@@ -161,14 +161,13 @@ class LabPartsTest {
         .contains("virtio-net-pci,netdev=mgmt,id=mgmt-nic,mac=52:54:00:00:00:12")
         .contains("-qmp unix:/lab/node2.qmp,server=on,wait=off")
         .contains("-daemonize -pidfile /lab/node2.pid");
-    // every forward is from 127.0.0.1 of the namespace; both protocols for the agents' ports
+    // every forward is from 127.0.0.1 of the namespace; both protocols for the agent's port
     String mgmt = QemuCommand.mgmtNetdev(n2);
     assertThat(mgmt)
         // not restrict=on: libslirp's restricted mode drops the answers to forwarded UDP ports
-        .startsWith("user,id=mgmt,restrict=off,")
-        .contains("hostfwd=tcp:127.0.0.1:2222-:22")
-        .contains("hostfwd=tcp:127.0.0.1:7072-:7070", "hostfwd=udp:127.0.0.1:7072-:7070")
-        .contains("hostfwd=tcp:127.0.0.1:7082-:7080", "hostfwd=udp:127.0.0.1:7082-:7080");
+        .isEqualTo(
+            "user,id=mgmt,restrict=off,hostfwd=tcp:127.0.0.1:2222-:22,"
+                + "hostfwd=tcp:127.0.0.1:7072-:7070,hostfwd=udp:127.0.0.1:7072-:7070");
     for (String fwd : mgmt.split(",")) {
       if (fwd.startsWith("hostfwd=")) {
         assertThat(fwd).matches("hostfwd=(tcp|udp):127\\.0\\.0\\.1:\\d+-:\\d+");
@@ -181,16 +180,20 @@ class LabPartsTest {
     List<LabNode> all = LabNode.of(LabNode.MAX, 0);
     List<Object> unique = new java.util.ArrayList<>();
     for (LabNode n : all) {
-      unique.addAll(List.of(n.sshPort(), n.mgmtMac(), n.clusterMac(), n.clusterAddress(), n.tap()));
-      for (Stack s : Stack.values()) {
-        unique.add(n.agentPort(s));
-      }
+      unique.addAll(
+          List.of(
+              n.sshPort(),
+              n.mgmtMac(),
+              n.clusterMac(),
+              n.clusterAddress(),
+              n.tap(),
+              n.agentPort()));
     }
     assertThat(unique).doesNotHaveDuplicates();
     LabNode n4 = all.get(3);
     assertThat(n4.name()).isEqualTo("node4");
     assertThat(n4.sshPort()).isEqualTo(2224);
-    assertThat(n4.agentPort(Stack.GFS2)).isEqualTo(7074);
+    assertThat(n4.agentPort()).isEqualTo(7074);
     assertThat(n4.clusterAddress()).isEqualTo("192.168.77.4");
     assertThat(n4.mgmtMac()).isEqualTo("52:54:00:00:00:14");
     assertThat(n4.clusterMac()).isEqualTo("52:54:00:00:01:04");
@@ -245,12 +248,13 @@ class LabPartsTest {
     Path file = dir.resolve("inventory.yaml");
     Files.writeString(file, LabInventory.yaml(Stack.OCFS2, state, dir, tmp.resolve("certs")));
     Inventory inv = new InventoryParser().parse(file);
-    assertThat(inv.addresses()).containsExactly("127.0.0.1:7081", "127.0.0.1:7082");
+    // each guest's one agent, this stack's root among its roots
+    assertThat(inv.addresses()).containsExactly("127.0.0.1:7071", "127.0.0.1:7072");
     assertThat(inv.nodes().get(1).labels()).containsEntry("lab-nodes", "2");
     InventoryNode n1 = inv.nodes().get(0);
     assertThat(n1.name()).isEqualTo("node1");
     assertThat(n1.root()).isEqualTo("/mnt/ocfs2/lockstep");
-    assertThat(n1.listen()).isEqualTo("0.0.0.0:7080");
+    assertThat(n1.listen()).isEqualTo("0.0.0.0:7070");
     assertThat(n1.sshPort()).isEqualTo(2221);
     assertThat(n1.labels())
         .containsEntry("lab-accel", "tcg")
@@ -339,7 +343,7 @@ class LabPartsTest {
   }
 
   @Test
-  void agentsAreDeployedWithTheProjectsPlaybookUnderTheStacksUnitName() throws Exception {
+  void oneAgentPerGuestIsDeployedWithTheProjectsPlaybookWithARootOnEveryStack() throws Exception {
     Path repo = Files.createDirectories(tmp.resolve("repo"));
     Path deb =
         Files.createFile(
@@ -356,11 +360,11 @@ class LabPartsTest {
         .contains("-e lockstep_tls_dir=/lab/certs")
         .contains("-e lockstep_agent_package=" + deb)
         .contains(
-            "-e {\"lockstep_services\": [{\"service\": \"lockstep-agent-gfs2\", \"root\":"
+            "-e {\"lockstep_services\": [{\"service\": \"lockstep-agent\", \"root\":"
                 + " \"/mnt/gfs2/lockstep\", \"listen\": \"0.0.0.0:7070\", \"root_mount_point\":"
-                + " \"/mnt/gfs2\"}, {\"service\": \"lockstep-agent-ocfs2\", \"root\":"
-                + " \"/mnt/ocfs2/lockstep\", \"listen\": \"0.0.0.0:7080\", \"root_mount_point\":"
-                + " \"/mnt/ocfs2\"}], \"lockstep_java_opts\": \"-XX:TieredStopAtLevel=1"
+                + " \"/mnt/gfs2\", \"more_roots\": [{\"root\": \"/mnt/ocfs2/lockstep\","
+                + " \"mount_point\": \"/mnt/ocfs2\"}]}], \"lockstep_java_opts\":"
+                + " \"-XX:TieredStopAtLevel=1"
                 + " -XX:+UseSerialGC\", \"lockstep_agent_opts\": \"--spare-workers 2\","
                 + " \"lockstep_worker_java_opts\": \"-XX:CompileThresholdScaling=1\","
                 + " \"lockstep_cpu_affinity\": \"\"}")

@@ -60,8 +60,12 @@ class LabIT extends LabTest {
           .contains("security:", "ssh-port: 2221", "lab-accel:", "lab-nodes: " + lab.nodes);
       Cli a = TestLab.lab("agents", "--stack", stack);
       assertThat(a.exitCode()).as("lab agents --stack %s: %s", stack, a.err()).isZero();
+      // each guest's one agent (the same address for both stacks) answers with this stack's root
       for (int i = 1; i <= lab.nodes; i++) {
-        assertThat(a.out()).containsPattern("node" + i + " .* yes ");
+        assertThat(a.out())
+            .containsPattern(
+                "127\\.0\\.0\\.1:707" + i + " +node" + i + " .* yes +" + stack + " .* /mnt/"
+                    + stack + "/lockstep");
       }
     }
   }

@@ -61,7 +61,7 @@ class LabInterruptIT {
 
   @Test
   void ctrlCWhileTheAgentsAreDeployedRemovesEverything() throws Exception {
-    interruptAt("deploying the gfs2 agents");
+    interruptAt("deploying the agents");
   }
 
   /**
