@@ -76,6 +76,20 @@ public final class AgentMembers {
     };
   }
 
+  /** A Prepare of one 1 MiB file, w.{node}: a run whose file shows where its root is. */
+  public static lockstep.agent.v1.PrepareRequest smallWrite(String runId) {
+    return lockstep.agent.v1.PrepareRequest.newBuilder()
+        .setRunId(runId)
+        .setWorkload(
+            lockstep.agent.v1.WorkloadSpec.newBuilder()
+                .setWrite(
+                    lockstep.agent.v1.WriteWorkload.newBuilder()
+                        .setFile("w.{node}")
+                        .setSizeBytes(1 << 20)
+                        .setBlockSizeBytes(4096)))
+        .build();
+  }
+
   /** {@code n} plain agents in process, roots under {@code base}. */
   public static InProcessCluster<AgentServer> inProcess(java.nio.file.Path base, int n)
       throws java.io.IOException {

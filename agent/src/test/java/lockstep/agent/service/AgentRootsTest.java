@@ -12,8 +12,6 @@ import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.PrepareRequest;
-import lockstep.agent.v1.WorkloadSpec;
-import lockstep.agent.v1.WriteWorkload;
 import lockstep.testsupport.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,17 +48,7 @@ class AgentRootsTest {
   }
 
   private static PrepareRequest write(String runId, String root) {
-    return PrepareRequest.newBuilder()
-        .setRunId(runId)
-        .setRoot(root)
-        .setWorkload(
-            WorkloadSpec.newBuilder()
-                .setWrite(
-                    WriteWorkload.newBuilder()
-                        .setFile("w.{node}")
-                        .setSizeBytes(1 << 20)
-                        .setBlockSizeBytes(4096)))
-        .build();
+    return AgentMembers.smallWrite(runId).toBuilder().setRoot(root).build();
   }
 
   @Test

@@ -6,9 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 import lockstep.agent.service.AgentMembers;
 import lockstep.agent.service.AgentServer;
-import lockstep.agent.v1.PrepareRequest;
-import lockstep.agent.v1.WorkloadSpec;
-import lockstep.agent.v1.WriteWorkload;
 import lockstep.coordinator.inventory.AgentSelection;
 import lockstep.coordinator.inventory.AgentTargets;
 import lockstep.coordinator.inventory.InventoryParser;
@@ -55,31 +52,18 @@ class GrpcAgentRootTest {
     return new GrpcAgent("127.0.0.1:7070", s.root("127.0.0.1:7070"), cluster.member(0).channel());
   }
 
-  private static PrepareRequest write(String runId) {
-    return PrepareRequest.newBuilder()
-        .setRunId(runId)
-        .setWorkload(
-            WorkloadSpec.newBuilder()
-                .setWrite(
-                    WriteWorkload.newBuilder()
-                        .setFile("w.{node}")
-                        .setSizeBytes(1 << 20)
-                        .setBlockSizeBytes(4096)))
-        .build();
-  }
-
   @Test
   void eachInventorysRootIsWhereItsRunsGoAndWhatDescribeTells() {
     GrpcAgent onSecond = fromInventory(second);
     assertThat(onSecond.describe().getRoot()).isEqualTo(second.toString());
-    onSecond.prepare(write("r2"));
+    onSecond.prepare(AgentMembers.smallWrite("r2"));
     assertThat(second.resolve("lockstep-r2/w.n1")).exists();
     assertThat(first.resolve("lockstep-r2")).doesNotExist();
     onSecond.cleanup("r2");
 
     GrpcAgent onFirst = fromInventory(first);
     assertThat(onFirst.describe().getRoot()).isEqualTo(first.toString());
-    onFirst.prepare(write("r1"));
+    onFirst.prepare(AgentMembers.smallWrite("r1"));
     assertThat(first.resolve("lockstep-r1/w.n1")).exists();
     assertThat(second.resolve("lockstep-r1")).doesNotExist();
   }
