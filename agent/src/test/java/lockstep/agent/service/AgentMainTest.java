@@ -33,8 +33,7 @@ class AgentMainTest {
     p.getOutputStream().close();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    return new Failed(
-        p.exitValue(), stderr.lines().filter(l -> !l.isBlank()).toList(), stderr);
+    return new Failed(p.exitValue(), stderr.lines().filter(l -> !l.isBlank()).toList(), stderr);
   }
 
   @Test

@@ -64,8 +64,15 @@ class LabIT extends LabTest {
       for (int i = 1; i <= lab.nodes; i++) {
         assertThat(a.out())
             .containsPattern(
-                "127\\.0\\.0\\.1:707" + i + " +node" + i + " .* yes +" + stack + " .* /mnt/"
-                    + stack + "/lockstep");
+                "127\\.0\\.0\\.1:707"
+                    + i
+                    + " +node"
+                    + i
+                    + " .* yes +"
+                    + stack
+                    + " .* /mnt/"
+                    + stack
+                    + "/lockstep");
       }
     }
   }
