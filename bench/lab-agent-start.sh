@@ -9,15 +9,15 @@
 #
 # DIR_A, DIR_B: directories on the guest, each with a lockstep-agent.jar and lockstep-agent.jsa
 # copied (cp -p: the archive maps only for its jar's size and time) from an installed package.
-# The node's lab agents are stopped while it runs; at the end its installed jar and archive are
-# put back and its agents started again. Lab in LOCKSTEP_LAB_DIR (default /var/tmp/lockstep-lab).
+# The node's lab agent is stopped while it runs; at the end its installed jar and archive are
+# put back and its agent started again. Lab in LOCKSTEP_LAB_DIR (default /var/tmp/lockstep-lab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 3 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
 node=$1 a=$2 b=$3 rounds=${4:-2}
 guest=$(cat <<'GUEST'
 d=$1
-systemctl stop lockstep-agent-gfs2 lockstep-agent-ocfs2 2>/dev/null || true
+systemctl stop lockstep-agent 2>/dev/null || true
 cp -p "$d"/lockstep-agent.jar "$d"/lockstep-agent.jsa /usr/lib/lockstep-agent/lib/
 sync; echo 3 > /proc/sys/vm/drop_caches; sleep 3
 mkdir -p /tmp/lab-agent-start; rm -f /tmp/lab-agent-start.out
@@ -39,7 +39,7 @@ on_guest() { ./lockstep lab ssh "$node" sh -c "$(printf '%q' "$1")" sh "${@:2}" 
 lib=/usr/lib/lockstep-agent/lib
 on_guest "mkdir -p /root/lab-agent-start-installed && cp -p $lib/lockstep-agent.jar $lib/lockstep-agent.jsa /root/lab-agent-start-installed/"
 # shellcheck disable=SC2064  # expand now
-trap "on_guest 'cp -p /root/lab-agent-start-installed/* $lib/ && rm -rf /root/lab-agent-start-installed /tmp/lab-agent-start /tmp/lab-agent-start.out && systemctl start lockstep-agent-gfs2 lockstep-agent-ocfs2 2>/dev/null; true'" EXIT
+trap "on_guest 'cp -p /root/lab-agent-start-installed/* $lib/ && rm -rf /root/lab-agent-start-installed /tmp/lab-agent-start /tmp/lab-agent-start.out && systemctl start lockstep-agent 2>/dev/null; true'" EXIT
 for _ in $(seq 1 "$rounds"); do
   for d in "$a" "$b" "$b" "$a"; do
     on_guest "$guest" "$d"
