@@ -68,7 +68,7 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     if (added.isEmpty()) {
       return;
     }
-    List<Stack> stacks = state.stacks().stream().map(Stack::parse).sorted().toList();
+    List<Stack> stacks = state.upStacks();
     Path inv = paths.inventory(stacks.get(0));
     certificates(inv);
     double t0 = log.seconds();
@@ -91,10 +91,16 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     log.say(
         String.format(
             Locale.ROOT, "%s agents installed and started (%.0f s)", words, log.seconds() - t0));
-    // every stack's agents asked at once: each ask is a coordinator JVM on the host that mostly
-    // waits for the guests' first TLS handshakes
+    answerAll(state);
+  }
+
+  /**
+   * Each stack's agents answering ({@link #answer}), every stack asked at once: each ask is a
+   * coordinator JVM on the host that mostly waits for the guests' first TLS handshakes.
+   */
+  void answerAll(LabState state) {
     Parallel.each(
-        stacks,
+        state.upStacks(),
         s -> {
           answer(s, state);
           return s;

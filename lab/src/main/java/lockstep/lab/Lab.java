@@ -205,8 +205,7 @@ public final class Lab {
     try (LabLock lock = LabLock.take(config.dir());
         Interruption ctrlC = Interruption.during("deploy", commands, log)) {
       LabState state = upState();
-      List<Stack> which =
-          stacks.isEmpty() ? state.stacks().stream().map(Stack::parse).toList() : stacks;
+      List<Stack> which = stacks.isEmpty() ? state.upStacks() : stacks;
       for (Stack s : which) {
         if (!state.has(s)) {
           throw new LabException(s.word() + " is not up (lockstep lab up " + s.word() + ")");
@@ -272,7 +271,7 @@ public final class Lab {
       AgentDeploy deploy = new AgentDeploy(paths, files, commands, log);
       StackUp stacks =
           new StackUp(paths, Guests.of(state, paths, files, commands), log)
-              .whenAgentsRestart(deploy::answer);
+              .whenAgentsRestart(deploy::answerAll);
       for (LabSetting.Change c : changes) {
         state = stacks.set(c, state);
         state.write(paths.state());

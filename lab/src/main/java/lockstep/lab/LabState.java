@@ -109,6 +109,11 @@ public record LabState(
     return stacks.contains(s.word());
   }
 
+  /** The stacks that are up, in {@link Stack}'s order. */
+  List<Stack> upStacks() {
+    return stacks.stream().map(Stack::parse).sorted().toList();
+  }
+
   public String setting(String key) {
     return settings.get(key);
   }

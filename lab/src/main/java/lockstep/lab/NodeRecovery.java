@@ -42,7 +42,7 @@ record NodeRecovery(LabPaths paths, Commands commands, LabLog log, LabFiles file
       // apart, and the OCFS2 mount's wait on the heartbeat need not wait for GFS2's
       StackUp stacks = new StackUp(paths, guests, log);
       Parallel.each(
-          s.stacks().stream().map(Stack::parse).toList(),
+          s.upStacks(),
           stack -> {
             stacks.rejoin(stack, n, s);
             return stack;
@@ -51,12 +51,7 @@ record NodeRecovery(LabPaths paths, Commands commands, LabLog log, LabFiles file
     }
     AgentDeploy deploy = new AgentDeploy(paths, files, commands, log);
     if (n.client()) {
-      Parallel.each(
-          s.stacks().stream().map(Stack::parse).toList(),
-          stack -> {
-            deploy.answer(stack, s);
-            return stack;
-          });
+      deploy.answerAll(s);
     }
     log.say(
         String.format(

@@ -6,7 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Brings a stack up on the lab's clients (its members) and changes its settings; each step one
@@ -20,10 +20,10 @@ final class StackUp {
   private final Guests guests;
   private final LabLog log;
 
-  /** After a stack's agents were restarted: wait until they answer (AgentDeploy.answer). */
-  private BiConsumer<Stack, LabState> agentsAnswer = (s, st) -> {};
+  /** After the agents were restarted: wait until every stack's answer (AgentDeploy.answerAll). */
+  private Consumer<LabState> agentsAnswer = st -> {};
 
-  StackUp whenAgentsRestart(BiConsumer<Stack, LabState> check) {
+  StackUp whenAgentsRestart(Consumer<LabState> check) {
     this.agentsAnswer = check;
     return this;
   }
@@ -207,12 +207,7 @@ final class StackUp {
     whileOff.run();
     guests.each(
         members, Lab.AGENT_START_TIMEOUT, "agent-start", Integer.toString(LabAgent.GUEST_PORT));
-    Parallel.each(
-        state.stacks().stream().map(Stack::parse).toList(),
-        up -> {
-          agentsAnswer.accept(up, state);
-          return up;
-        });
+    agentsAnswer.accept(state);
   }
 
   /** "1,2,3": the members' indexes, as the guest script takes them. */

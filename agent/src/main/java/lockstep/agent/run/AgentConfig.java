@@ -28,9 +28,9 @@ public record AgentConfig(String nodeName, List<Path> roots, String listenHost, 
   }
 
   /**
-   * The root a call asks for: {@code requested} if it is one of {@link #roots} (as given, or
-   * normalized), the first when it is empty or when the agent has only one (a coordinator's
-   * inventory may name the root as the node sees it, not as the agent was started).
+   * The root a call asks for: {@code requested} (normalized) if it is one of {@link #roots}, the
+   * first when it is empty or when the agent has only one (a coordinator's inventory may name the
+   * root as the node sees it, not as the agent was started).
    *
    * @throws RunException.Invalid when the agent has several roots and this is none of them
    */
@@ -39,10 +39,8 @@ public record AgentConfig(String nodeName, List<Path> roots, String listenHost, 
       return root();
     }
     Path asked = Path.of(requested).normalize();
-    for (Path r : roots) {
-      if (r.equals(asked) || r.toString().equals(requested)) {
-        return r;
-      }
+    if (roots.contains(asked)) {
+      return asked;
     }
     throw new RunException.Invalid(
         "root: '"

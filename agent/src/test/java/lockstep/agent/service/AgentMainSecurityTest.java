@@ -3,12 +3,10 @@ package lockstep.agent.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,40 +14,18 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentMainSecurityTest {
   @TempDir Path root;
 
-  private record Exit(int code, String out, String err) {}
-
-  private Exit agent(String... args) throws IOException, InterruptedException {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                AgentMain.class.getName()));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE).start();
-    p.getOutputStream().close();
-    if (!p.waitFor(60, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("agent did not exit within 60 s: " + String.join(" ", args));
-    }
-    return new Exit(
-        p.exitValue(),
-        new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
-        new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-  }
-
   /** The agent on 127.0.0.1, port 0, with the root and {@code flags}. */
-  private Exit onLoopback(String... flags) throws IOException, InterruptedException {
+  private AgentProcess.Exit onLoopback(String... flags) throws IOException, InterruptedException {
     List<String> args =
         new ArrayList<>(List.of("--listen", "127.0.0.1:0", "--root", root.toString()));
     args.addAll(List.of(flags));
-    return agent(args.toArray(String[]::new));
+    return AgentProcess.run(args.toArray(String[]::new));
   }
 
   @Test
   void aNonLoopbackListenerWithoutTlsOrTokenIsRefusedInOneLine() throws Exception {
-    Exit e = agent("--listen", "0.0.0.0:0", "--root", root.toString(), "--name", "n1");
+    AgentProcess.Exit e =
+        AgentProcess.run("--listen", "0.0.0.0:0", "--root", root.toString(), "--name", "n1");
     assertThat(e.code()).isEqualTo(2);
     assertThat(e.err().lines().toList()).hasSize(1);
     assertThat(e.err())
@@ -61,7 +37,8 @@ class AgentMainSecurityTest {
   @Test
   void badSecurityFlagsNameTheFlag() throws Exception {
     Files.writeString(root.resolve("short-token"), "abc\n");
-    Exit shortToken = onLoopback("--token-file", root.resolve("short-token").toString());
+    AgentProcess.Exit shortToken =
+        onLoopback("--token-file", root.resolve("short-token").toString());
     assertThat(shortToken.code()).isEqualTo(2);
     assertThat(shortToken.err().lines().toList())
         .singleElement()
@@ -69,11 +46,11 @@ class AgentMainSecurityTest {
         .contains("--token-file")
         .contains("at least 16");
 
-    Exit halfTls = onLoopback("--tls-cert", root.resolve("short-token").toString());
+    AgentProcess.Exit halfTls = onLoopback("--tls-cert", root.resolve("short-token").toString());
     assertThat(halfTls.code()).isEqualTo(2);
     assertThat(halfTls.err()).contains("--tls-cert and --tls-key go together");
 
-    Exit missing =
+    AgentProcess.Exit missing =
         onLoopback(
             "--tls-cert",
             "/nonexistent/a.pem",

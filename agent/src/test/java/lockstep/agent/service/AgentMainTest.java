@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,33 +13,15 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentMainTest {
   @TempDir Path root;
 
-  /** The agent started with {@code args} fails to start: its exit code and stderr's lines. */
-  private record Failed(int exitCode, List<String> lines, String stderr) {}
-
-  private static Failed start(String... args) throws Exception {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                AgentMain.class.getName()));
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).start();
-    p.getOutputStream().close();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    return new Failed(p.exitValue(), stderr.lines().filter(l -> !l.isBlank()).toList(), stderr);
-  }
-
   @Test
   void aPortAlreadyInUseIsOneLineAndExitTwo() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       String listen = "127.0.0.1:" + taken.getLocalPort();
-      Failed f = start("--listen", listen, "--root", root.toString(), "--name", "n1");
-      assertThat(f.exitCode()).as(f.stderr()).isEqualTo(2);
-      assertThat(f.lines())
-          .as(f.stderr())
+      AgentProcess.Exit e =
+          AgentProcess.run("--listen", listen, "--root", root.toString(), "--name", "n1");
+      assertThat(e.code()).as(e.err()).isEqualTo(2);
+      assertThat(e.errLines())
+          .as(e.err())
           .containsExactly(
               "lockstep-agent: --listen "
                   + listen
@@ -55,8 +33,8 @@ class AgentMainTest {
   @Test
   void theSameRootTwiceIsOneLineAndExitTwo() throws Exception {
     Path link = Files.createSymbolicLink(root.resolve("again"), root);
-    Failed f =
-        start(
+    AgentProcess.Exit e =
+        AgentProcess.run(
             "--listen",
             "127.0.0.1:0",
             "--root",
@@ -65,9 +43,9 @@ class AgentMainTest {
             link.toString(),
             "--name",
             "n1");
-    assertThat(f.exitCode()).as(f.stderr()).isEqualTo(2);
-    assertThat(f.lines())
-        .as(f.stderr())
+    assertThat(e.code()).as(e.err()).isEqualTo(2);
+    assertThat(e.errLines())
+        .as(e.err())
         .containsExactly(
             "lockstep-agent: --root: " + link + " is given twice (as " + root.toRealPath() + ")");
   }

@@ -48,9 +48,7 @@ public final class AgentMembers {
    */
   public static MemberFactory<AgentServer> withSecondRoot() {
     return (builder, name, root, host) -> {
-      java.nio.file.Path second =
-          java.nio.file.Files.createDirectories(
-              root.resolveSibling(root.getFileName() + "-second"));
+      java.nio.file.Path second = java.nio.file.Files.createDirectories(secondRoot(root));
       AgentServer s =
           new AgentServer(
                   builder,
@@ -74,6 +72,11 @@ public final class AgentMembers {
       }
       return new Started<>(s, s::port, s::stop);
     };
+  }
+
+  /** The second root {@link #withSecondRoot} gives the member whose root is {@code root}. */
+  public static java.nio.file.Path secondRoot(java.nio.file.Path root) {
+    return root.resolveSibling(root.getFileName() + "-second");
   }
 
   /** A Prepare of one 1 MiB file, w.{node}: a run whose file shows where its root is. */

@@ -34,7 +34,7 @@ class AgentRootsTest {
             .directExecutor()
             .start();
     first = cluster.member(0).root().toRealPath();
-    second = first.resolveSibling(first.getFileName() + "-second");
+    second = AgentMembers.secondRoot(first);
   }
 
   @AfterEach

@@ -29,7 +29,7 @@ class GrpcAgentRootTest {
   void start() throws Exception {
     cluster = InProcessCluster.of(AgentMembers.withSecondRoot()).members(1).under(base).start();
     first = cluster.member(0).root().toRealPath();
-    second = first.resolveSibling(first.getFileName() + "-second");
+    second = AgentMembers.secondRoot(first);
   }
 
   @AfterEach
