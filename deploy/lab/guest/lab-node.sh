@@ -21,6 +21,8 @@
 #   ocfs2-mkfs SLOTS            mkfs.ocfs2 on the shared disk unless it has OCFS2 already
 #   ocfs2-mount [LOCALALLOC]    OCFS2 on /mnt/ocfs2 (localalloc=MB when given)
 #   agent-stop                  the agent's unit (lockstep-agent, a root on each stack) stopped, if installed
+#   agent-unpin MOUNT           the running agent's sandbox lets go of the file system on MOUNT (see below)
+#   agent-repin MOUNT           ... takes the new mount on MOUNT back: its roots there writable, the rest read-only
 #   agent-start PORT            ... started, and listening on PORT
 #   describe                    the cluster settings: dlm_tool dump_config, corosync totem, o2cb, mounts
 set -eu
@@ -36,6 +38,14 @@ wait_for() {
 }
 disk() { echo "/dev/disk/by-id/virtio-$1"; }
 fstype() { blkid -o value -s TYPE "$(disk "$1")" 2>/dev/null || true; }
+# The running agent's main pid, or 0. Its unit's sandbox (ProtectSystem=strict, ReadWritePaths=
+# its roots) is a mount namespace of its own, with a read-only copy of each stack's mount and a
+# writable bind of each root under it: those copies keep the file system mounted after the
+# host's umount, so a remount with new options would meet the old mount. agent-unpin unmounts
+# them in the agent's namespace (between runs nothing of the agent's is open there); the host's
+# new mount then propagates into it, and agent-repin makes the sandbox's binds again. The agent
+# and its spare workers run on, as on a node whose admin remounts under a running service.
+agent_pid() { systemctl show -p MainPID --value lockstep-agent.service 2>/dev/null || echo 0; }
 booted() { s=$(systemctl is-system-running 2>/dev/null || true); [ "$s" = running ] || [ "$s" = degraded ]; }
 quorate() { corosync-quorumtool -s 2>/dev/null | grep -q 'Quorate:.*Yes'; }
 dlm_up() { systemctl is-active -q dlm && dlm_tool status 2>/dev/null | grep -q '^cluster '; }
@@ -142,6 +152,30 @@ ocfs2-umount)
 	;;
 agent-stop)
 	! systemctl cat lockstep-agent.service >/dev/null 2>&1 || systemctl stop lockstep-agent.service
+	;;
+agent-unpin)
+	pid=$(agent_pid)
+	[ "${pid:-0}" -gt 0 ] || exit 0
+	nsenter -t "$pid" -m sh -c '
+		for m in $(awk -v m="$1/" "index(\$5, m) == 1 { print \$5 }" /proc/self/mountinfo | sort -r); do
+			umount "$m" || exit 1
+		done
+		! mountpoint -q "$1" || umount "$1"' agent-unpin "$1" ||
+		die "agent-unpin: the agent (pid $pid) still holds $1 (a run in progress?)"
+	;;
+agent-repin)
+	pid=$(agent_pid)
+	[ "${pid:-0}" -gt 0 ] || exit 0
+	roots=$(systemctl show -p ReadWritePaths --value lockstep-agent.service | tr ' ' '\n' | sed 's/^-//' |
+		awk -v m="$1/" 'index($0, m) == 1')
+	nsenter -t "$pid" -m sh -c '
+		mp=$1; shift
+		mountpoint -q "$mp" || { echo "$mp did not reach the agent'"'"'s namespace" >&2; exit 1; }
+		for r in "$@"; do
+			mount --bind "$r" "$r" && mount -o remount,bind,nosuid "$r" || exit 1
+		done
+		mount -o remount,bind,ro,nosuid "$mp"' agent-repin "$1" $roots ||
+		die "agent-repin: the agent (pid $pid) could not take $1 back"
 	;;
 agent-start)
 	# PORT: started, then listening on PORT (a JVM start takes a while under emulation:

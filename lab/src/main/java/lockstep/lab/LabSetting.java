@@ -12,7 +12,7 @@ public enum LabSetting {
   PLOCK_RATE_LIMIT("plock_rate_limit", Stack.GFS2, 0, Integer.MAX_VALUE),
   /**
    * dlm_controld's plock_ownership: not changeable live; GFS2 is unmounted and dlm_controld
-   * restarted on both nodes.
+   * restarted on every member.
    */
   PLOCK_OWNERSHIP("plock_ownership", Stack.GFS2, 0, 1),
   /** The write budget (MB/s) of OCFS2's shared disk and of each private disk, set through QMP. */
@@ -20,7 +20,7 @@ public enum LabSetting {
   /**
    * OCFS2's localalloc mount option (MB of each node's local allocation window; 0 sends every
    * allocation to the global bitmap and its cluster lock; {@code default}: the option left out, the
-   * kernel's own): OCFS2 is remounted on every member, its agents stopped and started around it.
+   * kernel's own): OCFS2 is remounted on every member, under its running agents.
    */
   LOCALALLOC("localalloc", Stack.OCFS2, 0, 4096);
 
@@ -36,7 +36,7 @@ public enum LabSetting {
     this.max = max;
   }
 
-  /** Whether a change unmounts the file system (its agents stopped and started around it). */
+  /** Whether a change unmounts the file system (the agents run on: {@code StackUp.unmounted}). */
   boolean remounts() {
     return this == PLOCK_OWNERSHIP || this == LOCALALLOC;
   }

@@ -192,21 +192,22 @@ final class StackUp {
   }
 
   /**
-   * The agents stopped (a root of theirs is on the stack's file system, and their sandbox holds it
-   * mounted) and its file system unmounted on every member (the last one first), {@code whileOff}
-   * run, then the agents started again and every stack's answering.
+   * The stack's file system unmounted on every member (the last one first), {@code whileOff} run,
+   * then the new mount handed to the running agents and every stack's asked. The agents are not
+   * restarted (a JVM's start under emulation is most of a minute): their sandbox's copies of the
+   * mount are let go of first and made again on the new one (lab-node.sh's agent-unpin and
+   * agent-repin).
    */
   private void unmounted(Stack s, LabState state, Runnable whileOff) {
     List<LabNode> members = state.clients();
-    guests.each(members, T, "agent-stop");
+    guests.each(members, T, "agent-unpin", s.mountPoint());
     List<LabNode> lastFirst = new ArrayList<>(members);
     Collections.reverse(lastFirst);
     for (LabNode n : lastFirst) {
       guests.must(n, T, s.word() + "-umount");
     }
     whileOff.run();
-    guests.each(
-        members, Lab.AGENT_START_TIMEOUT, "agent-start", Integer.toString(LabAgent.GUEST_PORT));
+    guests.each(members, T, "agent-repin", s.mountPoint());
     agentsAnswer.accept(state);
   }
 

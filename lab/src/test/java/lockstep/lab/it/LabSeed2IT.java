@@ -140,13 +140,14 @@ class LabSeed2IT extends LabTest {
         device,
         cpu,
         bound.message());
+    // Together each node fell to 0.01-0.05 of its solo rate (CI and the dev lab, 2026-12-06/07),
+    // with the device at most 20-26% busy and the CPU at most 55-63%: neither is the limit, and
+    // the verdict must say that the nodes wait on the cluster's locks.
+    assertThat(ratio.values()).as("together / solo").allSatisfy(r -> assertThat(r).isLessThan(0.2));
     assertThat(device).as("the unthrottled disk is not the limit").isLessThan(50);
-    assertThat(bound.code()).isNotEqualTo("storage-bound");
-    boolean lost = ratio.values().stream().allMatch(r -> r < 0.8);
-    if (lost && cpu < 85) {
-      assertThat(bound.code()).isEqualTo("cluster-lock-bound");
-      assertThat(bound.message()).contains("localalloc=0 MB", "global bitmap");
-    }
+    assertThat(cpu).as("nor the CPU, together").isLessThan(85);
+    assertThat(bound.code()).isEqualTo("cluster-lock-bound");
+    assertThat(bound.message()).contains("localalloc=0 MB", "global bitmap");
   }
 
   private static Map<String, Double> togetherOverSolo(RunRecord run) {
