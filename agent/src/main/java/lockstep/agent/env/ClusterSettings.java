@@ -99,6 +99,9 @@ final class ClusterSettings {
     if (!CLUSTER_FS.contains(m.fsType())) {
       return out;
     }
+    if (m.fsType().equals("nfs") || m.fsType().equals("nfs4")) {
+      return nfsOptions(m.options());
+    }
     String prefix = m.fsType().replace("fuse.", "") + ":";
     for (String opt : m.options().split(",")) {
       if (opt.isBlank()) {
@@ -110,6 +113,51 @@ final class ClusterSettings {
         continue;
       }
       out.put(prefix + key, eq < 0 ? "on" : opt.substring(eq + 1));
+    }
+    return out;
+  }
+
+  /** NFS's options that are values, kept as the kernel shows them. */
+  private static final Set<String> NFS_VALUES =
+      Set.of(
+          "vers",
+          "proto",
+          "local_lock",
+          "timeo",
+          "retrans",
+          "rsize",
+          "wsize",
+          "actimeo",
+          "acregmin",
+          "acregmax",
+          "acdirmin",
+          "acdirmax",
+          "lookupcache");
+
+  /**
+   * What changes locks and I/O on an NFS mount, under "nfs:" for v3 and v4 alike (so that {@code
+   * compare} shows "nfs:vers 3 -> 4.2"): the version and transport, {@code local_lock} (locks kept
+   * on the node), {@code lock} (off: {@code nolock}, v3's locks never reach the server), {@code
+   * hard} (off: {@code soft}), the timeouts, transfer sizes and attribute caching. The addresses
+   * (server, client, ports) are left out: they differ from node to node and are not settings.
+   */
+  static Map<String, String> nfsOptions(String options) {
+    Map<String, String> out = new TreeMap<>();
+    out.put("nfs:lock", "on");
+    for (String opt : options.split(",")) {
+      int eq = opt.indexOf('=');
+      String key = eq < 0 ? opt : opt.substring(0, eq);
+      if (eq > 0 && NFS_VALUES.contains(key)) {
+        out.put("nfs:" + key, opt.substring(eq + 1));
+      }
+      switch (opt) {
+        case "nolock" -> out.put("nfs:lock", "off");
+        case "hard" -> out.put("nfs:hard", "on");
+        case "soft", "softerr" -> out.put("nfs:hard", "off");
+        case "noac" -> out.put("nfs:ac", "off");
+        case "nocto" -> out.put("nfs:cto", "off");
+        default -> {}
+      }
     }
     return out;
   }

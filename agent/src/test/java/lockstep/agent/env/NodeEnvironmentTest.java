@@ -56,6 +56,47 @@ class NodeEnvironmentTest {
   }
 
   @Test
+  void namesNfsSettingsTheSameForV3AndV4AndLeavesTheAddressesOut() {
+    // as /proc/self/mountinfo shows them on Debian 12's kernel (mount options, then the super
+    // options)
+    MountInfo v3 =
+        new MountInfo(
+            "/mnt/nfs",
+            "nfs",
+            "192.168.77.3:/srv/nfs",
+            "rw,relatime,vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,nolock,proto=tcp,"
+                + "timeo=600,retrans=2,sec=sys,mountaddr=192.168.77.3,mountvers=3,mountport=20048,"
+                + "mountproto=udp,local_lock=all,addr=192.168.77.3");
+    MountInfo v4 =
+        new MountInfo(
+            "/mnt/nfs",
+            "nfs4",
+            "192.168.77.3:/srv/nfs",
+            "rw,relatime,vers=4.2,rsize=1048576,wsize=1048576,namlen=255,soft,noac,proto=tcp,"
+                + "timeo=600,retrans=2,sec=sys,clientaddr=192.168.77.1,local_lock=none,"
+                + "lookupcache=pos,addr=192.168.77.3");
+
+    assertThat(NodeEnvironment.capture(base, Optional.of(v3), 1).clusterSettings())
+        .containsEntry("nfs:vers", "3")
+        .containsEntry("nfs:proto", "tcp")
+        .containsEntry("nfs:local_lock", "all")
+        .containsEntry("nfs:lock", "off")
+        .containsEntry("nfs:hard", "on")
+        .containsEntry("nfs:timeo", "600")
+        .containsEntry("nfs:retrans", "2")
+        .containsEntry("nfs:rsize", "1048576")
+        .doesNotContainKeys("nfs:addr", "nfs:mountaddr", "nfs:mountport", "nfs:namlen", "nfs:rw");
+    assertThat(NodeEnvironment.capture(base, Optional.of(v4), 1).clusterSettings())
+        .containsEntry("nfs:vers", "4.2")
+        .containsEntry("nfs:local_lock", "none")
+        .containsEntry("nfs:lock", "on")
+        .containsEntry("nfs:hard", "off")
+        .containsEntry("nfs:ac", "off")
+        .containsEntry("nfs:lookupcache", "pos")
+        .doesNotContainKeys("nfs4:vers", "nfs:clientaddr", "nfs:addr");
+  }
+
+  @Test
   void namesTheCpusTheAgentIsConfinedTo() throws IOException {
     write("sys/devices/system/cpu/online", "0-1\n");
     write("proc/self/status", "Name:\tjava\nCpus_allowed:\t2\nCpus_allowed_list:\t1\n");

@@ -1,6 +1,8 @@
 package lockstep.coordinator.analysis;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import lockstep.agent.v1.LockKind;
 import lockstep.coordinator.model.AgentRecord;
@@ -49,7 +51,7 @@ final class FileSystems {
         : null;
   }
 
-  /** Why {@link #nodeLocalRecordLocks} holds, in words. */
+  /** Why record locks on OCFS2 with o2cb are node-local, in words. */
   static final String NODE_LOCAL_RECORD_LOCKS =
       "on OCFS2 with the o2cb cluster stack, fcntl and OFD (record) locks are each node's own: o2cb"
           + " has no cluster-wide POSIX locks, so two nodes can hold the same byte's lock at once."
@@ -57,14 +59,59 @@ final class FileSystems {
           + " (corosync and dlm_controld).";
 
   /**
-   * Whether the run takes record locks (fcntl, OFD) on OCFS2 with the o2cb stack, which keeps them
-   * node-local (as every node's environment tells: ocfs2:cluster_stack o2cb).
+   * Why the run's locks cannot contend across nodes, in words, or empty where they can: record
+   * locks (fcntl, OFD) on OCFS2 with the o2cb stack (as every node's environment tells:
+   * ocfs2:cluster_stack o2cb); on NFS, a node mounted with {@code local_lock} covering the run's
+   * lock kind ({@code all}; {@code posix} for record locks, {@code flock} for flock) or with {@code
+   * nolock} (NFSv3: no lock reaches the server), whose locks the other nodes never see.
    */
-  static boolean nodeLocalRecordLocks(RunRecord run) {
+  static Optional<String> nodeLocalLocks(RunRecord run) {
     LockKind lock = run.lockKind();
-    return (lock == LockKind.LOCK_KIND_FCNTL || lock == LockKind.LOCK_KIND_OFD)
+    boolean record = lock == LockKind.LOCK_KIND_FCNTL || lock == LockKind.LOCK_KIND_OFD;
+    if (!record && lock != LockKind.LOCK_KIND_FLOCK) {
+      return Optional.empty();
+    }
+    if (record
         && run.agents().stream().allMatch(a -> "ocfs2".equals(a.fsType()))
-        && everyAgent(run, "ocfs2:cluster_stack", "o2cb");
+        && everyAgent(run, "ocfs2:cluster_stack", "o2cb")) {
+      return Optional.of(NODE_LOCAL_RECORD_LOCKS);
+    }
+    if (run.agents().isEmpty()
+        || !run.agents().stream().allMatch(a -> Set.of("nfs", "nfs4").contains(a.fsType()))) {
+      return Optional.empty();
+    }
+    String kind = record ? "posix" : "flock";
+    List<String> localLock = nodesWith(run, "nfs:local_lock", Set.of("all", kind));
+    if (!localLock.isEmpty()) {
+      return Optional.of(
+          "on NFS mounted with local_lock="
+              + String.join("/", List.of("all", kind))
+              + " ("
+              + String.join(", ", localLock)
+              + "), the client grants "
+              + (record ? "fcntl and OFD" : "flock")
+              + " locks itself and never asks the server, so two nodes can hold the same lock at"
+              + " once. Mount with local_lock=none (the default) for locks the nodes share.");
+    }
+    List<String> nolock = nodesWith(run, "nfs:lock", Set.of("off"));
+    if (!nolock.isEmpty()) {
+      return Optional.of(
+          "on NFS mounted with nolock ("
+              + String.join(", ", nolock)
+              + "), no lock reaches the server's lock manager (NFSv3's NLM): each node grants its"
+              + " own, so two nodes can hold the same lock at once. Mount without nolock, with"
+              + " rpcbind and rpc.statd running, for locks the nodes share.");
+    }
+    return Optional.empty();
+  }
+
+  /** The nodes whose agents report {@code setting} as one of {@code values}. */
+  private static List<String> nodesWith(RunRecord run, String setting, Set<String> values) {
+    return run.agents().stream()
+        .filter(
+            a -> a.clusterSettings() != null && values.contains(a.clusterSettings().get(setting)))
+        .map(AgentRecord::node)
+        .toList();
   }
 
   /** Whether every agent (there is one at least) reports {@code setting} as {@code value}. */

@@ -22,12 +22,12 @@ record RateLimits(String setting, long value) {
   /**
    * Whether the run's locks pass through such a limit: record locks (fcntl, OFD), which GFS2 and
    * OCFS2 on the user-space stack hand to dlm_controld. flock never does (the kernel's DLM locks it
-   * directly), nor do record locks on OCFS2 with o2cb (node-local there).
+   * directly), nor do locks that stay on their node (OCFS2 with o2cb, NFS's local_lock or nolock).
    */
   static boolean applies(RunRecord run) {
     return run.takesLocks()
         && run.lockKind() != LockKind.LOCK_KIND_FLOCK
-        && !FileSystems.nodeLocalRecordLocks(run);
+        && FileSystems.nodeLocalLocks(run).isEmpty();
   }
 
   /** The limit the nodes report, if the run's locks pass through it ({@link #applies}). */

@@ -129,9 +129,7 @@ public final class Verdicts {
                       n.node(),
                       n.coherenceErrors(),
                       s.id(),
-                      FileSystems.nodeLocalRecordLocks(run)
-                          ? " Cause: " + FileSystems.NODE_LOCAL_RECORD_LOCKS
-                          : "")));
+                      FileSystems.nodeLocalLocks(run).map(w -> " Cause: " + w).orElse(""))));
         }
       }
     }
@@ -155,12 +153,12 @@ public final class Verdicts {
   }
 
   /**
-   * Record locks that cannot contend across nodes (OCFS2 on the o2cb stack): a lock workload's
-   * figures across nodes then measure each node alone, whatever they say.
+   * Locks that cannot contend across nodes (OCFS2 on the o2cb stack, NFS's local_lock or nolock): a
+   * lock workload's figures across nodes then measure each node alone, whatever they say.
    */
   private static void nodeLocalLocks(RunRecord run, List<Finding> out) {
-    if (!FileSystems.nodeLocalRecordLocks(run)
-        || run.steps().stream().noneMatch(s -> s.nodes().size() > 1)) {
+    Optional<String> why = FileSystems.nodeLocalLocks(run);
+    if (why.isEmpty() || run.steps().stream().noneMatch(s -> s.nodes().size() > 1)) {
       return;
     }
     out.add(
@@ -170,7 +168,7 @@ public final class Verdicts {
             "INVALID RUN: the nodes' "
                 + WorkloadField.wordOf(run.lockKind().getValueDescriptor())
                 + " locks never contended with each other: "
-                + FileSystems.NODE_LOCAL_RECORD_LOCKS
+                + why.get()
                 + " A lock figure across nodes here measures each node alone."));
   }
 

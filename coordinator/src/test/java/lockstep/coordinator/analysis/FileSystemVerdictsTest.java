@@ -151,4 +151,61 @@ class FileSystemVerdictsTest {
     RunRecord gfs2 = analysed(run(on("gfs2", Map.of()), flatSteps(), 1, 0.05, "ping-pong"));
     assertThat(gfs2.analysis().findings()).noneMatch(x -> x.type() == FindingCode.NODE_LOCAL_LOCKS);
   }
+
+  @Test
+  void onNfsLocalLockOrNolockKeepsLocksOnTheirNodeAndTheRunIsInvalidNamingTheOption() {
+    RunRecord localAll =
+        analysed(
+            run(
+                on("nfs4", Map.of("nfs:local_lock", "all", "nfs:lock", "on")),
+                flatSteps(),
+                1,
+                0.05,
+                "ping-pong"));
+    Finding f = localAll.analysis().findings().get(0);
+    assertThat(f.type()).isEqualTo(FindingCode.NODE_LOCAL_LOCKS);
+    assertThat(f.message())
+        .startsWith("INVALID RUN: the nodes' fcntl locks never contended")
+        .contains("local_lock=all/posix (node1, node2)", "never asks the server");
+    assertThat(localAll.analysis().valid()).isFalse();
+
+    RunRecord nolock =
+        analysed(
+            run(
+                on("nfs", Map.of("nfs:local_lock", "none", "nfs:lock", "off")),
+                flatSteps(),
+                1,
+                0.05,
+                "ping-pong"));
+    assertThat(nolock.analysis().findings().get(0).message())
+        .contains("mounted with nolock (node1, node2)", "NLM");
+
+    // local_lock=flock leaves fcntl locks to the server; flock is then the node's own
+    Map<String, String> flockLocal = Map.of("nfs:local_lock", "flock", "nfs:lock", "on");
+    RunRecord fcntl = analysed(run(on("nfs", flockLocal), flatSteps(), 1, 0.05, "ping-pong"));
+    assertThat(fcntl.analysis().findings())
+        .noneMatch(x -> x.type() == FindingCode.NODE_LOCAL_LOCKS);
+    RunRecord flock =
+        analysed(
+            run(
+                on("nfs", flockLocal),
+                flatSteps(),
+                1,
+                0.05,
+                workload("type: hot-lock, lock: flock")));
+    assertThat(flock.analysis().findings().get(0).message())
+        .contains("local_lock=all/flock (node1, node2)", "grants flock locks itself");
+
+    // the default mount: locks go to the server, no finding
+    RunRecord shared =
+        analysed(
+            run(
+                on("nfs4", Map.of("nfs:local_lock", "none", "nfs:lock", "on")),
+                flatSteps(),
+                1,
+                0.05,
+                "ping-pong"));
+    assertThat(shared.analysis().findings())
+        .noneMatch(x -> x.type() == FindingCode.NODE_LOCAL_LOCKS);
+  }
 }
