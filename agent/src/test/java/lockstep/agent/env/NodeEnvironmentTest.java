@@ -57,8 +57,8 @@ class NodeEnvironmentTest {
 
   @Test
   void namesNfsSettingsTheSameForV3AndV4AndLeavesTheAddressesOut() {
-    // as /proc/self/mountinfo shows them on Debian 12's kernel (mount options, then the super
-    // options)
+    // in the form of the kernel's nfs_show_mount_options() (fs/nfs/super.c): the mount options,
+    // then the super options; not yet read from a lab guest's NFS mount
     MountInfo v3 =
         new MountInfo(
             "/mnt/nfs",
