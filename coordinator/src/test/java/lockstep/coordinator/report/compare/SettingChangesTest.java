@@ -46,4 +46,15 @@ class SettingChangesTest {
     RunComparison c = RunComparison.of(on(a, a, 100), on(a, Map.of("ocfs2:localalloc", "1"), 100));
     assertThat(c.settingChanges()).containsExactly("ocfs2:localalloc 16 -> 1 on node2");
   }
+
+  @Test
+  void nfsVersionAndLockingChangedAreNamedAsTheAgentsReportThem() {
+    // the agent reports v3 and v4 mounts under one prefix (ClusterSettings.nfsOptions)
+    Map<String, String> v3 = Map.of("nfs:vers", "3", "nfs:lock", "off", "nfs:local_lock", "none");
+    Map<String, String> v4 = Map.of("nfs:vers", "4.2", "nfs:lock", "on", "nfs:local_lock", "none");
+    RunComparison c = RunComparison.of(on(v3, v3, 100), on(v4, v4, 100));
+    assertThat(c.settingChanges())
+        .containsExactlyInAnyOrder(
+            "nfs:vers 3 -> 4.2 on every node", "nfs:lock off -> on on every node");
+  }
 }
