@@ -57,24 +57,25 @@ class NodeEnvironmentTest {
 
   @Test
   void namesNfsSettingsTheSameForV3AndV4AndLeavesTheAddressesOut() {
-    // in the form of the kernel's nfs_show_mount_options() (fs/nfs/super.c): the mount options,
-    // then the super options; not yet read from a lab guest's NFS mount
+    // as a lab guest's /proc/self/mountinfo showed them (Debian 12, kernel 6.1.0-57, 2026-12-07;
+    // node1 mounting node3's export): the mount options, then the super options. There a v4 mount
+    // with local_lock=all (4.0 or 4.2, nosharecache or not) read back local_lock=none.
     MountInfo v3 =
         new MountInfo(
-            "/mnt/nfs",
+            "/mnt/nfs3",
             "nfs",
-            "192.168.77.3:/srv/nfs",
-            "rw,relatime,vers=3,rsize=1048576,wsize=1048576,namlen=255,hard,nolock,proto=tcp,"
-                + "timeo=600,retrans=2,sec=sys,mountaddr=192.168.77.3,mountvers=3,mountport=20048,"
+            "192.168.77.3:/mnt/priv/export",
+            "rw,relatime,rw,vers=3,rsize=262144,wsize=262144,namlen=255,hard,nolock,proto=tcp,"
+                + "timeo=600,retrans=2,sec=sys,mountaddr=192.168.77.3,mountvers=3,mountport=57271,"
                 + "mountproto=udp,local_lock=all,addr=192.168.77.3");
     MountInfo v4 =
         new MountInfo(
-            "/mnt/nfs",
+            "/mnt/nfs4",
             "nfs4",
-            "192.168.77.3:/srv/nfs",
-            "rw,relatime,vers=4.2,rsize=1048576,wsize=1048576,namlen=255,soft,noac,proto=tcp,"
-                + "timeo=600,retrans=2,sec=sys,clientaddr=192.168.77.1,local_lock=none,"
-                + "lookupcache=pos,addr=192.168.77.3");
+            "192.168.77.3:/mnt/priv/export",
+            "rw,relatime,rw,sync,vers=4.2,rsize=262144,wsize=262144,namlen=255,acregmin=0,"
+                + "acregmax=0,acdirmin=0,acdirmax=0,soft,noac,proto=tcp,timeo=600,retrans=2,sec=sys,"
+                + "clientaddr=192.168.77.1,lookupcache=pos,local_lock=none,addr=192.168.77.3");
 
     assertThat(NodeEnvironment.capture(base, Optional.of(v3), 1).clusterSettings())
         .containsEntry("nfs:vers", "3")
@@ -84,7 +85,7 @@ class NodeEnvironmentTest {
         .containsEntry("nfs:hard", "on")
         .containsEntry("nfs:timeo", "600")
         .containsEntry("nfs:retrans", "2")
-        .containsEntry("nfs:rsize", "1048576")
+        .containsEntry("nfs:rsize", "262144")
         .doesNotContainKeys("nfs:addr", "nfs:mountaddr", "nfs:mountport", "nfs:namlen", "nfs:rw");
     assertThat(NodeEnvironment.capture(base, Optional.of(v4), 1).clusterSettings())
         .containsEntry("nfs:vers", "4.2")
@@ -92,6 +93,7 @@ class NodeEnvironmentTest {
         .containsEntry("nfs:lock", "on")
         .containsEntry("nfs:hard", "off")
         .containsEntry("nfs:ac", "off")
+        .containsEntry("nfs:acregmax", "0")
         .containsEntry("nfs:lookupcache", "pos")
         .doesNotContainKeys("nfs4:vers", "nfs:clientaddr", "nfs:addr");
   }
