@@ -271,7 +271,7 @@ public final class Lab {
       AgentDeploy deploy = new AgentDeploy(paths, files, commands, log);
       StackUp stacks =
           new StackUp(paths, Guests.of(state, paths, files, commands), log)
-              .whenAgentsRestart(deploy::answerAll);
+              .whenRemounted(deploy::answerAll);
       for (LabSetting.Change c : changes) {
         state = stacks.set(c, state);
         state.write(paths.state());

@@ -20,10 +20,10 @@ final class StackUp {
   private final Guests guests;
   private final LabLog log;
 
-  /** After the agents were restarted: wait until every stack's answer (AgentDeploy.answerAll). */
+  /** After a remount under the agents: wait until every stack's answer (AgentDeploy.answerAll). */
   private Consumer<LabState> agentsAnswer = st -> {};
 
-  StackUp whenAgentsRestart(Consumer<LabState> check) {
+  StackUp whenRemounted(Consumer<LabState> check) {
     this.agentsAnswer = check;
     return this;
   }

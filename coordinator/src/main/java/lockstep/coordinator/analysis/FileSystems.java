@@ -76,16 +76,15 @@ final class FileSystems {
         && everyAgent(run, "ocfs2:cluster_stack", "o2cb")) {
       return Optional.of(NODE_LOCAL_RECORD_LOCKS);
     }
-    if (run.agents().isEmpty()
-        || !run.agents().stream().allMatch(a -> Set.of("nfs", "nfs4").contains(a.fsType()))) {
+    if (run.agents().isEmpty() || !run.agents().stream().allMatch(a -> NFS.contains(a.fsType()))) {
       return Optional.empty();
     }
     String kind = record ? "posix" : "flock";
     List<String> localLock = nodesWith(run, "nfs:local_lock", Set.of("all", kind));
     if (!localLock.isEmpty()) {
       return Optional.of(
-          "on NFS mounted with local_lock="
-              + String.join("/", List.of("all", kind))
+          "on NFS mounted with local_lock=all/"
+              + kind
               + " ("
               + String.join(", ", localLock)
               + "), the client grants "
@@ -104,6 +103,9 @@ final class FileSystems {
     }
     return Optional.empty();
   }
+
+  /** NFS's file system types: v2/v3 mounts, v4 mounts. */
+  private static final Set<String> NFS = Set.of("nfs", "nfs4");
 
   /** The nodes whose agents report {@code setting} as one of {@code values}. */
   private static List<String> nodesWith(RunRecord run, String setting, Set<String> values) {

@@ -154,14 +154,7 @@ class FileSystemVerdictsTest {
 
   @Test
   void onNfsLocalLockOrNolockKeepsLocksOnTheirNodeAndTheRunIsInvalidNamingTheOption() {
-    RunRecord localAll =
-        analysed(
-            run(
-                on("nfs4", Map.of("nfs:local_lock", "all", "nfs:lock", "on")),
-                flatSteps(),
-                1,
-                0.05,
-                "ping-pong"));
+    RunRecord localAll = pingPongOn("nfs4", "all", "on");
     Finding f = localAll.analysis().findings().get(0);
     assertThat(f.type()).isEqualTo(FindingCode.NODE_LOCAL_LOCKS);
     assertThat(f.message())
@@ -169,26 +162,18 @@ class FileSystemVerdictsTest {
         .contains("local_lock=all/posix (node1, node2)", "never asks the server");
     assertThat(localAll.analysis().valid()).isFalse();
 
-    RunRecord nolock =
-        analysed(
-            run(
-                on("nfs", Map.of("nfs:local_lock", "none", "nfs:lock", "off")),
-                flatSteps(),
-                1,
-                0.05,
-                "ping-pong"));
+    RunRecord nolock = pingPongOn("nfs", "none", "off");
     assertThat(nolock.analysis().findings().get(0).message())
         .contains("mounted with nolock (node1, node2)", "NLM");
 
     // local_lock=flock leaves fcntl locks to the server; flock is then the node's own
-    Map<String, String> flockLocal = Map.of("nfs:local_lock", "flock", "nfs:lock", "on");
-    RunRecord fcntl = analysed(run(on("nfs", flockLocal), flatSteps(), 1, 0.05, "ping-pong"));
+    RunRecord fcntl = pingPongOn("nfs", "flock", "on");
     assertThat(fcntl.analysis().findings())
         .noneMatch(x -> x.type() == FindingCode.NODE_LOCAL_LOCKS);
     RunRecord flock =
         analysed(
             run(
-                on("nfs", flockLocal),
+                on("nfs", nfs("flock", "on")),
                 flatSteps(),
                 1,
                 0.05,
@@ -197,15 +182,18 @@ class FileSystemVerdictsTest {
         .contains("local_lock=all/flock (node1, node2)", "grants flock locks itself");
 
     // the default mount: locks go to the server, no finding
-    RunRecord shared =
-        analysed(
-            run(
-                on("nfs4", Map.of("nfs:local_lock", "none", "nfs:lock", "on")),
-                flatSteps(),
-                1,
-                0.05,
-                "ping-pong"));
+    RunRecord shared = pingPongOn("nfs4", "none", "on");
     assertThat(shared.analysis().findings())
         .noneMatch(x -> x.type() == FindingCode.NODE_LOCAL_LOCKS);
+  }
+
+  /** An NFS mount's locking as the agent reports it (ClusterSettings.nfsOptions). */
+  private static Map<String, String> nfs(String localLock, String lock) {
+    return Map.of("nfs:local_lock", localLock, "nfs:lock", lock);
+  }
+
+  /** A fcntl ping-pong run, solo then together, on two nodes with this NFS mount. */
+  private static RunRecord pingPongOn(String fs, String localLock, String lock) {
+    return analysed(run(on(fs, nfs(localLock, lock)), flatSteps(), 1, 0.05, "ping-pong"));
   }
 }
