@@ -33,7 +33,7 @@ public final class RepoFiles {
    * The agent's .deb that {@code mvn -B package -Pdist} (CI=true turns the profile on) built into
    * dist/target; missing: the test fails under CI=true, else it is skipped.
    */
-  static Path agentDeb() throws IOException {
+  public static Path agentDeb() throws IOException {
     Path dir = root().resolve("dist/target");
     List<Path> debs;
     try (Stream<Path> files = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {

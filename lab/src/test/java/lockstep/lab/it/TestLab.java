@@ -3,6 +3,7 @@ package lockstep.lab.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lockstep.coordinator.it.Cli;
+import lockstep.coordinator.it.RepoFiles;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.ResultsStore;
 import lockstep.testsupport.Required;
@@ -65,6 +67,13 @@ final class TestLab {
     Required.program("ansible-playbook", "ansible");
     Required.program("gcc", "gcc");
     Required.program("ssh", "openssh-client");
+    // the lab deploys the agent's .deb: without -Pdist (or CI=true) there is none, and the lab
+    // tests skip as the container tests do, rather than failing in their first lab up
+    try {
+      RepoFiles.agentDeb();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** {@code lockstep lab ARGS --dir DIR}, in this JVM. */
