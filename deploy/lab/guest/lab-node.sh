@@ -20,6 +20,12 @@
 #                               members IDS; o2cb.service restarted; cluster online
 #   ocfs2-mkfs SLOTS            mkfs.ocfs2 on the shared disk unless it has OCFS2 already
 #   ocfs2-mount [LOCALALLOC]    OCFS2 on /mnt/ocfs2 (localalloc=MB when given)
+#   nfs-server GRACE LEASE      nfsd exporting /mnt/priv/nfs to the cluster segment, its grace and lease
+#                               times (s) set: nfsd (re)started when they change, lockd's grace alike
+#   nfs-mount SERVER OPTIONS    the export of node SERVER on /mnt/nfs with the mount OPTIONS
+#   nfs-umount                  NFS off /mnt/nfs (the agent's sandbox let go of it first)
+#   nfs-lock-probe SECS         an fcntl lock on /mnt/nfs taken and dropped; prints how long it took
+#                               (after nfsd's start: the rest of its grace period)
 #   agent-stop                  the agent's unit (lockstep-agent, a root on each stack) stopped, if installed
 #   agent-unpin MOUNT           the running agent's sandbox lets go of the file system on MOUNT (see below)
 #   agent-repin MOUNT           ... takes the new mount on MOUNT back: its roots there writable, the rest read-only
@@ -150,6 +156,42 @@ ocfs2-mount)
 ocfs2-umount)
 	! mountpoint -q /mnt/ocfs2 || umount /mnt/ocfs2
 	;;
+nfs-server)
+	mkdir -p /mnt/priv/nfs
+	chmod 0755 /mnt/priv/nfs
+	# no_root_squash: the playbook (root on each client) makes the agents' root there; the lab's
+	# clients are the only hosts on the segment
+	echo '/mnt/priv/nfs 192.168.77.0/24(rw,sync,no_subtree_check,no_root_squash)' > /etc/exports
+	nfsconf --set nfsd grace-time "$1"
+	nfsconf --set nfsd lease-time "$2"
+	# lockd's (NLM, NFSv3) grace: a sysctl of the lockd module, read when lockd starts
+	modprobe lockd
+	sysctl -q -w fs.nfs.nlm_grace_period="$1"
+	if ! systemctl is-active -q nfs-server || [ "$(cat /proc/fs/nfsd/nfsv4gracetime)" != "$1" ] ||
+		[ "$(cat /proc/fs/nfsd/nfsv4leasetime)" != "$2" ]; then
+		systemctl restart nfs-server
+	fi
+	exportfs -ra
+	g=$(cat /proc/fs/nfsd/nfsv4gracetime) l=$(cat /proc/fs/nfsd/nfsv4leasetime)
+	[ "$g" = "$1" ] && [ "$l" = "$2" ] || die "nfsd took grace $g s and lease $l s, not $1 and $2"
+	echo "nfsd: versions $(cat /proc/fs/nfsd/versions), grace ${g}s, lease ${l}s, threads $(cat /proc/fs/nfsd/threads)"
+	;;
+nfs-mount)
+	mountpoint -q /mnt/nfs || mount -t nfs -o "$2" "192.168.77.$1:/mnt/priv/nfs" /mnt/nfs
+	;;
+nfs-umount)
+	! mountpoint -q /mnt/nfs || umount /mnt/nfs
+	;;
+nfs-lock-probe)
+	# a lock asked for in the server's grace period is refused (NFS4ERR_GRACE, NLM's
+	# denied_grace_period) and the client asks again until it ends
+	t0=$(date +%s.%N)
+	timeout "$1" python3 -c 'import fcntl, sys
+with open(sys.argv[1], "a") as f:
+    fcntl.lockf(f, fcntl.LOCK_EX)
+    fcntl.lockf(f, fcntl.LOCK_UN)' /mnt/nfs/.lab-lock-probe || die "nfs-lock-probe: no lock on /mnt/nfs within $1 s"
+	echo "lock taken in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+	;;
 agent-stop)
 	! systemctl cat lockstep-agent.service >/dev/null 2>&1 || systemctl stop lockstep-agent.service
 	;;
@@ -187,7 +229,10 @@ agent-start)
 	;;
 describe)
 	echo "# $(hostname): $(uname -r), up $(cut -d' ' -f1 /proc/uptime)s"
-	grep -E ' (gfs2|ocfs2|ext4) ' /proc/mounts | grep /mnt/ || true
+	grep -E ' (gfs2|ocfs2|ext4|nfs|nfs4) ' /proc/mounts | grep /mnt/ || true
+	if systemctl is-active -q nfs-server; then
+		echo "nfsd grace $(cat /proc/fs/nfsd/nfsv4gracetime) s, lease $(cat /proc/fs/nfsd/nfsv4leasetime) s, nlm_grace_period $(cat /proc/sys/fs/nfs/nlm_grace_period) s"
+	fi
 	if systemctl is-active -q dlm; then dlm_tool dump_config | grep -E '^(plock_|protocol|enable_fencing)'; fi
 	if systemctl is-active -q corosync; then corosync-cmapctl -g runtime.config.totem.token 2>/dev/null || true; fi
 	if [ -d /sys/kernel/config/cluster/lockstep ]; then

@@ -109,6 +109,11 @@ final class Boot {
     settings.put(
         LabSetting.LOCALALLOC.key(),
         config.localallocMb() == null ? "default" : Integer.toString(config.localallocMb()));
+    for (LabSetting s : LabSetting.values()) {
+      if (s.stack() == Stack.NFS) {
+        settings.put(s.key(), s.initial());
+      }
+    }
     return settings;
   }
 

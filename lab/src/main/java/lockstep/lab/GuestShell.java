@@ -8,12 +8,15 @@ import java.util.Map;
 
 /**
  * {@code lab ssh NODE [COMMAND]}: root on one guest (a shell on this terminal, or the command with
- * its output printed here), or {@code all}: the command on every guest at once, each line of output
- * prefixed with its node.
+ * its output printed here), or {@code all} ({@code clients}): the command on every guest (client)
+ * at once, each line of output prefixed with its node.
  */
 final class GuestShell {
   /** The node name that means every guest. */
   static final String ALL_NODES = "all";
+
+  /** ... every client: the nodes that mount the stacks (a server's none). */
+  static final String ALL_CLIENTS = "clients";
 
   private static final Duration BOUND = Duration.ofHours(1);
 
@@ -29,14 +32,16 @@ final class GuestShell {
 
   /** ssh's exit code (with {@code all}: the first non-zero one). */
   int run(LabState state, String node, List<String> command) {
-    if (ALL_NODES.equals(node)) {
+    if (ALL_NODES.equals(node) || ALL_CLIENTS.equals(node)) {
       if (command.isEmpty()) {
         throw new LabException(
-            "lab ssh all needs a COMMAND (a shell is one node's: "
+            "lab ssh "
+                + node
+                + " needs a COMMAND (a shell is one node's: "
                 + StackUp.names(state.nodes())
                 + ")");
       }
-      return all(state.nodes(), command);
+      return all(ALL_NODES.equals(node) ? state.nodes() : state.clients(), command);
     }
     LabNode n = state.node(node);
     if (command.isEmpty()) {

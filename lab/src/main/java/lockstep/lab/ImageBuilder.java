@@ -42,15 +42,15 @@ record ImageBuilder(Path cache, LabFiles files, Commands commands, LabLog log) {
         "--customize-hook=copy-in {stage}/lockbench {stage}/lock_files /usr/local/bin",
         "--customize-hook=mkdir -p -m 0700 \"$1/root/.ssh\"",
         "--customize-hook=copy-in {stage}/authorized_keys /root/.ssh",
-        "--customize-hook=mkdir -p \"$1/mnt/gfs2\" \"$1/mnt/ocfs2\" \"$1/mnt/priv\" \"$1/dlm\""
-            + " \"$1/var/log/corosync\"",
+        "--customize-hook=mkdir -p \"$1/mnt/gfs2\" \"$1/mnt/ocfs2\" \"$1/mnt/nfs\" \"$1/mnt/priv\""
+            + " \"$1/dlm\" \"$1/var/log/corosync\"",
         // the host name comes from the kernel command line (systemd.hostname=)
         "--customize-hook=rm -f \"$1/etc/hostname\"",
         "--customize-hook=chroot \"$1\" systemctl enable systemd-networkd.service"
             + " systemd-network-generator.service ssh.service",
-        "--customize-hook=chroot \"$1\" sh -c 'for u in corosync dlm o2cb ocfs2 ctdb"
-            + " e2scrub_reap; do systemctl preset $u.service 2>/dev/null || true; done;"
-            + " systemctl preset e2scrub_all.timer 2>/dev/null || true'",
+        "--customize-hook=chroot \"$1\" sh -c 'for u in corosync dlm o2cb ocfs2 ctdb nfs-server"
+            + " nfs-blkmap rpcbind e2scrub_reap; do systemctl preset $u.service 2>/dev/null ||"
+            + " true; done; systemctl preset e2scrub_all.timer 2>/dev/null || true'",
         // o2cb and ocfs2 are SysV scripts, which presets do not reach: at boot they only said
         // that the cluster was not enabled (the lab starts o2cb itself)
         "--customize-hook=chroot \"$1\" sh -c 'update-rc.d o2cb disable && update-rc.d ocfs2"

@@ -101,6 +101,18 @@ public record LabState(
     return LabNode.clients(nodes());
   }
 
+  /** The node that serves NFS: the first server node. */
+  public LabNode nfsServer() {
+    return nodes().stream()
+        .filter(n -> !n.client())
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new LabException(
+                    "nfs needs a server node, and this lab has none: lab down, then lab up nfs"
+                        + " (the last node serves: --servers 1)"));
+  }
+
   public LabNode node(String name) {
     return LabNode.named(name, nodes());
   }

@@ -48,6 +48,8 @@ record NodeRecovery(LabPaths paths, Commands commands, LabLog log, LabFiles file
             return stack;
           });
       guests.must(n, Lab.AGENT_START_TIMEOUT, "agent-start", Integer.toString(LabAgent.GUEST_PORT));
+    } else {
+      new StackUp(paths, guests, log).reserve(n, s);
     }
     AgentDeploy deploy = new AgentDeploy(paths, files, commands, log);
     if (n.client()) {

@@ -5,15 +5,27 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * A cluster file system stack of the lab. Each has its own shared disk, mount point and agent root,
- * so both can be up at once on the same guests, served by each guest's one agent ({@link
- * LabAgent}).
+ * A cluster file system stack of the lab. Each has its own storage, mount point and agent root, so
+ * all can be up at once on the same guests, served by each client's one agent ({@link LabAgent}).
  */
 public enum Stack {
   /** corosync 3 + dlm_controld + GFS2 (lock_dlm) on a raw shared file. */
   GFS2,
   /** o2cb + OCFS2 on the disk the storage daemon serves through a shared throttle group. */
-  OCFS2;
+  OCFS2,
+  /**
+   * The kernel's nfsd on the lab's first server node, exporting its private disk (throttled by the
+   * storage daemon as OCFS2's shared disk is); the clients mount it over the cluster switch.
+   */
+  NFS;
+
+  /** Whether the stack needs a server node ({@code lab up --servers}) beside its clients. */
+  public boolean served() {
+    return this == NFS;
+  }
+
+  /** The directory the NFS server exports (on its private disk). */
+  static final String NFS_EXPORT = "/mnt/priv/nfs";
 
   /** The stack's name as users type it and as the guest scripts, services and paths use it. */
   public String word() {
@@ -74,6 +86,9 @@ public enum Stack {
           silentMillis >= O2NET_IDLE_MILLIS
               ? "o2net drops a node silent for " + O2NET_IDLE_MILLIS / 1000 + " s"
               : null;
+      // an NFS server has no membership: a silent client's state is kept until its lease
+      // expires and, since Linux 5.19 (the courteous server), until another client conflicts
+      case NFS -> null;
     };
   }
 

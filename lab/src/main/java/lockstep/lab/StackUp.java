@@ -41,6 +41,7 @@ final class StackUp {
     switch (s) {
       case GFS2 -> gfs2(state, members);
       case OCFS2 -> ocfs2(state, members);
+      case NFS -> nfs(state, members);
     }
     log.say(
         String.format(
@@ -68,7 +69,77 @@ final class StackUp {
         guests.must(n, T, "ocfs2-o2cb", WAIT, indexes(members));
         guests.must(n, T, ocfs2Mount(state));
       }
+      case NFS -> guests.must(n, T, nfsMount(state));
     }
+  }
+
+  /** The NFS server's nfsd started again on a recovered server node. */
+  void reserve(LabNode n, LabState state) {
+    if (state.has(Stack.NFS) && n.equals(state.nfsServer())) {
+      log.say(n.name() + ": " + guests.must(n, T, nfsServer(state)).strip());
+    }
+  }
+
+  /**
+   * nfsd on the server, the export mounted on every client at once, then a lock taken on one of
+   * them: it waits out the grace period nfsd began with (the first run's locks would otherwise).
+   */
+  private void nfs(LabState state, List<LabNode> members) {
+    LabNode server = state.nfsServer();
+    log.say(server.name() + ": " + guests.must(server, T, nfsServer(state)).strip());
+    guests.each(members, T, nfsMount(state));
+    log.say(
+        "NFS mounted on "
+            + names(members)
+            + " from "
+            + server.name()
+            + ":"
+            + Stack.NFS_EXPORT
+            + " ("
+            + nfsOptions(state)
+            + ")");
+    afterGrace(state, members.get(0));
+  }
+
+  private void afterGrace(LabState state, LabNode client) {
+    String probe =
+        guests
+            .must(client, T, "nfs-lock-probe", Long.toString(Duration.ofMinutes(2).toSeconds()))
+            .strip();
+    log.say(client.name() + ": " + probe + " on /mnt/nfs (the server's grace period ends first)");
+  }
+
+  private static String[] nfsServer(LabState state) {
+    return new String[] {
+      "nfs-server",
+      state.setting(LabSetting.NFS_GRACE.key()),
+      state.setting(LabSetting.NFS_LEASE.key())
+    };
+  }
+
+  private static String[] nfsMount(LabState state) {
+    return new String[] {
+      "nfs-mount", Integer.toString(state.nfsServer().index()), nfsOptions(state)
+    };
+  }
+
+  /**
+   * The clients' mount options from the lab's settings: vers, local_lock and lookupcache always (so
+   * that the mount says them), nolock and actimeo when set.
+   */
+  static String nfsOptions(LabState state) {
+    List<String> o = new ArrayList<>();
+    o.add("vers=" + state.setting(LabSetting.NFS_VERS.key()));
+    o.add("local_lock=" + state.setting(LabSetting.NFS_LOCAL_LOCK.key()));
+    if ("off".equals(state.setting(LabSetting.NFS_LOCK.key()))) {
+      o.add("nolock");
+    }
+    String ac = state.setting(LabSetting.NFS_ACTIMEO.key());
+    if (ac != null && !ac.equals(LabSetting.DEFAULT)) {
+      o.add("actimeo=" + ac);
+    }
+    o.add("lookupcache=" + state.setting(LabSetting.NFS_LOOKUPCACHE.key()));
+    return String.join(",", o);
   }
 
   private void gfs2(LabState state, List<LabNode> members) {
@@ -143,17 +214,29 @@ final class StackUp {
 
   LabState set(LabSetting.Change c, LabState state) {
     String v = c.word();
-    if (c.setting().remounts() && v.equals(state.setting(c.setting().key()))) {
-      // already so: its remount would only stop and start every node's agents again
+    if ((c.setting().remounts() || c.setting().restartsNfsd())
+        && v.equals(state.setting(c.setting().key()))) {
+      // already so: a remount or nfsd's restart would change nothing
       log.say(c.setting().key() + " is already " + v);
       return state;
     }
     List<LabNode> members = state.clients();
+    LabState next = state.withSetting(c.setting().key(), v);
+    if (c.setting().mountsNfs()) {
+      unmounted(Stack.NFS, state, () -> guests.each(members, T, nfsMount(next)));
+      log.say("NFS mounted on " + names(members) + " with " + nfsOptions(next));
+      return next;
+    }
+    if (c.setting().restartsNfsd()) {
+      LabNode server = state.nfsServer();
+      log.say(server.name() + ": " + guests.must(server, T, nfsServer(next)).strip());
+      afterGrace(next, members.get(0));
+      return next;
+    }
     switch (c.setting()) {
       case PLOCK_RATE_LIMIT -> guests.each(members, T, "gfs2-set", c.setting().key(), v);
       case PLOCK_OWNERSHIP -> {
         // not changeable live: dlm_controld restarted while GFS2 is off
-        LabState next = state.withSetting(c.setting().key(), v);
         unmounted(
             Stack.GFS2,
             state,
@@ -187,8 +270,9 @@ final class StackUp {
             state,
             () -> mountAll(members, "ocfs2", c.value() == null ? List.of() : List.of(v)));
       }
+      default -> throw new IllegalStateException(c.setting().key() + " is handled above");
     }
-    return state.withSetting(c.setting().key(), v);
+    return next;
   }
 
   /**

@@ -63,7 +63,8 @@ class LabPartsTest {
     assertThatThrownBy(() -> LabSetting.parse("nonsense=1"))
         .hasMessage(
             "set: unknown key 'nonsense' (keys: plock_rate_limit, plock_ownership, disk-mbps,"
-                + " localalloc)");
+                + " localalloc, nfs_vers, nfs_local_lock, nfs_lock, nfs_actimeo, nfs_lookupcache,"
+                + " nfs_grace, nfs_lease)");
     assertThat(LabSetting.parse("localalloc=8"))
         .isEqualTo(new LabSetting.Change(LabSetting.LOCALALLOC, 8));
     assertThatThrownBy(() -> LabSetting.parse("localalloc=-1"))
@@ -136,8 +137,9 @@ class LabPartsTest {
   @Test
   void unknownStackIsOneLine() {
     assertThat(Stack.parse("GFS2")).isEqualTo(Stack.GFS2);
-    assertThatThrownBy(() -> Stack.parse("nfs"))
-        .hasMessage("unknown stack 'nfs' (known: gfs2, ocfs2)");
+    assertThat(Stack.parse("nfs")).isEqualTo(Stack.NFS);
+    assertThatThrownBy(() -> Stack.parse("cephfs"))
+        .hasMessage("unknown stack 'cephfs' (known: gfs2, ocfs2, nfs)");
   }
 
   @Test
@@ -411,6 +413,52 @@ class LabPartsTest {
     assertThat(stacks.set(LabSetting.parse("plock_ownership=1"), s)).isEqualTo(s);
     assertThatThrownBy(() -> stacks.set(LabSetting.parse("localalloc=0"), s))
         .isInstanceOf(LabException.class);
+  }
+
+  @Test
+  void nfsSettingsTakeTheirWordsAndNothingElse() {
+    assertThat(LabSetting.parse("nfs_vers=3").word()).isEqualTo("3");
+    assertThat(LabSetting.parse("nfs_vers=3").value()).isNull();
+    assertThatThrownBy(() -> LabSetting.parse("nfs_vers=5"))
+        .hasMessage("set: nfs_vers: '5' is not one of 4.2, 4.1, 4.0, 3");
+    assertThatThrownBy(() -> LabSetting.parse("nfs_local_lock=yes"))
+        .hasMessage("set: nfs_local_lock: 'yes' is not one of none, all, posix, flock");
+    assertThatThrownBy(() -> LabSetting.parse("nfs_grace=5"))
+        .hasMessage("set: nfs_grace=5 is outside 10..3600");
+    assertThat(LabSetting.parse("nfs_actimeo=default").value()).isNull();
+    assertThat(LabSetting.parse("nfs_lease=20").value()).isEqualTo(20);
+    assertThat(LabSetting.NFS_LOCK.remounts()).isTrue();
+    assertThat(LabSetting.NFS_GRACE.remounts()).isFalse();
+  }
+
+  @Test
+  void nfsMountOptionsFollowTheSettings() {
+    LabState s = state();
+    for (LabSetting k : LabSetting.values()) {
+      if (k.stack() == Stack.NFS) {
+        s = s.withSetting(k.key(), k.initial());
+      }
+    }
+    assertThat(StackUp.nfsOptions(s)).isEqualTo("vers=4.2,local_lock=none,lookupcache=all");
+    LabState v3 =
+        s.withSetting("nfs_vers", "3")
+            .withSetting("nfs_lock", "off")
+            .withSetting("nfs_actimeo", "0")
+            .withSetting("nfs_local_lock", "all");
+    assertThat(StackUp.nfsOptions(v3))
+        .isEqualTo("vers=3,local_lock=all,nolock,actimeo=0,lookupcache=all");
+  }
+
+  @Test
+  void nfsNeedsAServerNode() {
+    assertThatThrownBy(() -> state().nfsServer())
+        .isInstanceOf(LabException.class)
+        .hasMessageContaining("--servers 1");
+    LabState withServer =
+        new LabState(
+            "ns", "/i", "/k", "tcg", "t", 1536, 1, 3, 1, Map.of(), List.of(), Map.of(), "now");
+    assertThat(withServer.nfsServer().name()).isEqualTo("node3");
+    assertThat(withServer.clients()).extracting(LabNode::name).containsExactly("node1", "node2");
   }
 
   @Test

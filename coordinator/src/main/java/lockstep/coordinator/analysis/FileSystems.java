@@ -80,18 +80,7 @@ final class FileSystems {
       return Optional.empty();
     }
     String kind = record ? "posix" : "flock";
-    List<String> localLock = nodesWith(run, "nfs:local_lock", Set.of("all", kind));
-    if (!localLock.isEmpty()) {
-      return Optional.of(
-          "on NFS mounted with local_lock=all/"
-              + kind
-              + " ("
-              + String.join(", ", localLock)
-              + "), the client grants "
-              + (record ? "fcntl and OFD" : "flock")
-              + " locks itself and never asks the server, so two nodes can hold the same lock at"
-              + " once. Mount with local_lock=none (the default) for locks the nodes share.");
-    }
+    // nolock first: it is what the admin wrote, and the kernel reads it back with local_lock=all
     List<String> nolock = nodesWith(run, "nfs:lock", Set.of("off"));
     if (!nolock.isEmpty()) {
       return Optional.of(
@@ -100,6 +89,27 @@ final class FileSystems {
               + "), no lock reaches the server's lock manager (NFSv3's NLM): each node grants its"
               + " own, so two nodes can hold the same lock at once. Mount without nolock, with"
               + " rpcbind and rpc.statd running, for locks the nodes share.");
+    }
+    List<String> localLock = nodesWith(run, "nfs:local_lock", Set.of("all", kind));
+    if (!localLock.isEmpty()) {
+      String values =
+          String.join(
+              "/",
+              run.agents().stream()
+                  .filter(x -> localLock.contains(x.node()))
+                  .map(x -> x.clusterSettings().get("nfs:local_lock"))
+                  .distinct()
+                  .sorted()
+                  .toList());
+      return Optional.of(
+          "on NFS mounted with local_lock="
+              + values
+              + " ("
+              + String.join(", ", localLock)
+              + "), the client grants "
+              + (record ? "fcntl and OFD" : "flock")
+              + " locks itself and never asks the server, so two nodes can hold the same lock at"
+              + " once. Mount with local_lock=none (the default) for locks the nodes share.");
     }
     return Optional.empty();
   }
@@ -137,7 +147,12 @@ final class FileSystems {
               ? "o2dlm (OCFS2's o2cb cluster stack)"
               : "the cluster stack's DLM";
       case "fuse.glusterfs", "glusterfs" -> "the GlusterFS bricks' lock translator";
-      case "nfs", "nfs4" -> "the NFS server's lock manager";
+      case "nfs", "nfs4" ->
+          run.lockKind() == LockKind.LOCK_KIND_FLOCK
+              ? "the NFS server's lock manager (flock goes there as a whole-file POSIX lock: Linux"
+                  + " has emulated flock so on NFS since 2.6.12, and it conflicts with fcntl locks"
+                  + " on the file from any node)"
+              : "the NFS server's lock manager";
       case "ceph", "fuse.ceph" -> "the Ceph MDS";
       case "lustre" -> "Lustre's lock manager (LDLM)";
       default -> "the file system's lock manager";

@@ -299,9 +299,13 @@ public final class Verdicts {
                   slowestLock(run))));
       return;
     }
-    boolean together = rates.size() > 1 && a.steps().stream().anyMatch(s -> s.nodes().size() > 1);
+    // alone and together: a ring's nodes (ping-pong) all go at one pace together by design, so
+    // together-only figures say nothing of a limiter
+    boolean aloneAndTogether =
+        a.nodes().stream().anyMatch(n -> n.solo() != null)
+            && a.nodes().stream().anyMatch(n -> n.concurrent() != null);
     double spread = median <= 0 ? 1 : (highest - rates.get(0)) / median;
-    if (together && spread <= FLAT_SPREAD) {
+    if (aloneAndTogether && spread <= FLAT_SPREAD) {
       String known =
           RateLimits.of(run)
               .map(
@@ -313,7 +317,7 @@ public final class Verdicts {
                               + " (no limit), so it is not that"
                               + " limit.")
               .orElse(
-                  RateLimits.applies(run)
+                  RateLimits.applies(run) && FileSystems.lockManager(run).contains("DLM")
                       ? " Check the lock manager's rate limit (dlm_controld's plock_rate_limit:"
                           + " dlm_tool dump_config)."
                       : "");

@@ -3,11 +3,13 @@ package lockstep.lab.cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import lockstep.lab.Lab;
 import lockstep.lab.LabConfig;
 import lockstep.lab.LabNode;
 import lockstep.lab.LabSetting;
+import lockstep.lab.LabState;
 import lockstep.lab.Stack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,13 +17,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code lockstep lab up|down|status|set|run|agents|ssh|recover|deploy|image}: a GFS2 and OCFS2
- * cluster of QEMU guests on this machine ({@link Lab} does the work).
+ * {@code lockstep lab up|down|status|set|run|agents|ssh|recover|deploy|image}: a GFS2, OCFS2 and
+ * NFS cluster of QEMU guests on this machine ({@link Lab} does the work).
  */
 @Command(
     name = "lab",
     description = {
-      "A GFS2/OCFS2 cluster of 2 to 4 QEMU guests on this machine, agents deployed.",
+      "A GFS2/OCFS2/NFS cluster of 2 to 4 QEMU guests on this machine, agents deployed.",
       "Ctrl-C: a booting up removes what it made; up on a running lab, set, recover and deploy stop"
           + " the step in flight and leave the lab up; run ends the coordinator (its agents' runs"
           + " aborted); down finishes."
@@ -129,7 +131,12 @@ public final class LabCommand implements Runnable {
   static final class Up implements Callable<Integer> {
     @CommandLine.Mixin Where where = new Where();
 
-    @Parameters(arity = "1..2", paramLabel = "STACK", description = "gfs2 and/or ocfs2.")
+    @Parameters(
+        arity = "1..3",
+        paramLabel = "STACK",
+        description =
+            "gfs2, ocfs2 and/or nfs (nfs: the last node serves its private disk with nfsd, the"
+                + " others mount it).")
     List<String> stacks;
 
     @Option(
@@ -157,23 +164,24 @@ public final class LabCommand implements Runnable {
 
     @Option(
         names = "--nodes",
-        defaultValue = "" + LabConfig.DEFAULT_NODES,
         paramLabel = "N",
         description =
             "Guests, "
                 + LabNode.MIN
                 + " to "
                 + LabNode.MAX
-                + ", on one switch (default: ${DEFAULT-VALUE}): node1..nodeN.")
-    int nodes;
+                + ", on one switch: node1..nodeN (default: "
+                + LabConfig.DEFAULT_NODES
+                + " clients and the servers).")
+    Integer nodes;
 
     @Option(
         names = "--servers",
-        defaultValue = "0",
         paramLabel = "K",
         description =
-            "The last K nodes serve and mount no shared-disk stack (default: ${DEFAULT-VALUE}).")
-    int servers;
+            "The last K nodes serve and mount no stack (default: 1 with nfs, which needs a server,"
+                + " else 0).")
+    Integer servers;
 
     @Option(
         names = "--disk-mbps",
@@ -211,6 +219,15 @@ public final class LabCommand implements Runnable {
       for (String s : stacks) {
         parsed.add(Stack.parse(s));
       }
+      // a lab that is up keeps its shape unless an option says otherwise (then up refuses it)
+      Optional<LabState> up =
+          new Lab(LabConfig.of(where.dir(), where.cache()), System.out).running();
+      int k =
+          servers != null
+              ? servers
+              : up.map(LabState::servers).orElse(parsed.stream().anyMatch(Stack::served) ? 1 : 0);
+      int n =
+          nodes != null ? nodes : up.map(LabState::nodeCount).orElse(LabConfig.DEFAULT_NODES + k);
       LabConfig config =
           new LabConfig(
               where.dir(),
@@ -218,8 +235,8 @@ public final class LabCommand implements Runnable {
               accel,
               memory,
               cpus,
-              nodes,
-              servers,
+              n,
+              k,
               diskMbps,
               localalloc,
               plockRateLimit,
@@ -274,7 +291,11 @@ public final class LabCommand implements Runnable {
       description = {
         "Change settings on every node: plock_rate_limit=N (live), plock_ownership=0|1"
             + " (dlm_controld restarted, GFS2 remounted), disk-mbps=N (the storage daemon's"
-            + " budgets, live), localalloc=MB (OCFS2 remounted with it)."
+            + " budgets, live), localalloc=MB (OCFS2 remounted with it); NFS's mount options"
+            + " nfs_vers=3|4.0|4.1|4.2, nfs_local_lock=none|all|posix|flock, nfs_lock=on|off"
+            + " (off: nolock), nfs_actimeo=S|default, nfs_lookupcache=all|pos|none (NFS"
+            + " remounted on every client), and the server's nfs_grace=S and nfs_lease=S (nfsd"
+            + " restarted)."
       })
   static final class Set extends OnLab {
     @Parameters(arity = "1..*", paramLabel = "KEY=VALUE")
@@ -328,7 +349,7 @@ public final class LabCommand implements Runnable {
       name = "ssh",
       description =
           "A root shell (or COMMAND) on a guest (node1, node2, ...); all runs COMMAND on every"
-              + " guest at once (each line prefixed with its node).")
+              + " guest at once (each line prefixed with its node), clients on every client.")
   static final class Ssh extends OnLab {
     @Parameters(index = "0", paramLabel = "NODE")
     String node;

@@ -115,21 +115,24 @@ public final class LabFixture
       System.out.println("lab fixture: the lab is broken (a process is gone): booting afresh");
     }
     LabPlan.Shape want = LabPlan.planned().filter(p -> p.serves(need)).orElse(need);
-    if (state.isPresent() && state.get().nodeCount() < need.nodes()) {
+    if (state.isPresent()
+        && (state.get().clients().size() < need.nodes()
+            || state.get().servers() < need.servers())) {
       System.out.printf(
-          "lab fixture: the lab has %d nodes, the class needs %d: booting afresh%n",
-          state.get().nodeCount(), need.nodes());
+          "lab fixture: the lab has %d clients and %d servers, the class needs %d and %d: booting"
+              + " afresh%n",
+          state.get().clients().size(), state.get().servers(), need.nodes(), need.servers());
       state = Optional.empty();
     }
     if (state.isEmpty()) {
       down();
-      up(want.stacks(), want.nodes(), want.bootSettings());
+      up(want.stacks(), want.nodes() + want.servers(), want.servers(), want.bootSettings());
       booted = null;
     } else {
       LabState up = state.get();
       List<Stack> missingStacks = need.stacks().stream().filter(s -> !up.has(s)).sorted().toList();
       if (!missingStacks.isEmpty()) {
-        up(missingStacks, up.nodeCount(), Map.of());
+        up(missingStacks, up.nodeCount(), up.servers(), Map.of());
       }
     }
     LabState now = lab.running().orElseThrow(() -> new AssertionError("the lab is not up"));
@@ -141,14 +144,16 @@ public final class LabFixture
       return ready(need); // a setting could not be set back: the lab went down, boot afresh
     }
     Shutdown.hook();
-    return new TestLab(now.namespace(), now.nodeCount());
+    return new TestLab(now.namespace(), now.clients().size());
   }
 
   /** {@code lab up}; {@code settings} ({@link OnLab#boot}) apply only to a lab that boots. */
-  private static void up(Collection<Stack> stacks, int nodes, Map<String, String> settings) {
+  private static void up(
+      Collection<Stack> stacks, int nodes, int servers, Map<String, String> settings) {
     List<String> args = new ArrayList<>(List.of("up"));
     stacks.stream().sorted().forEach(s -> args.add(s.word()));
-    args.addAll(List.of("--nodes", Integer.toString(nodes)));
+    args.addAll(
+        List.of("--nodes", Integer.toString(nodes), "--servers", Integer.toString(servers)));
     // lab up's option of each setting: --localalloc for localalloc, --plock-rate-limit for
     // plock_rate_limit; the kernel's default is the option left out
     settings.forEach(

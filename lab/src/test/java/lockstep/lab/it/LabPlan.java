@@ -20,7 +20,10 @@ import org.junit.platform.launcher.TestPlan;
  * boots only what that class needs.
  */
 public final class LabPlan implements TestExecutionListener {
-  /** What a lab has: its stacks, node count and the settings it boots with ({@link OnLab#boot}). */
+  /**
+   * What a lab has: its stacks, clients (the nodes that mount them) and the settings it boots with
+   * ({@link OnLab#boot}); a server node beside the clients when a stack needs one (NFS).
+   */
   record Shape(Set<Stack> stacks, int nodes, Map<String, String> boot) {
     Shape {
       stacks = Set.copyOf(stacks);
@@ -54,6 +57,11 @@ public final class LabPlan implements TestExecutionListener {
       Map<String, String> b = new TreeMap<>(boot);
       b.values().removeIf(String::isEmpty);
       return b;
+    }
+
+    /** The server nodes: one when a stack needs one. */
+    int servers() {
+      return stacks.stream().anyMatch(Stack::served) ? 1 : 0;
     }
 
     /** Whether a lab of this shape serves a class that needs {@code need}. */

@@ -77,11 +77,11 @@ class LabSeed2IT extends LabTest {
     double ddAlone = TestLab.ddMBps(lab.must("node1", DD + " of=/mnt/ocfs2/seed2-dd.node1"));
     Map<String, Double> ddTogether =
         TestLab.ddMBpsByNode(
-            lab.must("all", barrier("shared") + DD + " of=/mnt/ocfs2/seed2-dd.$(hostname)"));
+            lab.must("clients", barrier("shared") + DD + " of=/mnt/ocfs2/seed2-dd.$(hostname)"));
     double privAlone = TestLab.ddMBps(lab.must("node1", DD + " of=/mnt/priv/seed2-dd"));
     Map<String, Double> privTogether =
-        TestLab.ddMBpsByNode(lab.must("all", barrier("own") + DD + " of=/mnt/priv/seed2-dd"));
-    lab.must("all", "rm -f /mnt/ocfs2/seed2-dd.* " + BARRIER + ".* /mnt/priv/seed2-dd");
+        TestLab.ddMBpsByNode(lab.must("clients", barrier("own") + DD + " of=/mnt/priv/seed2-dd"));
+    lab.must("clients", "rm -f /mnt/ocfs2/seed2-dd.* " + BARRIER + ".* /mnt/priv/seed2-dd");
     System.out.printf(
         Locale.ROOT,
         "seed 2 dd: shared alone %.2f MB/s (lockstep %.2f, %.2fx), together %s; own disk alone"

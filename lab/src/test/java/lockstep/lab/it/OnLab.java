@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 public @interface OnLab {
   Stack[] stacks();
 
+  /** How many clients (the nodes that mount the stacks); a server node comes beside them. */
   int nodes() default LabConfig.DEFAULT_NODES;
 
   /**

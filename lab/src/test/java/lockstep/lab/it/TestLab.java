@@ -33,7 +33,10 @@ final class TestLab {
   /** The namespace the lab's QEMUs run in. */
   final String namespace;
 
-  /** How many nodes the lab has (a class may ask for fewer: it runs with --nodes). */
+  /**
+   * How many clients the lab has, node1..nodeN (a class may ask for fewer: it runs with --nodes); a
+   * server node, if any, comes after them.
+   */
   final int nodes;
 
   private final Map<RunRecord, Path> files = new IdentityHashMap<>();
