@@ -85,16 +85,6 @@ public final class Lab {
         existing = Optional.empty();
       }
       boolean booting = existing.isEmpty();
-      if (booting && config.servers() == 0) {
-        stacks.stream()
-            .filter(Stack::served)
-            .findFirst()
-            .ifPresent(
-                s -> {
-                  throw new LabException(
-                      "--servers: " + s.word() + " needs a server node (the last node serves: 1)");
-                });
-      }
       ctrlC.onInterrupt(
           booting
               ? () -> freshTeardown().run("interrupted: removing what this `up` made")

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import javax.xml.XMLConstants;
@@ -115,6 +116,31 @@ final class ClusterSettings {
       out.put(prefix + key, eq < 0 ? "on" : opt.substring(eq + 1));
     }
     return out;
+  }
+
+  /**
+   * The server's NFSv4 lease time in seconds as the client learnt it (its {@code nfsv4:} line in
+   * /proc/self/mountstats: {@code lease_time=15}): how long the server keeps a silent client's
+   * locks. Empty for other mounts.
+   */
+  static Optional<String> nfsLeaseTime(Path mountstats, MountInfo m) {
+    if (!m.fsType().equals("nfs4")) {
+      return Optional.empty();
+    }
+    String device = " mounted on " + m.mountPoint() + " with fstype ";
+    boolean mine = false;
+    for (String line : NodeEnvironment.lines(mountstats)) {
+      if (line.startsWith("device ")) {
+        mine = line.contains(device);
+      } else if (mine && line.strip().startsWith("nfsv4:")) {
+        for (String field : line.strip().substring("nfsv4:".length()).strip().split(",")) {
+          if (field.startsWith("lease_time=")) {
+            return Optional.of(field.substring("lease_time=".length()));
+          }
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /** NFS's options that are values, kept as the kernel shows them. */

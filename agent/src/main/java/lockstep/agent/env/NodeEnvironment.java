@@ -48,6 +48,9 @@ public record NodeEnvironment(
         new TreeMap<>(ClusterSettings.fromClusterConf(base.resolve("etc/cluster/cluster.conf")));
     settings.putAll(ClusterSettings.fromO2cb(base));
     mount.ifPresent(m -> settings.putAll(ClusterSettings.fromMount(m)));
+    mount
+        .flatMap(m -> ClusterSettings.nfsLeaseTime(base.resolve("proc/self/mountstats"), m))
+        .ifPresent(v -> settings.put("nfs:lease_time", v));
     cpuAffinity(base).ifPresent(a -> settings.put("host:cpu-affinity", a));
     return new NodeEnvironment(
         firstLine(base.resolve("proc/sys/kernel/osrelease")).orElse(""),

@@ -3,6 +3,7 @@ package lockstep.agent.env;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import lockstep.agent.fs.MountInfo;
@@ -56,7 +57,7 @@ class NodeEnvironmentTest {
   }
 
   @Test
-  void namesNfsSettingsTheSameForV3AndV4AndLeavesTheAddressesOut() {
+  void namesNfsSettingsTheSameForV3AndV4AndLeavesTheAddressesOut() throws IOException {
     // as a lab guest's /proc/self/mountinfo showed them (Debian 12, kernel 6.1.0-57, 2026-12-07;
     // node1 mounting node3's export): the mount options, then the super options. There a v4 mount
     // with local_lock=all (4.0 or 4.2, nosharecache or not) read back local_lock=none.
@@ -95,7 +96,26 @@ class NodeEnvironmentTest {
         .containsEntry("nfs:ac", "off")
         .containsEntry("nfs:acregmax", "0")
         .containsEntry("nfs:lookupcache", "pos")
-        .doesNotContainKeys("nfs4:vers", "nfs:clientaddr", "nfs:addr");
+        .doesNotContainKeys("nfs4:vers", "nfs:clientaddr", "nfs:addr", "nfs:lease_time");
+
+    // the v4 client learns the server's lease time: a lab guest's /proc/self/mountstats (another
+    // mount's block first, as there)
+    Path stats = base.resolve("proc/self/mountstats");
+    Files.createDirectories(stats.getParent());
+    Files.writeString(
+        stats,
+        "device /dev/vda mounted on / with fstype ext4\n"
+            + "device 192.168.77.3:/mnt/priv/export mounted on /mnt/nfs4 with fstype nfs4"
+            + " statvers=1.1\n"
+            + "\topts:\trw,vers=4.2,rsize=262144,wsize=262144,namlen=255,hard,proto=tcp\n"
+            + "\tage:\t19\n"
+            + "\tnfsv4:\tbm0=0xfdffbfff,bm1=0x40fdbe3e,bm2=0x60803,acl=0x3,sessions,pnfs=not"
+            + " configured,lease_time=15,lease_expired=0\n"
+            + "\tsec:\tflavor=1,pseudoflavor=1\n");
+    assertThat(NodeEnvironment.capture(base, Optional.of(v4), 1).clusterSettings())
+        .containsEntry("nfs:lease_time", "15");
+    assertThat(NodeEnvironment.capture(base, Optional.of(v3), 1).clusterSettings())
+        .doesNotContainKey("nfs:lease_time");
   }
 
   @Test

@@ -301,6 +301,32 @@ public final class FaultEffects {
         at);
   }
 
+  /**
+   * What bounds how long a lost NFS client holds its locks, as the survivor's mount tells: on v4
+   * the server's lease (the client learns it: {@code nfs:lease_time}), after which the server drops
+   * a silent client's locks when another client asks for them; on v3 nothing but the client's
+   * return (its statd notifies the server's, which then drops its locks).
+   */
+  private static String nfsBound(Map<String, String> env, FaultAction action) {
+    String vers = env.getOrDefault("nfs:vers", "");
+    String lead = action == FaultAction.FREEZE ? "A frozen client is silent, so " : "";
+    if (vers.startsWith("4")) {
+      String lease = env.get("nfs:lease_time");
+      return lead
+          + (lead.isEmpty() ? "The" : "the")
+          + " NFS server drops a silent v4 client's locks once its lease has run out"
+          + (lease == null ? "" : " (lease time " + lease + " s, nfsd's nfsv4leasetime)")
+          + " and another client asks for them";
+    }
+    if (vers.startsWith("3") || vers.startsWith("2")) {
+      return lead
+          + (lead.isEmpty() ? "On" : "on")
+          + " NFSv3 the server's lockd keeps a lost client's locks until that client comes back"
+          + " and its rpc.statd notifies the server (SM_NOTIFY): no timeout frees them";
+    }
+    return "";
+  }
+
   /** The survivor's cluster timeouts that bound how long a lost peer holds its locks. */
   static String bound(RunRecord run, String node, FaultAction action) {
     AgentRecord agent =
@@ -309,6 +335,9 @@ public final class FaultEffects {
       return "";
     }
     Map<String, String> env = agent.clusterSettings();
+    if ("nfs4".equals(agent.fsType()) || "nfs".equals(agent.fsType())) {
+      return nfsBound(env, action);
+    }
     // a node may run both stacks (the lab does): the file system measured says whose timeouts
     boolean o2cb = "ocfs2".equals(agent.fsType());
     boolean corosync = !o2cb;

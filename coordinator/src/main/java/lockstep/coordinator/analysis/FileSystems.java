@@ -117,11 +117,17 @@ final class FileSystems {
   /** NFS's file system types: v2/v3 mounts, v4 mounts. */
   private static final Set<String> NFS = Set.of("nfs", "nfs4");
 
-  /** The nodes whose agents report {@code setting} as one of {@code values}. */
+  /**
+   * The nodes whose agents report {@code setting} as one of {@code values} (an agent that reports
+   * no such setting is none of them: Set.of refuses to look for null).
+   */
   private static List<String> nodesWith(RunRecord run, String setting, Set<String> values) {
     return run.agents().stream()
         .filter(
-            a -> a.clusterSettings() != null && values.contains(a.clusterSettings().get(setting)))
+            a -> {
+              String v = a.clusterSettings() == null ? null : a.clusterSettings().get(setting);
+              return v != null && values.contains(v);
+            })
         .map(AgentRecord::node)
         .toList();
   }

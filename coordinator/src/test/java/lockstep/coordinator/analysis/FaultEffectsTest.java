@@ -123,6 +123,24 @@ class FaultEffectsTest {
                 + " declares a node dead when its disk heartbeat has been missing for 60 s .*");
   }
 
+  @Test
+  void onNfsTheVerdictNamesTheLeaseOnV4AndTheClientsReturnOnV3() {
+    // a client killed while another waits on its lock: the server's v4 lease (15 s) bounds it
+    RunRecord v4 =
+        killedAt5s(
+            series(40, 100, 5.0, 24.0, 100),
+            Map.of("nfs:vers", "4.2", "nfs:lease_time", "15"),
+            "nfs4");
+    assertThat(v4.analysis().findings().get(0).message())
+        .contains(
+            "node1's locks stalled",
+            "The NFS server drops a silent v4 client's locks once its lease has run out (lease time"
+                + " 15 s, nfsd's nfsv4leasetime) and another client asks for them");
+    RunRecord v3 = killedAt5s(series(40, 100, 5.0, 40, 0), Map.of("nfs:vers", "3"), "nfs");
+    assertThat(v3.analysis().findings().get(0).message())
+        .contains("until that client comes back and its rpc.statd notifies the server");
+  }
+
   /**
    * The victim of a partition: its agent reports through the management network while its locks
    * stand still (an inquorate node), until the lab fences it; the verdict says what it measured.

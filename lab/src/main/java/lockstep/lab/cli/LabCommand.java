@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import lockstep.lab.Lab;
 import lockstep.lab.LabConfig;
+import lockstep.lab.LabException;
 import lockstep.lab.LabNode;
 import lockstep.lab.LabSetting;
 import lockstep.lab.LabState;
@@ -228,6 +229,15 @@ public final class LabCommand implements Runnable {
               : up.map(LabState::servers).orElse(parsed.stream().anyMatch(Stack::served) ? 1 : 0);
       int n =
           nodes != null ? nodes : up.map(LabState::nodeCount).orElse(LabConfig.DEFAULT_NODES + k);
+      for (Stack s : parsed) {
+        if (s.served() && k == 0) {
+          throw new LabException(
+              "--servers: "
+                  + s.word()
+                  + " needs a server node (the last node serves: --servers 1; a lab that is up"
+                  + " keeps its nodes: lab down first)");
+        }
+      }
       LabConfig config =
           new LabConfig(
               where.dir(),

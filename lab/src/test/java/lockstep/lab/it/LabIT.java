@@ -25,9 +25,16 @@ class LabIT extends LabTest {
   @Test
   void badInputIsOneLineAndNonZeroAndMakesNothing() {
     Path elsewhere = work.resolve("no-lab");
-    Cli r = Cli.run("lab", "up", "nfs", "--dir", elsewhere.toString());
+    Cli r = Cli.run("lab", "up", "cephfs", "--dir", elsewhere.toString());
     assertThat(r.exitCode()).isNotZero();
-    assertThat(r.err().strip()).isEqualTo("lockstep: unknown stack 'nfs' (known: gfs2, ocfs2)");
+    assertThat(r.err().strip())
+        .isEqualTo("lockstep: unknown stack 'cephfs' (known: gfs2, ocfs2, nfs)");
+    r = Cli.run("lab", "up", "nfs", "--servers", "0", "--dir", elsewhere.toString());
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.err().strip())
+        .isEqualTo(
+            "lockstep: --servers: nfs needs a server node (the last node serves: --servers 1;"
+                + " a lab that is up keeps its nodes: lab down first)");
     r = Cli.run("lab", "up", "gfs2", "--nodes", "5", "--dir", elsewhere.toString());
     assertThat(r.exitCode()).isNotZero();
     assertThat(r.err().strip()).isEqualTo("lockstep: --nodes: 5 is outside 2..4");
