@@ -54,14 +54,14 @@ class LabCoherenceIT extends LabTest {
                         + "/"
                         + n.coherenceChecks()
                         + " in locks "
-                        + String.format(Locale.ROOT, "%.3f", lockShare(n)))
+                        + String.format(Locale.ROOT, "%.3f", TestLab.lockShare(n)))
             .toList());
     assertThat(checks).as("checks made across the ring").isPositive();
     // every node's locks are its own: the ring's data goes wrong, or the locks never wait
     List<NodeResult> incoherent = nodes.stream().filter(n -> n.coherenceErrors() > 0).toList();
     for (NodeResult n : nodes) {
       if (n.coherenceErrors() == 0) {
-        assertThat(lockShare(n))
+        assertThat(TestLab.lockShare(n))
             .as(
                 "share of %s's time inside lock calls, with no coherence error in %d checks",
                 n.node(), n.coherenceChecks())
@@ -101,16 +101,7 @@ class LabCoherenceIT extends LabTest {
         "GFS2 fcntl ping-pong read-write on %d nodes: 0 of %d checks failed, in locks %s%n",
         nodes.size(),
         nodes.stream().mapToLong(NodeResult::coherenceChecks).sum(),
-        nodes.stream().map(n -> String.format(Locale.ROOT, "%.3f", lockShare(n))).toList());
+        nodes.stream().map(n -> String.format(Locale.ROOT, "%.3f", TestLab.lockShare(n))).toList());
     assertThat(run.analysis().findings()).noneMatch(f -> f.severity() == Severity.INVALID);
-  }
-
-  /**
-   * The workers' share of the step inside lock calls, as the run's analysis reads it (its agent's
-   * telemetry); NaN when the node sent none, which fails the bound.
-   */
-  private static double lockShare(NodeResult n) {
-    Double share = n.resources() == null ? null : n.resources().lockWaitShare();
-    return share == null ? Double.NaN : share;
   }
 }

@@ -44,20 +44,8 @@ class LabFaultIT extends LabTest {
     // waits on node2's stalls); blocked on node2's byte 0 its first line came 1.6 s after the
     // worker's locks came back, its first pairs slow after the recovery, so its lines cannot say
     // when the grant came.
-    lab.must(
-        "node2",
-        "rm -f /root/peer-held; nohup python3 -c 'import fcntl, os, time; fd = os.open(\""
-            + PEER_FILE
-            + "\", os.O_RDWR | os.O_CREAT, 0o644); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 0);"
-            + " open(\"/root/peer-held\", \"w\").close(); time.sleep(900)'"
-            + " > /dev/null 2>&1 < /dev/null & for i in $(seq 100); do [ -e /root/peer-held ] &&"
-            + " exit 0; sleep 0.2; done; echo node2 did not take the lock >&2; exit 1");
-    lab.must(
-        "node1",
-        "nohup python3 -c 'import fcntl, os, time; fd = os.open(\""
-            + PEER_FILE
-            + "\", os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 0); print(\"granted %.6f\" %"
-            + " time.time(), flush=True)' > /root/fault-peer.log 2>&1 < /dev/null &");
+    lab.holdByteZero("node2", PEER_FILE);
+    lab.waitOnByteZero("node1", PEER_FILE, "/root/fault-peer.log");
     RunRecord run =
         hotLockWithFault("gfs2", "gfs2-kill", "fcntl", 35, "{at: 10s, node: node2, action: kill}");
     FaultEffect e = survivorOf(run, FaultAction.KILL);

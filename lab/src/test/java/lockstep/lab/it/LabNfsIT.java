@@ -145,20 +145,8 @@ class LabNfsIT extends LabTest {
     // The waiter: node1 blocked in fcntl(F_SETLKW) on a byte node2's process holds when node2 is
     // killed; it prints the wall clock when the server grants it. The ring's node1 waits the same
     // way on the byte node2's worker holds: a ring's node always holds one.
-    lab.must(
-        "node2",
-        "rm -f /root/peer-held; nohup python3 -c 'import fcntl, os, time; fd = os.open(\""
-            + PEER_FILE
-            + "\", os.O_RDWR | os.O_CREAT, 0o644); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 0);"
-            + " open(\"/root/peer-held\", \"w\").close(); time.sleep(900)'"
-            + " > /dev/null 2>&1 < /dev/null & for i in $(seq 100); do [ -e /root/peer-held ] &&"
-            + " exit 0; sleep 0.2; done; echo node2 did not take the lock >&2; exit 1");
-    lab.must(
-        "node1",
-        "nohup python3 -c 'import fcntl, os, time; fd = os.open(\""
-            + PEER_FILE
-            + "\", os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 0); print(\"granted %.6f\" %"
-            + " time.time(), flush=True)' > /root/nfs-peer.log 2>&1 < /dev/null &");
+    lab.holdByteZero("node2", PEER_FILE);
+    lab.waitOnByteZero("node1", PEER_FILE, "/root/nfs-peer.log");
     RunRecord run =
         lab.run(
             "nfs",
@@ -289,7 +277,7 @@ class LabNfsIT extends LabTest {
     assertThat(checks).as("checks made across the ring").isPositive();
     for (NodeResult n : nodes) {
       if (n.coherenceErrors() == 0) {
-        assertThat(lockShare(n))
+        assertThat(TestLab.lockShare(n))
             .as("share of %s's time in lock calls, with no error in %d checks", n.node(), checks)
             .isLessThan(0.05);
       } else {
@@ -328,10 +316,5 @@ class LabNfsIT extends LabTest {
         .mapToDouble(NodeResult::throughput)
         .findFirst()
         .orElseThrow(() -> new AssertionError("no " + node + " in step " + step));
-  }
-
-  private static double lockShare(NodeResult n) {
-    Double share = n.resources() == null ? null : n.resources().lockWaitShare();
-    return share == null ? Double.NaN : share;
   }
 }

@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lockstep.coordinator.it.Cli;
 import lockstep.coordinator.it.RepoFiles;
+import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.report.ResultsStore;
 import lockstep.testsupport.Required;
@@ -128,6 +129,47 @@ final class TestLab {
     List<String> args = new ArrayList<>(List.of("ssh", node));
     args.addAll(List.of(command));
     return lab(args.toArray(String[]::new));
+  }
+
+  /**
+   * A process on {@code node} that takes the fcntl lock on byte 0 of {@code file} (python3's
+   * fcntl.lockf, the worker's call) and keeps it, in the background; returns once it holds it.
+   */
+  void holdByteZero(String node, String file) {
+    must(
+        node,
+        "rm -f /root/peer-held; nohup python3 -c 'import fcntl, os, time; fd = os.open(\""
+            + file
+            + "\", os.O_RDWR | os.O_CREAT, 0o644); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 0);"
+            + " open(\"/root/peer-held\", \"w\").close(); time.sleep(900)'"
+            + " > /dev/null 2>&1 < /dev/null & for i in $(seq 100); do [ -e /root/peer-held ] &&"
+            + " exit 0; sleep 0.2; done; echo "
+            + node
+            + " did not take the lock >&2; exit 1");
+  }
+
+  /**
+   * A waiter on {@code node} blocked in fcntl(F_SETLKW) on byte 0 of {@code file}, in the
+   * background: it writes {@code granted SECONDS} (its wall clock) to {@code log} when it gets it.
+   */
+  void waitOnByteZero(String node, String file, String log) {
+    must(
+        node,
+        "nohup python3 -c 'import fcntl, os, time; fd = os.open(\""
+            + file
+            + "\", os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 0); print(\"granted %.6f\" %"
+            + " time.time(), flush=True)' > "
+            + log
+            + " 2>&1 < /dev/null &");
+  }
+
+  /**
+   * The workers' share of the step inside lock calls, as the run's analysis reads it (its agent's
+   * telemetry); NaN when the node sent none, which fails any bound.
+   */
+  static double lockShare(NodeResult n) {
+    Double share = n.resources() == null ? null : n.resources().lockWaitShare();
+    return share == null ? Double.NaN : share;
   }
 
   /** {@link #ssh} that must succeed; its output. */
