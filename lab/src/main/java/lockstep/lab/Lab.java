@@ -191,7 +191,7 @@ public final class Lab {
         .orElseThrow(
             () ->
                 new LabException(
-                    "no lab is up in " + config.dir() + " (lockstep lab up gfs2|ocfs2)"));
+                    "no lab is up in " + config.dir() + " (lockstep lab up gfs2|ocfs2|nfs)"));
   }
 
   /**
@@ -273,9 +273,21 @@ public final class Lab {
           new StackUp(paths, Guests.of(state, paths, files, commands), log)
               .whenRemounted(deploy::answerAll);
       for (LabSetting.Change c : changes) {
-        state = stacks.set(c, state);
+        if (!c.setting().mountsNfs()) {
+          state = stacks.set(c, state);
+          state.write(paths.state());
+          log.say("set " + c.setting().key() + "=" + c.word());
+        }
+      }
+      // NFS's mount options of one set, in one remount
+      List<LabSetting.Change> mounts =
+          changes.stream().filter(c -> c.setting().mountsNfs()).toList();
+      if (!mounts.isEmpty()) {
+        state = stacks.setNfsMount(mounts, state);
         state.write(paths.state());
-        log.say("set " + c.setting().key() + "=" + c.word());
+        for (LabSetting.Change c : mounts) {
+          log.say("set " + c.setting().key() + "=" + c.word());
+        }
       }
       writeInventories(state);
     }
@@ -293,8 +305,8 @@ public final class Lab {
     if (state.stacks().size() != 1) {
       throw new LabException(
           state.stacks().isEmpty()
-              ? "no stack is up (lockstep lab up gfs2|ocfs2)"
-              : "both stacks are up: say which with --stack gfs2|ocfs2");
+              ? "no stack is up (lockstep lab up gfs2|ocfs2|nfs)"
+              : String.join(", ", state.stacks()) + " are up: say which with --stack");
     }
     return Stack.parse(state.stacks().get(0));
   }

@@ -223,9 +223,7 @@ final class StackUp {
     List<LabNode> members = state.clients();
     LabState next = state.withSetting(c.setting().key(), v);
     if (c.setting().mountsNfs()) {
-      unmounted(Stack.NFS, state, () -> guests.each(members, T, nfsMount(next)));
-      log.say("NFS mounted on " + names(members) + " with " + nfsOptions(next));
-      return next;
+      return setNfsMount(List.of(c), state);
     }
     if (c.setting().restartsNfsd()) {
       LabNode server = state.nfsServer();
@@ -272,6 +270,26 @@ final class StackUp {
       }
       default -> throw new IllegalStateException(c.setting().key() + " is handled above");
     }
+    return next;
+  }
+
+  /**
+   * NFS's mount options {@code changes} (each {@link LabSetting#mountsNfs}) in one remount on every
+   * client, under the running agents; none if the options come out as they are.
+   */
+  LabState setNfsMount(List<LabSetting.Change> changes, LabState state) {
+    LabState next = state;
+    for (LabSetting.Change c : changes) {
+      next = next.withSetting(c.setting().key(), c.word());
+    }
+    if (nfsOptions(next).equals(nfsOptions(state))) {
+      log.say("NFS is mounted with " + nfsOptions(state) + " already");
+      return next;
+    }
+    List<LabNode> members = state.clients();
+    LabState mounted = next;
+    unmounted(Stack.NFS, state, () -> guests.each(members, T, nfsMount(mounted)));
+    log.say("NFS mounted on " + names(members) + " with " + nfsOptions(next));
     return next;
   }
 

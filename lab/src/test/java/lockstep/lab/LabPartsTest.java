@@ -413,6 +413,26 @@ class LabPartsTest {
     assertThat(stacks.set(LabSetting.parse("plock_ownership=1"), s)).isEqualTo(s);
     assertThatThrownBy(() -> stacks.set(LabSetting.parse("localalloc=0"), s))
         .isInstanceOf(LabException.class);
+    // NFS's mount options of one set: one remount, none when the options come out as they are
+    LabState nfs =
+        new LabState(
+            "ns", "/i", "/k", "tcg", "t", 1536, 1, 3, 1, Map.of(), List.of("nfs"), Map.of(), "now");
+    for (LabSetting k : LabSetting.values()) {
+      if (k.stack() == Stack.NFS) {
+        nfs = nfs.withSetting(k.key(), k.initial());
+      }
+    }
+    LabState before = nfs;
+    assertThat(
+            stacks.setNfsMount(
+                List.of(LabSetting.parse("nfs_vers=4.2"), LabSetting.parse("nfs_lock=on")), before))
+        .isEqualTo(before);
+    assertThatThrownBy(
+            () ->
+                stacks.setNfsMount(
+                    List.of(LabSetting.parse("nfs_vers=3"), LabSetting.parse("nfs_lock=off")),
+                    before))
+        .isInstanceOf(LabException.class);
   }
 
   @Test
