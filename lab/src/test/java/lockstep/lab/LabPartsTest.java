@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import lockstep.coordinator.inventory.Inventory;
 import lockstep.coordinator.inventory.InventoryNode;
 import lockstep.coordinator.inventory.InventoryParser;
@@ -467,6 +468,28 @@ class LabPartsTest {
             .withSetting("nfs_local_lock", "all");
     assertThat(StackUp.nfsOptions(v3))
         .isEqualTo("vers=3,local_lock=all,nolock,actimeo=0,lookupcache=all");
+  }
+
+  @Test
+  void aLabsShapeFollowsItsOptionsElseTheRunningLabElseItsStacks() {
+    List<Stack> nfs = List.of(Stack.NFS);
+    assertThat(LabShape.of(null, null, nfs, Optional.empty())).isEqualTo(new LabShape(3, 1));
+    assertThat(LabShape.of(null, null, List.of(Stack.GFS2), Optional.empty()))
+        .isEqualTo(new LabShape(2, 0));
+    assertThat(LabShape.of(4, null, List.of(Stack.GFS2, Stack.NFS), Optional.empty()))
+        .isEqualTo(new LabShape(4, 1));
+    LabState up =
+        new LabState(
+            "ns", "/i", "/k", "tcg", "t", 1536, 1, 3, 1, Map.of(), List.of(), Map.of(), "now");
+    assertThat(LabShape.of(null, null, List.of(Stack.GFS2), Optional.of(up)))
+        .isEqualTo(new LabShape(3, 1));
+    assertThatThrownBy(() -> LabShape.of(null, 0, nfs, Optional.empty()))
+        .isInstanceOf(LabException.class)
+        .hasMessage(
+            "--servers: nfs needs a server node (the last node serves: --servers 1; a lab that is"
+                + " up keeps its nodes: lab down first)");
+    assertThatThrownBy(() -> LabShape.of(null, null, nfs, Optional.of(state())))
+        .hasMessageStartingWith("--servers: nfs needs a server node");
   }
 
   @Test

@@ -3,14 +3,12 @@ package lockstep.lab.cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import lockstep.lab.Lab;
 import lockstep.lab.LabConfig;
-import lockstep.lab.LabException;
 import lockstep.lab.LabNode;
 import lockstep.lab.LabSetting;
-import lockstep.lab.LabState;
+import lockstep.lab.LabShape;
 import lockstep.lab.Stack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -221,23 +219,12 @@ public final class LabCommand implements Runnable {
         parsed.add(Stack.parse(s));
       }
       // a lab that is up keeps its shape unless an option says otherwise (then up refuses it)
-      Optional<LabState> up =
-          new Lab(LabConfig.of(where.dir(), where.cache()), System.out).running();
-      int k =
-          servers != null
-              ? servers
-              : up.map(LabState::servers).orElse(parsed.stream().anyMatch(Stack::served) ? 1 : 0);
-      int n =
-          nodes != null ? nodes : up.map(LabState::nodeCount).orElse(LabConfig.DEFAULT_NODES + k);
-      for (Stack s : parsed) {
-        if (s.served() && k == 0) {
-          throw new LabException(
-              "--servers: "
-                  + s.word()
-                  + " needs a server node (the last node serves: --servers 1; a lab that is up"
-                  + " keeps its nodes: lab down first)");
-        }
-      }
+      LabShape shape =
+          LabShape.of(
+              nodes,
+              servers,
+              parsed,
+              new Lab(LabConfig.of(where.dir(), where.cache()), System.out).running());
       LabConfig config =
           new LabConfig(
               where.dir(),
@@ -245,8 +232,8 @@ public final class LabCommand implements Runnable {
               accel,
               memory,
               cpus,
-              n,
-              k,
+              shape.nodes(),
+              shape.servers(),
               diskMbps,
               localalloc,
               plockRateLimit,
