@@ -69,29 +69,62 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
       return;
     }
     List<Stack> stacks = state.upStacks();
-    Path inv = paths.inventory(stacks.get(0));
-    certificates(inv);
+    certificates(write("nodes.yaml", LabInventory.nodes(state.nodes())));
     double t0 = log.seconds();
     String words = String.join(" and ", stacks.stream().map(Stack::word).toList());
+    List<LabNode> watchers =
+        stacks.stream().flatMap(s -> s.watchers(state).stream()).distinct().toList();
     log.say(
         "deploying the agents with ansible-playbook deploy/ansible/site.yml (unit "
             + LabAgent.SERVICE
             + ", roots on "
             + words
+            + (watchers.isEmpty()
+                ? ""
+                : "; watch-only on " + StackUp.names(watchers) + ", root " + Stack.WATCH_ROOT)
             + ") ...");
-    commands
-        .run(
-            Netns.exec(
-                state.namespace(), ansible(stacks, inv, Path.of(state.sshKey()), state.cpus())),
-            "",
-            ANSIBLE_TIMEOUT,
-            files.repo(),
-            ansibleEnv(Path.of(state.sshKey()), paths.knownHosts(), paths.dir()))
-        .orThrow("ansible-playbook (log: " + log.file() + ")");
+    // the clients' and the servers' agents differ in their roots only: one playbook each, at once
+    List<List<String>> playbooks = new ArrayList<>();
+    playbooks.add(
+        ansible(
+            clientServices(stacks),
+            write("deploy-clients.yaml", LabInventory.nodes(state.clients())),
+            Path.of(state.sshKey()),
+            state.cpus()));
+    if (!watchers.isEmpty()) {
+      playbooks.add(
+          ansible(
+              watchService(),
+              write("deploy-watchers.yaml", LabInventory.nodes(watchers)),
+              Path.of(state.sshKey()),
+              state.cpus()));
+    }
+    Parallel.each(
+        playbooks,
+        c ->
+            commands
+                .run(
+                    Netns.exec(state.namespace(), c),
+                    "",
+                    ANSIBLE_TIMEOUT,
+                    files.repo(),
+                    ansibleEnv(Path.of(state.sshKey()), paths.knownHosts(), paths.dir()))
+                .orThrow("ansible-playbook (log: " + log.file() + ")"));
     log.say(
         String.format(
             Locale.ROOT, "%s agents installed and started (%.0f s)", words, log.seconds() - t0));
     answerAll(state);
+  }
+
+  /** An inventory file of the lab's own, for the deploy (not one a user runs with). */
+  private Path write(String name, String yaml) {
+    Path p = paths.dir().resolve(name);
+    try {
+      Files.writeString(p, yaml);
+    } catch (java.io.IOException e) {
+      throw new LabException("cannot write " + p + ": " + e.getMessage());
+    }
+    return p;
   }
 
   /**
@@ -172,15 +205,10 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
   }
 
   /**
-   * The playbook over {@code inventory}'s nodes (every stack's are the same), their one agent
-   * service (lockstep_services: its unit, port, first root and mount point, more_roots: the other
-   * stacks').
+   * The clients' one agent service (lockstep_services: its unit, port, first root and mount point,
+   * more_roots: the other stacks').
    */
-  List<String> ansible(List<Stack> stacks, Path inventory, Path sshKey, int cpus) {
-    List<String> c = new ArrayList<>(List.of("ansible-playbook", files.playbook().toString()));
-    c.addAll(List.of("-e", "lockstep_inventory=" + inventory));
-    c.addAll(List.of("-e", "lockstep_tls_dir=" + paths.certs()));
-    c.addAll(List.of("-e", "lockstep_agent_package=" + files.agentPackage()));
+  static String clientServices(List<Stack> stacks) {
     // the unit starts only on mounted file systems: at a guest's boot (a node recovered after a
     // fault) it would start on the bare mount points, a JVM start beside the boot and the
     // cluster's join, only to be stopped until the file systems are mounted
@@ -197,16 +225,32 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
                             s.agentRoot(),
                             s.mountPoint()))
                 .toList());
-    String services =
-        String.format(
-            Locale.ROOT,
-            "{\"service\": \"%s\", \"root\": \"%s\", \"listen\": \"0.0.0.0:%d\","
-                + " \"root_mount_point\": \"%s\", \"more_roots\": [%s]}",
-            LabAgent.SERVICE,
-            first.agentRoot(),
-            LabAgent.GUEST_PORT,
-            first.mountPoint(),
-            more);
+    return service(first.agentRoot(), first.mountPoint(), more);
+  }
+
+  /** A server's watch-only agent: its root beside what it exports, on the same disk. */
+  static String watchService() {
+    return service(Stack.WATCH_ROOT, Stack.WATCH_MOUNT_POINT, "");
+  }
+
+  private static String service(String root, String mountPoint, String moreRoots) {
+    return String.format(
+        Locale.ROOT,
+        "{\"service\": \"%s\", \"root\": \"%s\", \"listen\": \"0.0.0.0:%d\","
+            + " \"root_mount_point\": \"%s\", \"more_roots\": [%s]}",
+        LabAgent.SERVICE,
+        root,
+        LabAgent.GUEST_PORT,
+        mountPoint,
+        moreRoots);
+  }
+
+  /** The playbook over {@code inventory}'s nodes, each with the agent service {@code services}. */
+  List<String> ansible(String services, Path inventory, Path sshKey, int cpus) {
+    List<String> c = new ArrayList<>(List.of("ansible-playbook", files.playbook().toString()));
+    c.addAll(List.of("-e", "lockstep_inventory=" + inventory));
+    c.addAll(List.of("-e", "lockstep_tls_dir=" + paths.certs()));
+    c.addAll(List.of("-e", "lockstep_agent_package=" + files.agentPackage()));
     c.addAll(
         List.of(
             "-e",

@@ -57,22 +57,45 @@ final class LabInventory {
         .append("}\nnodes:\n");
     Map<String, String> labels = labels(stack, state);
     for (LabNode n : state.clients()) {
-      b.append("  - name: ")
-          .append(n.name())
-          .append("\n    address: 127.0.0.1:")
-          .append(n.agentPort())
-          .append("\n    listen: 0.0.0.0:")
-          .append(LabAgent.GUEST_PORT)
-          .append("\n    root: ")
-          .append(stack.agentRoot())
-          .append("\n    ssh: root@127.0.0.1\n    ssh-port: ")
-          .append(n.sshPort())
-          .append("\n    labels: {");
-      List<String> kv =
-          labels.entrySet().stream().map(e -> e.getKey() + ": " + quote(e.getValue())).toList();
-      b.append(String.join(", ", kv)).append("}\n");
+      node(b, n, stack.agentRoot(), labels);
+    }
+    for (LabNode n : stack.watchers(state)) {
+      b.append("  # serves ").append(stack.word()).append(": its resources in every step\n");
+      node(b, n, Stack.WATCH_ROOT, labels);
+      b.append("    role: watch\n");
     }
     return b.toString();
+  }
+
+  /**
+   * These guests with their agents' addresses and ssh ports, for the lab's own use: {@code lockstep
+   * certs --inventory} (every guest) and the playbook (the clients, or the servers). The roots are
+   * the playbook's own (lockstep_services), not these.
+   */
+  static String nodes(List<LabNode> nodes) {
+    StringBuilder b =
+        new StringBuilder("# guests of the lab, written by lockstep lab for its deploy\nnodes:\n");
+    for (LabNode n : nodes) {
+      node(b, n, n.client() ? Stack.values()[0].agentRoot() : Stack.WATCH_ROOT, Map.of());
+    }
+    return b.toString();
+  }
+
+  private static void node(StringBuilder b, LabNode n, String root, Map<String, String> labels) {
+    b.append("  - name: ")
+        .append(n.name())
+        .append("\n    address: 127.0.0.1:")
+        .append(n.agentPort())
+        .append("\n    listen: 0.0.0.0:")
+        .append(LabAgent.GUEST_PORT)
+        .append("\n    root: ")
+        .append(root)
+        .append("\n    ssh: root@127.0.0.1\n    ssh-port: ")
+        .append(n.sshPort())
+        .append("\n    labels: {");
+    List<String> kv =
+        labels.entrySet().stream().map(e -> e.getKey() + ": " + quote(e.getValue())).toList();
+    b.append(String.join(", ", kv)).append("}\n");
   }
 
   private static String quote(String v) {

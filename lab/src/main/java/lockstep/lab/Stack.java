@@ -1,6 +1,7 @@
 package lockstep.lab;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -26,6 +27,19 @@ public enum Stack {
 
   /** The directory the NFS server exports (on its private disk). */
   static final String NFS_EXPORT = "/mnt/priv/nfs";
+
+  /**
+   * Where a server's watch-only agent (inventory role: watch) has its root: on the disk the server
+   * exports, so that the agent's samples name that device, beside the export and not in it.
+   */
+  static final String WATCH_MOUNT_POINT = "/mnt/priv";
+
+  static final String WATCH_ROOT = WATCH_MOUNT_POINT + "/lockstep";
+
+  /** The nodes that serve the stack and only watch in its runs: its server (NFS), else none. */
+  List<LabNode> watchers(LabState state) {
+    return served() ? List.of(state.nfsServer()) : List.of();
+  }
 
   /** The stack's name as users type it and as the guest scripts, services and paths use it. */
   public String word() {

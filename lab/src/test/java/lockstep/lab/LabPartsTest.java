@@ -2,6 +2,7 @@ package lockstep.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -271,6 +272,48 @@ class LabPartsTest {
   }
 
   @Test
+  void theNfsInventoryHasItsServerAsAWatchOnlyNodeOnTheDiskItExports() throws Exception {
+    LabState base = state();
+    LabState state =
+        new LabState(
+                base.namespace(),
+                base.imageDir(),
+                base.sshKey(),
+                base.accel(),
+                base.accelWhy(),
+                base.memoryMib(),
+                base.cpus(),
+                3,
+                1,
+                Map.of(),
+                List.of(),
+                base.settings(),
+                base.bootedAt())
+            .withStack(Stack.NFS);
+    Path dir = Files.createDirectories(tmp.resolve("nfs"));
+    Path file = dir.resolve("inventory.yaml");
+    Files.writeString(file, LabInventory.yaml(Stack.NFS, state, dir, tmp.resolve("certs")));
+    Inventory inv = new InventoryParser().parse(file);
+    assertThat(inv.nodes())
+        .extracting(InventoryNode::name, InventoryNode::root, InventoryNode::watchOnly)
+        .containsExactly(
+            tuple("node1", "/mnt/nfs/lockstep", false),
+            tuple("node2", "/mnt/nfs/lockstep", false),
+            tuple("node3", "/mnt/priv/lockstep", true));
+    assertThat(inv.watchOnlyAddresses()).containsExactly("127.0.0.1:7073");
+    // GFS2's has no server: its clients only
+    Files.writeString(file, LabInventory.yaml(Stack.GFS2, state, dir, tmp.resolve("certs")));
+    assertThat(new InventoryParser().parse(file).nodes())
+        .extracting(InventoryNode::name)
+        .containsExactly("node1", "node2");
+    // certificates for every guest
+    Files.writeString(file, LabInventory.nodes(state.nodes()));
+    assertThat(new InventoryParser().parse(file).nodes())
+        .extracting(InventoryNode::name)
+        .containsExactly("node1", "node2", "node3");
+  }
+
+  @Test
   void stateSurvivesAWriteAndARead() {
     LabState s = state().withPid("node1", 42).withStack(Stack.GFS2).withSetting("disk-mbps", "5");
     Path f = tmp.resolve("state.json");
@@ -355,7 +398,11 @@ class LabPartsTest {
     LabFiles files = new LabFiles(repo, repo.resolve("c.jar"), repo.resolve("l.jar"));
     AgentDeploy d = new AgentDeploy(LAB, files, null, null);
     List<String> c =
-        d.ansible(List.of(Stack.GFS2, Stack.OCFS2), LAB.inventory(Stack.GFS2), Path.of("/key"), 1);
+        d.ansible(
+            AgentDeploy.clientServices(List.of(Stack.GFS2, Stack.OCFS2)),
+            LAB.inventory(Stack.GFS2),
+            Path.of("/key"),
+            1);
     assertThat(c.subList(0, 2))
         .containsExactly("ansible-playbook", repo.resolve("deploy/ansible/site.yml").toString());
     assertThat(String.join(" ", c))
@@ -374,9 +421,19 @@ class LabPartsTest {
         .contains("--private-key /key");
     assertThat(
             String.join(
-                " ", d.ansible(List.of(Stack.GFS2), LAB.inventory(Stack.GFS2), Path.of("/k"), 2)))
+                " ",
+                d.ansible(
+                    AgentDeploy.clientServices(List.of(Stack.GFS2)),
+                    LAB.inventory(Stack.GFS2),
+                    Path.of("/k"),
+                    2)))
         .contains("\"lockstep_cpu_affinity\": \"1\"}")
         .doesNotContain("ocfs2");
+    // an NFS server's agent watches only, its root on the disk it exports
+    assertThat(AgentDeploy.watchService())
+        .isEqualTo(
+            "{\"service\": \"lockstep-agent\", \"root\": \"/mnt/priv/lockstep\", \"listen\":"
+                + " \"0.0.0.0:7070\", \"root_mount_point\": \"/mnt/priv\", \"more_roots\": []}");
     Map<String, String> env = AgentDeploy.ansibleEnv(Path.of("/key"), LAB.knownHosts(), LAB.dir());
     assertThat(env.get("ANSIBLE_SSH_ARGS"))
         .contains("UserKnownHostsFile=/lab/known_hosts")

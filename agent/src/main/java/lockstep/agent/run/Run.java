@@ -21,6 +21,7 @@ import lockstep.agent.v1.WorkloadError;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.workload.CleanupReport;
+import lockstep.agent.workload.WatchOnly;
 import lockstep.agent.workload.Workload;
 import lockstep.common.WallClock;
 import lockstep.common.WorkloadKind;
@@ -359,6 +360,26 @@ public final class Run {
     if (endedNow) {
       finished.complete(null);
     }
+    return state();
+  }
+
+  /**
+   * Ends a watch-only run ({@link WatchOnly}) as its step's workload has ended elsewhere, and waits
+   * (bounded) for its result; returns the state. A run with a workload is not ended this way.
+   */
+  public RunState finish() {
+    if (!(prepared.workload() instanceof WatchOnly watch)) {
+      throw new RunException.Invalid(
+          "run " + prepared.runId() + " runs a workload: Finish ends only a watch-only run");
+    }
+    synchronized (this) {
+      if (state == RunState.RUN_STATE_PREPARED) {
+        throw new RunException.IllegalTransition(
+            "run " + prepared.runId() + " was not started: nothing to finish");
+      }
+    }
+    watch.finish();
+    awaitEnd();
     return state();
   }
 

@@ -28,6 +28,7 @@ import lockstep.agent.v1.PrepareRequest;
 import lockstep.agent.v1.WorkloadSpec;
 import lockstep.agent.workload.CleanupReport;
 import lockstep.agent.workload.ResourceGuards;
+import lockstep.agent.workload.WatchOnly;
 import lockstep.agent.workload.Workload;
 import lockstep.agent.workload.WorkloadFactory;
 import lockstep.common.DaemonThreads;
@@ -181,7 +182,7 @@ public final class RunRegistry implements AutoCloseable {
       Run existing = runs.get(request.getRunId());
       if (existing != null) {
         if (!existing.prepared().spec().equals(request.getWorkload())
-            || rootOfRun.get(request.getRunId()) != root) {
+            || rootOfRun.getOrDefault(request.getRunId(), root) != root) {
           throw new RunException.Conflict(
               "run "
                   + request.getRunId()
@@ -244,6 +245,10 @@ public final class RunRegistry implements AutoCloseable {
   }
 
   private Workload create(PrepareRequest request, AgentRoot root, CallDeadline deadline) {
+    if (request.getWatchOnly()) {
+      // nothing is created under the root: no manifest, no run directory, no guard to pass
+      return new WatchOnly();
+    }
     Workload workload;
     RootedPaths runPaths = root.paths().forRun(request.getRunId());
     try {

@@ -42,6 +42,8 @@ import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.CleanupResponse;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.DescribeResponse;
+import lockstep.agent.v1.FinishRequest;
+import lockstep.agent.v1.FinishResponse;
 import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.KeepAliveRequest;
@@ -113,6 +115,7 @@ final class AgentService implements BindableService {
             asyncServerStreamingCall(this::watchProgress))
         .addMethod(AgentServiceGrpc.getGetResultMethod(), unary(this::getResult))
         .addMethod(AgentServiceGrpc.getAbortMethod(), unary(this::abort))
+        .addMethod(AgentServiceGrpc.getFinishMethod(), unary(this::finish))
         .addMethod(AgentServiceGrpc.getCleanupMethod(), unary(this::cleanup))
         .addMethod(AgentServiceGrpc.getKeepAliveMethod(), unary(this::keepAlive))
         .addMethod(AgentServiceGrpc.getListRunsMethod(), unary(this::listRuns))
@@ -277,6 +280,12 @@ final class AgentService implements BindableService {
         .setState(run.state())
         .setFilesRemoved(report.filesRemoved())
         .addAllLeftovers(report.leftovers())
+        .build();
+  }
+
+  private FinishResponse finish(FinishRequest request) {
+    return FinishResponse.newBuilder()
+        .setState(ownedRun(request.getRunId(), "finish").finish())
         .build();
   }
 

@@ -18,6 +18,7 @@ import lockstep.agent.v1.AbortRequest;
 import lockstep.agent.v1.AgentServiceGrpc;
 import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.DescribeRequest;
+import lockstep.agent.v1.FinishRequest;
 import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.HotLockWorkload;
 import lockstep.agent.v1.KeepAliveRequest;
@@ -83,6 +84,69 @@ class AgentServiceTest {
     assertThat(d.getCapabilitiesList())
         .contains("workload:write", "workload:lock-files", "lock:ofd");
     assertThat(d.getFsType()).isNotEmpty();
+  }
+
+  @Test
+  void aWatchOnlyRunSamplesTheNodeUntilFinishedAndCreatesNothing() throws Exception {
+    PrepareRequest watch =
+        PrepareRequest.newBuilder()
+            .setRunId("w1")
+            .setWorkload(write("w.{node}", 4 << 20))
+            .setWatchOnly(true)
+            .build();
+    var prepared = call().prepare(watch);
+    assertThat(prepared.getPathsList()).isEmpty();
+    assertThat(prepared.getWorkerPidsList()).isEmpty();
+    assertThat(call().prepare(watch).getState())
+        .as("a repeated Prepare is the same run")
+        .isEqualTo(RunState.RUN_STATE_PREPARED);
+    assertStatus(
+        () -> call().finish(FinishRequest.newBuilder().setRunId("w1").build()),
+        Status.Code.FAILED_PRECONDITION,
+        "was not started");
+    long startAt = WallClock.nowNanos() + 100_000_000;
+    call().start(StartRequest.newBuilder().setRunId("w1").setStartAtUnixNanos(startAt).build());
+    // runs until told: well past what a 4 MiB write would take
+    Thread.sleep(1_500);
+    assertThat(call().getResult(GetResultRequest.newBuilder().setRunId("w1").build()).getState())
+        .isEqualTo(RunState.RUN_STATE_RUNNING);
+    long finishedAt = WallClock.nowNanos();
+    assertThat(call().finish(FinishRequest.newBuilder().setRunId("w1").build()).getState())
+        .isEqualTo(RunState.RUN_STATE_SUCCEEDED);
+
+    WorkloadResult r =
+        call().getResult(GetResultRequest.newBuilder().setRunId("w1").build()).getResult();
+    assertThat(r.getOps()).isZero();
+    assertThat(r.getBytes()).isZero();
+    assertThat(r.getOpName()).isEqualTo("watch");
+    assertThat(r.getEndUnixNanos()).isBetween(finishedAt, finishedAt + 5_000_000_000L);
+    // a sample every 100 ms from the start instant to the finish (about 1.4 s)
+    assertThat(r.getTelemetry().getSamplesCount()).isGreaterThanOrEqualTo(10);
+    assertThat(root.resolve("lockstep-w1")).doesNotExist();
+    assertThat(call().cleanup(CleanupRequest.newBuilder().setRunId("w1").build()).getFilesRemoved())
+        .isZero();
+    call().cleanup(CleanupRequest.newBuilder().setRunId("w1").setRunDirOnly(true).build());
+    try (var files = Files.list(root)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .as("nothing under the root, not even a manifest")
+          .noneMatch(n -> n.contains("w1") || n.startsWith(".lockstep-runs"));
+    }
+  }
+
+  @Test
+  void finishEndsOnlyAWatchOnlyRun() {
+    call()
+        .prepare(PrepareRequest.newBuilder().setRunId("r9").setWorkload(write("f", 4096)).build());
+    call()
+        .start(
+            StartRequest.newBuilder()
+                .setRunId("r9")
+                .setStartAtUnixNanos(WallClock.nowNanos() + 50_000_000)
+                .build());
+    assertStatus(
+        () -> call().finish(FinishRequest.newBuilder().setRunId("r9").build()),
+        Status.Code.INVALID_ARGUMENT,
+        "Finish ends only a watch-only run");
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import lockstep.agent.v1.AbortResponse;
 import lockstep.agent.v1.CleanupResponse;
 import lockstep.agent.v1.DescribeResponse;
+import lockstep.agent.v1.FinishResponse;
 import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.KeepAliveResponse;
 import lockstep.agent.v1.ListRunsResponse;
@@ -66,6 +67,9 @@ public interface Agent extends AutoCloseable {
   AbortResponse abort(String runId, String reason, boolean removeFiles);
 
   CompletableFuture<AbortResponse> abortAsync(String runId, String reason);
+
+  /** Ends a watch-only run (its node only sampled its resources) once the step's work is done. */
+  CompletableFuture<FinishResponse> finishAsync(String runId);
 
   /** Removes the run's files and ends it; its directory stays until {@link #removeRunDir}. */
   CleanupResponse cleanup(String runId);

@@ -32,6 +32,8 @@ import lockstep.agent.v1.CleanupRequest;
 import lockstep.agent.v1.CleanupResponse;
 import lockstep.agent.v1.DescribeRequest;
 import lockstep.agent.v1.DescribeResponse;
+import lockstep.agent.v1.FinishRequest;
+import lockstep.agent.v1.FinishResponse;
 import lockstep.agent.v1.GetResultRequest;
 import lockstep.agent.v1.GetResultResponse;
 import lockstep.agent.v1.KeepAliveRequest;
@@ -442,6 +444,14 @@ public final class GrpcAgent implements Agent {
   @Override
   public CompletableFuture<AbortResponse> abortAsync(String runId, String reason) {
     return async("abort", AgentServiceGrpc.getAbortMethod(), abortRequest(runId, reason, false));
+  }
+
+  @Override
+  public CompletableFuture<FinishResponse> finishAsync(String runId) {
+    return async(
+        "finish",
+        AgentServiceGrpc.getFinishMethod(),
+        FinishRequest.newBuilder().setRunId(runId).build());
   }
 
   private static CleanupRequest cleanupRequest(String runId, boolean runDirOnly) {

@@ -173,24 +173,28 @@ public final class Bottlenecks {
         String aloneText =
             alone == null || !alone.hasDevice()
                 ? ""
-                : f(" (%.0f%% alone)", alone.deviceBusyPercent());
+                : f(
+                    disk.watchOnly() ? " (%.0f%% with one node's workload)" : " (%.0f%% alone)",
+                    alone.deviceBusyPercent());
         yield f(
-            "storage-bound: node %s's device %s busy %.0f%%%s%s, %.1f MB/s",
+            "storage-bound: node %s's device %s busy %.0f%%%s%s, %.1f MB/s%s",
             disk.node(),
             disk.device(),
             disk.deviceBusyPercent(),
             while_,
             aloneText,
-            disk.deviceMBps());
+            disk.deviceMBps(),
+            served(disk));
       }
       case NETWORK_BOUND ->
           f(
-              "network-bound: %.0f MB/s on %s of node %s, %.0f%% of its %s link",
+              "network-bound: %.0f MB/s on %s of node %s, %.0f%% of its %s link%s",
               s.net().ifaceMBps(),
               s.net().iface(),
               s.net().node(),
               s.net().linkPercent(),
-              link(s.net().linkMbps()));
+              link(s.net().linkMbps()),
+              served(s.net()));
       case CPU_BOUND -> {
         double own = cpu.workloadShareOfBusy();
         String why =
@@ -204,6 +208,11 @@ public final class Bottlenecks {
                 : f(
                     " (%.0f%% in the idle baseline before the start)",
                     cpu.baselineCpuBusyPercent());
+        if (cpu.watchOnly()) {
+          yield f(
+              "CPU-bound on %s: %.0f%% busy%s%s%s",
+              cpu.node(), cpu.cpuBusyPercent(), while_, baseline, served(cpu));
+        }
         yield f(
             "CPU-bound on %s: %.0f%% busy%s%s, %.0f%% of it in the workload's own processes%s",
             cpu.node(), cpu.cpuBusyPercent(), while_, baseline, own * 100, why);
@@ -254,6 +263,13 @@ public final class Bottlenecks {
               step));
     }
     return Optional.empty();
+  }
+
+  /** What a watch-only node is, after the figure that names it. */
+  private static String served(NodeLoad l) {
+    return l.watchOnly()
+        ? " (a watch-only node: it ran no workload, it serves the file system the nodes use)"
+        : "";
   }
 
   private static String deviceText(NodeLoad disk) {

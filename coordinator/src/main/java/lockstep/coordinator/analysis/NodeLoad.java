@@ -23,6 +23,7 @@ import lockstep.coordinator.model.StepRecord;
  * @param dirtyBytes Dirty at the end of the run (largest over the repeats)
  * @param bytes bytes the node moved (mean over the repeats)
  * @param baselineCpuBusyPercent CPU busy in the idle baseline before the start, or null
+ * @param watchOnly a watch-only node's (it ran no workload: a server of the file system)
  */
 public record NodeLoad(
     String node,
@@ -39,11 +40,12 @@ public record NodeLoad(
     Double lockWaitShare,
     long dirtyBytes,
     double bytes,
-    Double baselineCpuBusyPercent) {
+    Double baselineCpuBusyPercent,
+    boolean watchOnly) {
 
   /**
-   * Each plan step's (group's) node loads over its ok records, in plan and node order; steps
-   * without samples left out.
+   * Each plan step's (group's) node loads over its ok records, in plan and node order, the
+   * watch-only nodes' after the workload's; steps without samples left out.
    */
   public static Map<String, List<NodeLoad>> byGroup(RunRecord run) {
     Map<String, List<StepRecord>> groups = new LinkedHashMap<>();
@@ -64,6 +66,18 @@ public record NodeLoad(
                         .toList());
             if (l != null) {
               loads.add(l);
+            }
+          }
+          for (NodeResult w : records.get(0).watched()) {
+            NodeLoad l =
+                of(
+                    w.node(),
+                    records.stream()
+                        .flatMap(s -> s.watched().stream())
+                        .filter(r -> r.node().equals(w.node()))
+                        .toList());
+            if (l != null) {
+              loads.add(l.asWatchOnly());
             }
           }
           if (!loads.isEmpty()) {
@@ -110,7 +124,29 @@ public record NodeLoad(
         lock.isEmpty() ? null : mean(lock),
         f.stream().mapToLong(ResourceFigures::dirtyBytes).max().orElse(0),
         mean(rs.stream().map(r -> (double) r.bytes()).toList()),
-        baseline.isEmpty() ? null : mean(baseline));
+        baseline.isEmpty() ? null : mean(baseline),
+        false);
+  }
+
+  /** The same figures, of a watch-only node. */
+  NodeLoad asWatchOnly() {
+    return new NodeLoad(
+        node,
+        cpuBusyPercent,
+        workloadCpuPercent,
+        iowaitPercent,
+        device,
+        deviceBusyPercent,
+        deviceMBps,
+        iface,
+        ifaceMBps,
+        linkPercent,
+        linkMbps,
+        null,
+        dirtyBytes,
+        bytes,
+        baselineCpuBusyPercent,
+        true);
   }
 
   /** The workload's own processes' share of the busy CPU (0..1). */

@@ -159,6 +159,7 @@ public final class RunCollector {
             List.of(),
             RunRecord.DEFAULT_SKEW_WARN_FRACTION),
         agents,
+        List.of(),
         steps,
         STATUS,
         errors);

@@ -2,6 +2,7 @@ package lockstep.coordinator.inventory;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import lockstep.coordinator.scenario.ScenarioException;
 
 /**
@@ -10,13 +11,23 @@ import lockstep.coordinator.scenario.ScenarioException;
  *
  * @param roots the root each agent's runs use (an inventory node's root:), by address; an agent not
  *     in it uses its default
+ * @param watchOnly the addresses of the inventory's watch-only nodes ({@code role: watch})
  */
 public record AgentSelection(
-    List<String> addresses, Map<String, Map<String, String>> labels, Map<String, String> roots) {
+    List<String> addresses,
+    Map<String, Map<String, String>> labels,
+    Map<String, String> roots,
+    Set<String> watchOnly) {
   public AgentSelection {
     addresses = List.copyOf(addresses);
     labels = Map.copyOf(labels);
     roots = Map.copyOf(roots);
+    watchOnly = Set.copyOf(watchOnly);
+  }
+
+  public AgentSelection(
+      List<String> addresses, Map<String, Map<String, String>> labels, Map<String, String> roots) {
+    this(addresses, labels, roots, Set.of());
   }
 
   /** The root {@code address}'s runs use, "" for the agent's default. */
@@ -42,7 +53,8 @@ public record AgentSelection(
       return new AgentSelection(
           AgentAddresses.validate(inventory.addresses(), inventory.source()),
           inventory.labelsByAddress(),
-          inventory.rootsByAddress());
+          inventory.rootsByAddress(),
+          inventory.watchOnlyAddresses());
     }
     List<String> given = agents != null ? agents : fallback;
     String source = agents != null ? "--agents" : fallbackSource;

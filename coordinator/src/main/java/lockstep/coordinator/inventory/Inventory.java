@@ -2,8 +2,10 @@ package lockstep.coordinator.inventory;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import lockstep.coordinator.scenario.ScenarioException;
 
 /**
@@ -27,8 +29,9 @@ public record Inventory(
   }
 
   /**
-   * Only the nodes named, in this inventory's order ({@code lockstep run --nodes}); an unknown name
-   * is refused, naming the file and the nodes it has.
+   * Only the nodes named, in this inventory's order ({@code lockstep run --nodes}), and the
+   * watch-only nodes, named or not (they run no workload: the file server stays in the picture); an
+   * unknown name is refused, naming the file and the nodes it has.
    */
   public Inventory only(List<String> names) {
     List<String> known = nodes.stream().map(InventoryNode::name).toList();
@@ -39,7 +42,10 @@ public record Inventory(
       }
     }
     return new Inventory(
-        source, nodes.stream().filter(n -> names.contains(n.name())).toList(), security, lab);
+        source,
+        nodes.stream().filter(n -> n.watchOnly() || names.contains(n.name())).toList(),
+        security,
+        lab);
   }
 
   public List<String> addresses() {
@@ -50,6 +56,13 @@ public record Inventory(
   public Map<String, String> rootsByAddress() {
     Map<String, String> out = new LinkedHashMap<>();
     nodes.stream().filter(n -> n.root() != null).forEach(n -> out.put(n.address(), n.root()));
+    return out;
+  }
+
+  /** The addresses of the watch-only nodes ({@code role: watch}). */
+  public Set<String> watchOnlyAddresses() {
+    Set<String> out = new LinkedHashSet<>();
+    nodes.stream().filter(InventoryNode::watchOnly).forEach(n -> out.add(n.address()));
     return out;
   }
 

@@ -25,7 +25,7 @@ public final class InventoryParser {
       Pattern.compile("([A-Za-z0-9._][A-Za-z0-9._-]*@)?[A-Za-z0-9._:\\[\\]-]+");
   private static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]{0,62}");
   private static final Set<String> NODE_FIELDS =
-      Set.of("name", "address", "root", "ssh", "ssh-port", "listen", "labels");
+      Set.of("name", "address", "root", "ssh", "ssh-port", "listen", "labels", "role");
 
   private static final Set<String> SECURITY_FIELDS = Set.of("ca", "cert", "key", "token-file");
 
@@ -180,8 +180,30 @@ public final class InventoryParser {
         throw error(source, at + ".listen", "'" + Echo.value(listen) + "' is not HOST:PORT");
       }
     }
+    String role = optional(n, "role", at, source);
+    if (role != null
+        && !role.equals(InventoryNode.ROLE_WORKLOAD)
+        && !role.equals(InventoryNode.ROLE_WATCH)) {
+      throw error(
+          source,
+          at + ".role",
+          "'"
+              + Echo.value(role)
+              + "' is not a role: "
+              + InventoryNode.ROLE_WORKLOAD
+              + " (the default) or "
+              + InventoryNode.ROLE_WATCH
+              + " (no workload, the node's resources only)");
+    }
     return new InventoryNode(
-        name, address, root, ssh, labels(n.get("labels"), at + ".labels", source), sshPort, listen);
+        name,
+        address,
+        root,
+        ssh,
+        labels(n.get("labels"), at + ".labels", source),
+        sshPort,
+        listen,
+        InventoryNode.ROLE_WATCH.equals(role));
   }
 
   private static Map<String, String> labels(JsonNode labels, String at, String source) {

@@ -15,6 +15,10 @@ import lockstep.common.WorkloadKind;
  * @param workload what every agent ran: the typed spec, written as protobuf's JSON
  * @param expectations every expectation the run was judged by and its outcome (empty without any,
  *     and in run.json files written before expectations existed)
+ * @param agents the agents that ran the workload
+ * @param watchers watch-only agents (an inventory node's {@code role: watch}, e.g. on the NFS
+ *     server): they ran no workload, only sampled their node's resources in every step ({@link
+ *     StepRecord#watched}); none of the run's figures or verdicts counts them
  */
 public record RunRecord(
     String schema,
@@ -37,7 +41,8 @@ public record RunRecord(
     int repeat,
     List<Integer> ramp,
     double skewWarnFraction,
-    List<ExpectationOutcome> expectations) {
+    List<ExpectationOutcome> expectations,
+    List<AgentRecord> watchers) {
 
   /** v2: {@code workload} is the typed spec; v1 wrote it as a map of the scenario's keys. */
   public static final String SCHEMA = "lockstep.run/v2";
@@ -55,6 +60,7 @@ public record RunRecord(
     ramp = ramp == null ? List.of() : List.copyOf(ramp);
     skewWarnFraction = skewWarnFraction <= 0 ? DEFAULT_SKEW_WARN_FRACTION : skewWarnFraction;
     expectations = expectations == null ? List.of() : List.copyOf(expectations);
+    watchers = watchers == null ? List.of() : List.copyOf(watchers);
   }
 
   public RunRecord withAnalysis(Analysis newAnalysis) {
@@ -133,6 +139,7 @@ public record RunRecord(
         repeat,
         ramp,
         skewWarnFraction,
-        outcomes);
+        outcomes,
+        watchers);
   }
 }

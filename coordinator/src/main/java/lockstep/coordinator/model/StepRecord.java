@@ -1,5 +1,6 @@
 package lockstep.coordinator.model;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,6 +12,8 @@ import java.util.List;
  * @param group the plan step this is a repeat of, e.g. "solo-node1", "ramp-2", "all"
  * @param repeat 1-based repeat number within the group
  * @param faults the scenario's faults as they happened in this step (empty: none)
+ * @param watched what the watch-only nodes' resources did in this step (no operations: only {@link
+ *     NodeResult#resources}); not among {@code results}, the aggregate or any figure
  */
 public record StepRecord(
     String id,
@@ -23,10 +26,12 @@ public record StepRecord(
     List<String> errors,
     String group,
     int repeat,
-    List<FaultRecord> faults) {
+    List<FaultRecord> faults,
+    List<NodeResult> watched) {
 
   public StepRecord {
     faults = faults == null ? List.of() : List.copyOf(faults);
+    watched = watched == null ? List.of() : List.copyOf(watched);
     results = results == null ? List.of() : results;
     errors = errors == null ? List.of() : errors;
     nodes = nodes == null ? List.of() : nodes;
@@ -59,7 +64,23 @@ public record StepRecord(
         errors,
         newGroup,
         newRepeat,
-        newFaults);
+        newFaults,
+        watched);
+  }
+
+  /** The workload's nodes' results, then the watch-only nodes': whose resources a report shows. */
+  public List<NodeResult> resourceNodes() {
+    if (watched.isEmpty()) {
+      return results;
+    }
+    List<NodeResult> all = new ArrayList<>(results);
+    all.addAll(watched);
+    return List.copyOf(all);
+  }
+
+  /** Whether {@code node} only watched in this step (it ran no workload). */
+  public boolean watches(String node) {
+    return watched.stream().anyMatch(w -> w.node().equals(node));
   }
 
   public boolean ok() {

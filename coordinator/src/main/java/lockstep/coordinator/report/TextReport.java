@@ -25,6 +25,11 @@ public final class TextReport {
     out.printf(
         "%nLockstep run %s: %s on %d node(s), %s%n",
         run.runId(), run.workloadType(), run.agents().size(), run.workloadSettings());
+    if (!run.watchers().isEmpty()) {
+      out.printf(
+          "Watch-only (no workload, resources only): %s%n",
+          String.join(", ", run.watchers().stream().map(a -> a.node()).toList()));
+    }
     out.printf(
         "%n%-14s %-12s %12s %10s %9s %19s %10s %10s  %s%n",
         "step",

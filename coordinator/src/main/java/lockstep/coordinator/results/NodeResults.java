@@ -84,6 +84,41 @@ public final class NodeResults {
             kind.takesLocks()));
   }
 
+  /**
+   * A watch-only node's result: its status, clock and what its resources did from the start instant
+   * to the end of the step's work; no operations, bytes, latency or lock figures.
+   */
+  public static NodeResult watched(
+      String node, WorkloadResult r, ClockOffset clock, long intendedStartCoordinatorNanos) {
+    boolean started = r.getStartedUnixNanos() > 0 && r.getEndUnixNanos() > r.getStartedUnixNanos();
+    double seconds = started ? (r.getEndUnixNanos() - r.getStartedUnixNanos()) / 1e9 : 0;
+    Latency none = Latency.of(LatencyHistograms.create());
+    return new NodeResult(
+        node,
+        status(r.getState()),
+        0,
+        0,
+        seconds,
+        0,
+        0,
+        clock.offsetNanos() / 1e6,
+        clock.uncertaintyNanos() / 1e6,
+        0,
+        started ? clock.toCoordinatorClock(r.getEndUnixNanos()) : 0,
+        none,
+        "",
+        List.of(),
+        r.hasError() ? error(r.getError()) : null,
+        0,
+        0,
+        0,
+        0,
+        null,
+        List.of(),
+        NodeTelemetry.of(
+            r.getTelemetry(), clock, intendedStartCoordinatorNanos, none, 0, seconds, false));
+  }
+
   static List<OperationFigures> operations(List<OperationResult> raw) {
     List<OperationFigures> out = new ArrayList<>(raw.size());
     for (OperationResult o : raw) {

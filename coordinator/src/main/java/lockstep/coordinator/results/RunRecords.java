@@ -37,6 +37,7 @@ public final class RunRecords {
       String createdAt,
       RunShape shape,
       List<AgentRecord> agents,
+      List<AgentRecord> watchers,
       List<StepRecord> steps,
       RunStatus status,
       List<String> errors) {
@@ -60,7 +61,8 @@ public final class RunRecords {
             shape.repeat(),
             shape.ramp(),
             shape.skewWarnFraction(),
-            List.of()));
+            List.of(),
+            List.copyOf(watchers)));
   }
 
   /** An agent as run.json records it, from its Describe answer. */

@@ -52,6 +52,7 @@ public final class StepResults {
         List.copyOf(errors),
         stepId,
         1,
+        List.of(),
         List.of());
   }
 
@@ -68,6 +69,25 @@ public final class StepResults {
       List<String> nodes,
       long intendedStart,
       List<NodeOutcome> outcomes,
+      WorkloadKind<?> workload,
+      List<String> errors,
+      Set<String> lostToFaults) {
+    return of(
+        stepId, kind, nodes, intendedStart, outcomes, List.of(), workload, errors, lostToFaults);
+  }
+
+  /**
+   * The step's record with what its watch-only nodes' agents answered ({@code watched}: their
+   * resources only, kept apart from every figure); a watch-only node that failed fails the step as
+   * any node does.
+   */
+  public static StepRecord of(
+      String stepId,
+      String kind,
+      List<String> nodes,
+      long intendedStart,
+      List<NodeOutcome> outcomes,
+      List<NodeOutcome> watched,
       WorkloadKind<?> workload,
       List<String> errors,
       Set<String> lostToFaults) {
@@ -89,8 +109,22 @@ public final class StepResults {
                 + (nr.error() == null ? "" : ": " + nr.error().message()));
       }
     }
+    List<NodeResult> watchedResults = new ArrayList<>();
+    for (NodeOutcome o : watched) {
+      NodeResult nr = NodeResults.watched(o.node(), o.result(), o.clock(), o.intendedStart());
+      watchedResults.add(nr);
+      if (!nr.ok()) {
+        all.add(
+            "watch-only node "
+                + nr.node()
+                + ": "
+                + nr.status()
+                + (nr.error() == null ? "" : ": " + nr.error().message()));
+      }
+    }
     results = NodeResults.withShares(results);
-    boolean ok = all.isEmpty() && results.size() + lostToFaults.size() == nodes.size();
+    long lost = lostToFaults.stream().filter(nodes::contains).count();
+    boolean ok = all.isEmpty() && results.size() + lost == nodes.size();
     return new StepRecord(
         stepId,
         kind,
@@ -102,7 +136,8 @@ public final class StepResults {
         List.copyOf(all),
         stepId,
         1,
-        List.of());
+        List.of(),
+        List.copyOf(watchedResults));
   }
 
   /**

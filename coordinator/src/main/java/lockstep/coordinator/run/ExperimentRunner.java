@@ -38,6 +38,7 @@ public final class ExperimentRunner {
       String runId,
       String createdAt,
       List<AgentRecord> agents,
+      List<AgentRecord> watchers,
       List<StepRecord> done,
       List<Integer> ramp) {}
 
@@ -72,6 +73,7 @@ public final class ExperimentRunner {
             p.ramp(),
             scenario.skewWarnFraction()),
         p.agents(),
+        p.watchers(),
         p.done(),
         status,
         errors);
@@ -80,6 +82,7 @@ public final class ExperimentRunner {
   /** Every fault names a node of this run that the injector can act on, or the run is refused. */
   private void checkFaults(List<StepNode> nodes) {
     List<String> names = nodes.stream().map(StepNode::node).toList();
+    // a watch-only node may be a fault's victim (the NFS server restarted); it counts as a node
     for (Fault f : setup.scenario().faults()) {
       String why =
           names.contains(f.node())
@@ -103,7 +106,9 @@ public final class ExperimentRunner {
       throw new RunFailedException(described.errorMessages());
     }
     List<AgentRecord> agentRecords = new ArrayList<>();
+    List<AgentRecord> watcherRecords = new ArrayList<>();
     List<StepNode> nodes = new ArrayList<>();
+    List<StepNode> watching = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (Agent a : agents) {
       DescribeResponse d = described.values().get(a);
@@ -116,10 +121,17 @@ public final class ExperimentRunner {
                     + d.getNodeName()
                     + "' is used by another agent too; start each agent with its own --name"));
       }
-      nodes.add(new StepNode(d.getNodeName(), a));
-      agentRecords.add(RunRecords.agent(a.address(), d));
+      boolean watches = setup.watchOnly().contains(a.address());
+      (watches ? watching : nodes).add(new StepNode(d.getNodeName(), a));
+      (watches ? watcherRecords : agentRecords).add(RunRecords.agent(a.address(), d));
     }
-    checkFaults(nodes);
+    if (nodes.isEmpty()) {
+      throw new RunFailedException(
+          List.of("every agent is watch-only: the workload needs at least one node to run on"));
+    }
+    List<StepNode> everyNode = new ArrayList<>(nodes);
+    everyNode.addAll(watching);
+    checkFaults(everyNode);
     List<PlanSchedule.Scheduled> schedule = PlanSchedule.of(scenario, nodes);
     List<StepRecord> done = new CopyOnWriteArrayList<>();
     List<String> errors = new ArrayList<>();
@@ -129,6 +141,7 @@ public final class ExperimentRunner {
             runId,
             createdAt,
             List.copyOf(agentRecords),
+            List.copyOf(watcherRecords),
             done,
             scenario.plan().contains(PlanStep.RAMP)
                 ? PlanFields.counts(scenario.ramp(), nodes.size())
@@ -152,7 +165,7 @@ public final class ExperimentRunner {
       previous = step.nodes();
       StepRecord record =
           steps
-              .run(runId, step.id(), step.kind(), step.nodes())
+              .run(runId, step.id(), step.kind(), step.nodes(), watching)
               .withPlace(step.group(), step.repeat());
       done.add(record);
       setup.listener().stepFinished(record);

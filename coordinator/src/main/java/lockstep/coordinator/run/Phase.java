@@ -29,6 +29,11 @@ public enum Phase {
    * Watch progress until every node's run has ended: the scenario's timeout and lead, plus this.
    */
   RUN("run", Duration.ofSeconds(5)),
+  /**
+   * End the watch-only nodes' runs (they only sampled their resources), once the workload has ended
+   * on every node of the step.
+   */
+  FINISH("finish", Duration.ofSeconds(30)),
   /** Fetch every node's result. */
   COLLECT("collect", Duration.ofSeconds(30)),
   /** Remove what the run created, on every node, always. */

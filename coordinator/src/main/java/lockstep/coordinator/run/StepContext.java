@@ -2,8 +2,10 @@ package lockstep.coordinator.run;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.results.StepIds;
 
@@ -18,10 +20,22 @@ final class StepContext {
   private final List<String> errors = new ArrayList<>();
   private StepGuard guard;
 
-  StepContext(String runId, String stepId, List<StepNode> nodes) {
+  private final Set<Agent> watchers = new LinkedHashSet<>();
+
+  /**
+   * @param nodes the nodes that run the workload
+   * @param watching watch-only nodes: prepared, started, finished and collected with the others,
+   *     but running nothing and counted in no figure
+   */
+  StepContext(String runId, String stepId, List<StepNode> nodes, List<StepNode> watching) {
     this.agentRunId = StepIds.agentRunId(runId, stepId);
     this.stepId = stepId;
     nodes.forEach(n -> names.put(n.agent(), n.node()));
+    watching.forEach(
+        n -> {
+          names.put(n.agent(), n.node());
+          watchers.add(n.agent());
+        });
   }
 
   /** The run id the agents hold this step under. */
@@ -33,11 +47,27 @@ final class StepContext {
     return stepId;
   }
 
+  /** Every agent of the step, watch-only ones included. */
   List<Agent> agents() {
     return List.copyOf(names.keySet());
   }
 
+  /** The agents that run the workload. */
+  List<Agent> workers() {
+    return names.keySet().stream().filter(a -> !watchers.contains(a)).toList();
+  }
+
+  boolean watches(Agent a) {
+    return watchers.contains(a);
+  }
+
+  /** The nodes that run the workload: the step's nodes in its record. */
   List<String> nodes() {
+    return workers().stream().map(names::get).toList();
+  }
+
+  /** Every node of the step, watch-only ones included (a fault may act on any). */
+  List<String> allNodes() {
     return List.copyOf(names.values());
   }
 

@@ -55,7 +55,17 @@ public final class StepRunner {
   }
 
   public StepRecord run(String runId, String stepId, String kind, List<StepNode> nodes) {
-    StepContext step = new StepContext(runId, stepId, nodes);
+    return run(runId, stepId, kind, nodes, List.of());
+  }
+
+  /**
+   * The step on {@code nodes}, with {@code watching}'s agents sampling their nodes' resources from
+   * the same instant until the workload has ended everywhere (watch-only: no workload, in no
+   * figure; a fault may name them).
+   */
+  public StepRecord run(
+      String runId, String stepId, String kind, List<StepNode> nodes, List<StepNode> watching) {
+    StepContext step = new StepContext(runId, stepId, nodes, watching);
     List<Agent> agents = step.agents();
     Map<Agent, GetResultResponse> results = Map.of();
     Map<Agent, ClockOffset> clocks = Map.of();
@@ -64,7 +74,7 @@ public final class StepRunner {
     long startAt = 0;
     long began = System.nanoTime();
     active = new ActiveStep(step.agentRunId(), stepId, agents);
-    StepFaults faults = StepFaults.of(setup.scenario().faults(), step.nodes(), setup.injector());
+    StepFaults faults = StepFaults.of(setup.scenario().faults(), step.allNodes(), setup.injector());
     step.guardedBy(
         new StepGuard(
             step.agentRunId(),
@@ -82,7 +92,7 @@ public final class StepRunner {
             }));
     try {
       FanOut<PrepareResponse> ready =
-          phase(step, Phase.PREPARE, agents, a -> a.prepareAsync(prepare(step)));
+          phase(step, Phase.PREPARE, agents, a -> a.prepareAsync(prepare(step, a)));
       prepared = ready.values();
       if (!ready.ok()) {
         return StepResults.failed(stepId, kind, step.nodes(), step.errors());
@@ -111,6 +121,7 @@ public final class StepRunner {
       setup.listener().stepArmed(stepId, step.nodes(), lead / 1_000_000);
       faults.schedule(instant);
       watch(step, lead, faults);
+      finishWatchers(step);
       faults.close();
       results =
           phase(step, Phase.COLLECT, step.live(), a -> a.getResultAsync(step.agentRunId()))
@@ -141,14 +152,20 @@ public final class StepRunner {
         agents.size(),
         (System.nanoTime() - began) / 1_000_000);
     List<NodeOutcome> outcomes = new ArrayList<>();
+    List<NodeOutcome> watched = new ArrayList<>();
     for (Agent a : agents) {
       GetResultResponse r = results.get(a);
       ClockOffset clock = clocks.get(a);
       if (r != null && clock != null) {
         CleanupResponse c = cleanups.get(a);
-        outcomes.add(
-            new NodeOutcome(
-                step.node(a), r.getResult(), clock, startAt, c == null ? 0 : c.getFilesRemoved()));
+        (step.watches(a) ? watched : outcomes)
+            .add(
+                new NodeOutcome(
+                    step.node(a),
+                    r.getResult(),
+                    clock,
+                    startAt,
+                    c == null ? 0 : c.getFilesRemoved()));
       }
     }
     return StepResults.of(
@@ -157,6 +174,7 @@ public final class StepRunner {
             step.nodes(),
             startAt,
             outcomes,
+            watched,
             setup.scenario().kind(),
             step.errors(),
             faults.lostVictims())
@@ -172,14 +190,23 @@ public final class StepRunner {
     return out;
   }
 
-  private PrepareRequest prepare(StepContext step) {
+  private PrepareRequest prepare(StepContext step, Agent a) {
     return PrepareRequest.newBuilder()
         .setRunId(step.agentRunId())
         .setWorkload(setup.scenario().workload())
         .setLeaseMillis(setup.bounds().leaseMillis())
-        .setStepNodeCount(step.agents().size())
+        .setStepNodeCount(step.workers().size())
         .setTelemetryOff(!setup.scenario().telemetry())
+        .setWatchOnly(step.watches(a))
         .build();
+  }
+
+  /** The workload has ended on every node: the watch-only nodes' runs end too. */
+  private void finishWatchers(StepContext step) {
+    List<Agent> watching = step.live().stream().filter(step::watches).toList();
+    if (!watching.isEmpty()) {
+      phase(step, Phase.FINISH, watching, a -> a.finishAsync(step.agentRunId()));
+    }
   }
 
   /**
@@ -241,7 +268,7 @@ public final class StepRunner {
   private void watch(StepContext step, long leadNanos, StepFaults faults) {
     AtomicBoolean aborted = new AtomicBoolean();
     Duration budget = Phase.runBudget(setup.scenario().timeout(), Duration.ofNanos(leadNanos));
-    List<Agent> agents = step.agents();
+    List<Agent> agents = step.workers();
     FanOut<RunState> watched =
         setup
             .ensemble()

@@ -84,10 +84,11 @@ public final class RunSession {
   public Outcome execute(
       Scenario scenario, Path resultsDir, AgentSelection selection, FaultBounds bounds) {
     Map<String, Map<String, String>> labelsByAddress = selection.labels();
+    int workloadNodes = scenario.agents().size() - selection.watchOnly().size();
     ScenarioParser.checkNodeCount(
         scenario,
-        scenario.agents().size(),
-        scenario.name() + " on " + scenario.agents().size() + " agent(s)");
+        workloadNodes,
+        scenario.name() + " on " + workloadNodes + " agent(s) that run the workload");
     List<Agent> agents =
         scenario.agents().stream()
             .<Agent>map(a -> GrpcAgent.connect(a, selection.root(a), security))
@@ -109,7 +110,8 @@ public final class RunSession {
                     ensemble,
                     interruption.quiet(ConsoleProgress.forScenario(out, scenario)),
                     bounds,
-                    faults));
+                    faults,
+                    selection.watchOnly()));
         interruption.attach(runner);
         RunRecord result = runner.run(runId);
         RunRecord labelled =

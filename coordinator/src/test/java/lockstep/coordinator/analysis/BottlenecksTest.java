@@ -237,6 +237,44 @@ class BottlenecksTest {
         .anyMatch(v -> v.startsWith("Step all: waiting: CPU 8%"));
   }
 
+  @Test
+  void aWatchOnlyServersBusyDeviceIsTheBottleneckAndTheFindingSaysWhatTheNodeIs() {
+    NodeLoad client =
+        NodeLoad.of(
+            "orca", List.of(node("orca", figures(20, 10, "", 0, "eth0", 9, null, 0), null)));
+    NodeLoad server =
+        NodeLoad.of(
+                "nfs", List.of(node("nfs", figures(30, 1, "vdb", 97, "eth0", 18, null, 0), null)))
+            .asWatchOnly();
+    NodeLoad serverWithOne =
+        NodeLoad.of(
+                "nfs", List.of(node("nfs", figures(20, 1, "vdb", 96, "eth0", 18, null, 0), null)))
+            .asWatchOnly();
+    Finding f =
+        Bottlenecks.judge("all", List.of(client, server), Map.of("nfs", serverWithOne), null);
+    assertFinding(
+        f,
+        FindingCode.STORAGE_BOUND,
+        "storage-bound: node nfs's device vdb busy 97% while together (96% with one node's"
+            + " workload)",
+        "(a watch-only node: it ran no workload, it serves the file system the nodes use)");
+    // the same figures on a node that ran the workload: no such words
+    assertThat(
+            Bottlenecks.judge(
+                    "all",
+                    List.of(
+                        client,
+                        NodeLoad.of(
+                            "nfs",
+                            List.of(
+                                node(
+                                    "nfs", figures(30, 1, "vdb", 97, "eth0", 18, null, 0), null)))),
+                    Map.of(),
+                    null)
+                .message())
+        .doesNotContain("watch-only");
+  }
+
   /** The finding has this code and its message contains every one of {@code parts}. */
   private static void assertFinding(Finding f, FindingCode code, String... parts) {
     assertThat(f.type()).isEqualTo(code);

@@ -64,6 +64,7 @@ class ScalingAnalysisTest {
         List.of(),
         id,
         1,
+        List.of(),
         List.of());
   }
 

@@ -166,6 +166,7 @@ public final class TestRuns {
         List.of(),
         group,
         repeat,
+        List.of(),
         List.of());
   }
 
@@ -299,6 +300,7 @@ public final class TestRuns {
     private List<Integer> ramp = List.of();
     private double skewWarnFraction = RunRecord.DEFAULT_SKEW_WARN_FRACTION;
     private List<ExpectationOutcome> expectations = List.of();
+    private List<AgentRecord> watchers = List.of();
 
     private RunBuilder(List<AgentRecord> agents, List<StepRecord> steps) {
       this.agents = agents;
@@ -319,6 +321,7 @@ public final class TestRuns {
       repeat = r.repeat();
       ramp = r.ramp();
       skewWarnFraction = r.skewWarnFraction();
+      watchers = r.watchers();
       expectations = r.expectations();
     }
 
@@ -377,6 +380,12 @@ public final class TestRuns {
       return this;
     }
 
+    /** With these watch-only agents (their results go in each step's watched). */
+    public RunBuilder watchers(List<AgentRecord> watching) {
+      watchers = watching;
+      return this;
+    }
+
     /** Judged by no expectation. */
     public RunBuilder unjudged() {
       expectations = List.of();
@@ -403,7 +412,8 @@ public final class TestRuns {
           repeat,
           ramp,
           skewWarnFraction,
-          expectations);
+          expectations,
+          watchers);
     }
   }
 

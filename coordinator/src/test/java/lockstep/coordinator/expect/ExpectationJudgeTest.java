@@ -215,6 +215,7 @@ class ExpectationJudgeTest {
         errors,
         s.group(),
         s.repeat(),
+        List.of(),
         List.of());
   }
 

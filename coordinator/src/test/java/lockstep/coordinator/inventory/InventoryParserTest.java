@@ -37,6 +37,25 @@ class InventoryParserTest {
   }
 
   @Test
+  void aNodeWithRoleWatchIsWatchOnly() {
+    Inventory inv =
+        parser.parse(
+            "nodes:\n"
+                + "  - {name: c1, address: \"h1:7070\", root: /mnt/nfs/l}\n"
+                + "  - {name: c2, address: \"h2:7070\", root: /mnt/nfs/l, role: workload}\n"
+                + "  - {name: srv, address: \"h3:7070\", root: /srv/l, role: watch}\n",
+            "t.yaml");
+    assertThat(inv.nodes())
+        .extracting(InventoryNode::watchOnly)
+        .containsExactly(false, false, true);
+    assertThat(inv.watchOnlyAddresses()).containsExactly("h3:7070");
+    assertError(
+        "nodes:\n  - {name: a, address: h:1, root: /r, role: server}\n",
+        "inventory t.yaml: nodes[0].role: 'server' is not a role: workload (the default) or watch"
+            + " (no workload, the node's resources only)");
+  }
+
+  @Test
   void errorsNameTheFileAndTheField() {
     assertError("nodes: []\n", "inventory t.yaml: nodes: must be a non-empty list of nodes");
     assertError(

@@ -93,7 +93,31 @@ class RoundTripTest {
             List.of("node2: failed"),
             "all",
             1,
-            List.of());
+            List.of(),
+            List.of(
+                new NodeResult(
+                    "server",
+                    RunStatus.OK,
+                    0,
+                    0,
+                    1.2,
+                    0,
+                    0,
+                    -3,
+                    0.2,
+                    0,
+                    o + 1_201_000_000,
+                    lat,
+                    "",
+                    List.of(),
+                    null,
+                    0,
+                    0,
+                    0,
+                    0,
+                    null,
+                    List.of(),
+                    null)));
     RunRecord r =
         TestRuns.building(
                 List.of(
@@ -107,6 +131,7 @@ class RoundTripTest {
             .repeat(2)
             .ramp(1, 2)
             .skewWarnFraction(0.07)
+            .watchers(List.of(TestRuns.agent("server", "6.1", Map.of(), "ext4")))
             .build();
     return RunAnalyzer.analysed(r)
         .withExpectations(
@@ -142,6 +167,7 @@ class RoundTripTest {
     assertThat(back.analysis().findings()).isNotEmpty();
     assertThat(Files.readString(saved))
         .contains("\"coherenceErrors\" : 2", "\"clusterSettings\"", "\"windows\"")
+        .contains("\"watchers\"", "\"watched\"")
         .contains("\"status\" : \"broken\"", "\"status\" : \"error\"", "\"measured\" : 7.5");
     assertThat(back.expectations()).hasSize(2);
     assertThat(saved.resolveSibling("report.html")).exists();

@@ -1,18 +1,22 @@
 package lockstep.coordinator.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import lockstep.agent.service.AgentMembers;
 import lockstep.agent.service.AgentServer;
 import lockstep.coordinator.agent.Agent;
 import lockstep.coordinator.agent.AgentEnsemble;
 import lockstep.coordinator.agent.GrpcAgent;
+import lockstep.coordinator.analysis.NodeLoad;
 import lockstep.coordinator.fault.FaultInjector;
+import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.NodeResult;
 import lockstep.coordinator.model.RunRecord;
 import lockstep.coordinator.model.RunStatus;
@@ -85,6 +89,55 @@ class StepRunnerTest {
     }
     try (Stream<Path> left = Files.walk(tmp).filter(Files::isRegularFile)) {
       assertThat(left).isEmpty();
+    }
+  }
+
+  @Test
+  void aWatchOnlyAgentSamplesEveryStepAndCountsInNoFigure() throws Exception {
+    Scenario s =
+        scenario("{type: write, file: 'w.{node}', block-size: 64KiB, size: 8MiB}")
+            .withAgents(List.of("in-process:1", "in-process:2", "in-process:3"));
+    try (AgentEnsemble ensemble = new AgentEnsemble(agents(3))) {
+      RunRecord run =
+          new ExperimentRunner(
+                  new RunSetup(
+                      s,
+                      ensemble,
+                      RunListener.SILENT,
+                      FaultBounds.defaults(),
+                      FaultInjector.NONE,
+                      Set.of("in-process:3")))
+              .run("watched");
+
+      assertThat(run.status()).isEqualTo(RunStatus.OK);
+      assertThat(run.agents()).extracting(AgentRecord::node).containsExactly("n1", "n2");
+      assertThat(run.watchers()).extracting(AgentRecord::node).containsExactly("n3");
+      assertThat(run.steps())
+          .as("the plan is the workload's nodes' only")
+          .extracting(StepRecord::id)
+          .containsExactly("solo-n1", "solo-n2", "all");
+      for (StepRecord step : run.steps()) {
+        assertThat(step.nodes()).doesNotContain("n3");
+        assertThat(step.results()).extracting(NodeResult::node).doesNotContain("n3");
+        NodeResult watched = step.watched().get(0);
+        assertThat(watched.node()).isEqualTo("n3");
+        assertThat(watched.status()).isEqualTo(RunStatus.OK);
+        assertThat(watched.ops()).isZero();
+        assertThat(watched.resources()).as("sampled from the instant to the end").isNotNull();
+        assertThat(watched.resources().lockWaitShare()).isNull();
+      }
+      StepRecord all = run.steps().get(2);
+      assertThat(all.aggregate().ops()).isEqualTo(2 * 128);
+      assertThat(all.aggregate().bytes()).isEqualTo(2 * (8L << 20));
+      assertThat(run.analysis().nodes()).extracting(ns -> ns.node()).containsExactly("n1", "n2");
+      assertThat(NodeLoad.byGroup(run).get("all"))
+          .extracting(NodeLoad::node, NodeLoad::watchOnly)
+          .containsExactly(tuple("n1", false), tuple("n2", false), tuple("n3", true));
+    }
+    try (Stream<Path> left = Files.walk(tmp.resolve("n3"))) {
+      assertThat(left.filter(p -> !p.equals(tmp.resolve("n3"))))
+          .as("the watch-only agent created nothing under its root")
+          .isEmpty();
     }
   }
 

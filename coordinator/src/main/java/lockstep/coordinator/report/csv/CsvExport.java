@@ -97,7 +97,7 @@ public final class CsvExport {
   public static List<ResourceRow> resourceRows(RunRecord run) {
     List<ResourceRow> rows = new ArrayList<>();
     for (StepRecord s : run.steps()) {
-      for (NodeResult n : s.results()) {
+      for (NodeResult n : s.resourceNodes()) {
         NodeResources r = n.resources();
         if (r == null) {
           continue;

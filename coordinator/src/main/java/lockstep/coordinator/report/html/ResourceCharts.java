@@ -39,7 +39,7 @@ public final class ResourceCharts {
   static List<StepRecord> steps(RunRecord run) {
     return run.steps().stream()
         .filter(s -> s.repeat() == 1)
-        .filter(s -> s.results().stream().anyMatch(n -> n.resources() != null))
+        .filter(s -> s.resourceNodes().stream().anyMatch(n -> n.resources() != null))
         .limit(MAX_STEPS)
         .toList();
   }
@@ -109,13 +109,16 @@ public final class ResourceCharts {
     }
     List<Object> series = new ArrayList<>();
     List<String> legend = new ArrayList<>();
-    for (NodeResult n : s.results()) {
-      legend.add(n.node());
-      series.add(line(n.node(), 0, EChartsOptions.ratePoints(n), s, w));
+    for (NodeResult n : s.resourceNodes()) {
+      String name = label(s, n);
+      legend.add(name);
+      if (!s.watches(n.node())) {
+        series.add(line(name, 0, EChartsOptions.ratePoints(n), s, w));
+      }
       List<ResourcePoint> pts = n.resources() == null ? List.of() : n.resources().series();
-      series.add(line(n.node(), 1, points(pts, ResourcePoint::deviceBusyPercent), s, w));
-      series.add(line(n.node(), 2, points(pts, ResourcePoint::cpuBusyPercent), s, w));
-      series.add(line(n.node(), 3, points(pts, ResourcePoint::netMBps), s, w));
+      series.add(line(name, 1, points(pts, ResourcePoint::deviceBusyPercent), s, w));
+      series.add(line(name, 2, points(pts, ResourcePoint::cpuBusyPercent), s, w));
+      series.add(line(name, 3, points(pts, ResourcePoint::netMBps), s, w));
     }
     Map<String, Object> o = EChartsOptions.base(legend);
     o.put("grid", grids);
@@ -137,8 +140,13 @@ public final class ResourceCharts {
         o);
   }
 
+  /** A node as the charts and tables name it: a watch-only node says so. */
+  static String label(StepRecord s, NodeResult n) {
+    return s.watches(n.node()) ? n.node() + " (watch-only)" : n.node();
+  }
+
   private static double minT(StepRecord s) {
-    return s.results().stream()
+    return s.resourceNodes().stream()
         .filter(n -> n.resources() != null)
         .flatMap(n -> n.resources().series().stream())
         .mapToDouble(ResourcePoint::t)
@@ -202,12 +210,12 @@ public final class ResourceCharts {
                 + " class=\"l\">span</th><th>CPU busy</th><th>own CPU</th><th>iowait</th><th"
                 + " class=\"l\">device: busy, MB/s, queue</th><th class=\"l\">network</th><th>ctx"
                 + " sw/s</th><th>dirty</th><th>in lock calls</th></tr>");
-    for (NodeResult n : s.results()) {
+    for (NodeResult n : s.resourceNodes()) {
       if (n.resources() == null) {
         continue;
       }
-      row(b, n.node(), "idle baseline", n.resources().baseline(), null);
-      row(b, n.node(), "run", n.resources().run(), n.resources().lockWaitShare());
+      row(b, label(s, n), "idle baseline", n.resources().baseline(), null);
+      row(b, label(s, n), "run", n.resources().run(), n.resources().lockWaitShare());
     }
     return b.append(
             "</table><p class=\"muted\">The idle baseline spans the moment the run was armed to the"
@@ -278,7 +286,7 @@ public final class ResourceCharts {
 
   static boolean any(RunRecord run) {
     return run.steps().stream()
-        .flatMap(s -> s.results().stream())
+        .flatMap(s -> s.resourceNodes().stream())
         .map(NodeResult::resources)
         .anyMatch(Objects::nonNull);
   }

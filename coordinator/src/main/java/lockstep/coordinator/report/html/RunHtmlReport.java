@@ -4,6 +4,7 @@ import static lockstep.coordinator.report.html.HtmlPage.esc;
 import static lockstep.coordinator.report.html.HtmlPage.labelTd;
 import static lockstep.coordinator.report.html.HtmlPage.td;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -328,17 +329,23 @@ public final class RunHtmlReport {
 
   static String environment(RunRecord run) {
     List<AgentRecord> agents = run.agents();
+    // watch-only nodes (a file server) are shown beside, not compared: they are unalike by design
+    List<AgentRecord> all = new ArrayList<>(agents);
+    all.addAll(run.watchers());
     StringBuilder b = new StringBuilder("<table><tr><th class=\"l\"></th>");
     agents.forEach(x -> b.append("<th class=\"l\">").append(esc(x.node())).append("</th>"));
+    run.watchers()
+        .forEach(
+            x -> b.append("<th class=\"l\">").append(esc(x.node())).append(" (watch-only)</th>"));
     b.append("</tr>");
-    for (EnvironmentField f : EnvironmentField.of(agents)) {
+    for (EnvironmentField f : EnvironmentField.of(all)) {
       boolean differs = f.differs(agents);
       b.append("<tr><th class=\"l\">").append(esc(f.label())).append("</th>");
-      agents.forEach(
+      all.forEach(
           x -> {
             String v = f.valueOf(x);
             b.append("<td class=\"l")
-                .append(differs ? " diff" : "")
+                .append(differs && agents.contains(x) ? " diff" : "")
                 .append("\">")
                 .append(esc(v.isEmpty() ? "–" : v))
                 .append("</td>");
