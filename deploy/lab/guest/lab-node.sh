@@ -22,6 +22,7 @@
 #   ocfs2-mount [LOCALALLOC]    OCFS2 on /mnt/ocfs2 (localalloc=MB when given)
 #   nfs-server GRACE LEASE      nfsd exporting /mnt/priv/nfs to the cluster segment, its grace and lease
 #                               times (s) set: nfsd (re)started when they change, lockd's grace alike
+#   nfsd-stop, nfsd-start       a scenario's restart: nfsd stopped; started again (its grace period begins)
 #   nfs-mount SERVER OPTIONS    the export of node SERVER on /mnt/nfs with the mount OPTIONS
 #   nfs-umount                  NFS off /mnt/nfs (the agent's sandbox let go of it first)
 #   nfs-lock-probe SECS         an fcntl lock on /mnt/nfs taken and dropped; prints how long it took
@@ -175,6 +176,16 @@ nfs-server)
 	g=$(cat /proc/fs/nfsd/nfsv4gracetime) l=$(cat /proc/fs/nfsd/nfsv4leasetime)
 	[ "$g" = "$1" ] && [ "$l" = "$2" ] || die "nfsd took grace $g s and lease $l s, not $1 and $2"
 	echo "nfsd: versions $(cat /proc/fs/nfsd/versions), grace ${g}s, lease ${l}s, threads $(cat /proc/fs/nfsd/threads)"
+	;;
+nfsd-stop)
+	# a scenario's restart: nfsd and its exports gone, the clients' calls wait (hard mounts)
+	systemctl stop nfs-server
+	echo "nfsd stopped"
+	;;
+nfsd-start)
+	# ... and back: nfsd begins in its grace period, in which the clients reclaim their locks
+	systemctl start nfs-server
+	echo "nfsd started again (grace $(cat /proc/fs/nfsd/nfsv4gracetime) s, lockd's $(sysctl -n fs.nfs.nlm_grace_period) s)"
 	;;
 nfs-mount)
 	mountpoint -q /mnt/nfs || mount -t nfs -o "$2" "192.168.77.$1:/mnt/priv/nfs" /mnt/nfs

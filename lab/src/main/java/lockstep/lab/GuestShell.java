@@ -3,13 +3,14 @@ package lockstep.lab;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 /**
  * {@code lab ssh NODE [COMMAND]}: root on one guest (a shell on this terminal, or the command with
- * its output printed here), or {@code all} ({@code clients}): the command on every guest (client)
- * at once, each line of output prefixed with its node.
+ * its output printed here), or {@code all} ({@code clients}, or NODE,NODE...): the command on every
+ * guest (client, named node) at once, each line of output prefixed with its node.
  */
 final class GuestShell {
   /** The node name that means every guest. */
@@ -42,6 +43,12 @@ final class GuestShell {
                 + ")");
       }
       return all(ALL_NODES.equals(node) ? state.nodes() : state.clients(), command);
+    }
+    if (node.contains(",")) {
+      if (command.isEmpty()) {
+        throw new LabException("lab ssh " + node + " needs a COMMAND (a shell is one node's)");
+      }
+      return all(Arrays.stream(node.split(",")).map(state::node).distinct().toList(), command);
     }
     LabNode n = state.node(node);
     if (command.isEmpty()) {

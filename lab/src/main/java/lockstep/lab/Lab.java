@@ -353,6 +353,25 @@ public final class Lab {
     new Netns(upState().namespace(), commands).cut(n, off);
   }
 
+  /**
+   * The NFS server's nfsd stopped, or started again (its grace period begins), for a scenario's
+   * {@code restart}; returns what was done. Refused on a node that serves no file system.
+   */
+  String nfsd(LabNode n, boolean stop) {
+    LabState state = upState();
+    if (!state.has(Stack.NFS) || !state.nfsServer().equals(n)) {
+      throw new LabException(
+          "restart acts on the node that serves a file system: "
+              + (state.has(Stack.NFS)
+                  ? "the NFS server, " + state.nfsServer().name()
+                  : "this lab serves none (lab up nfs)"));
+    }
+    String out =
+        Guests.of(state, paths, LabFiles.locate(), commands)
+            .must(n, Duration.ofMinutes(1), stop ? "nfsd-stop" : "nfsd-start");
+    return out.strip().lines().reduce((a, b) -> b).orElse(stop ? "nfsd stopped" : "nfsd started");
+  }
+
   /** A fault's victim back as a healthy cluster member; returns what was done, in one line. */
   public String recover(String node) {
     return recover(upState().node(node));

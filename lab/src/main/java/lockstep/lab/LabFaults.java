@@ -15,6 +15,8 @@ import lockstep.coordinator.model.FaultAction;
  * vCPUs paused, its network and disks idle), {@code partition} is its port on the cluster switch
  * down then up (what it sends on the cluster segment is lost and it hears nothing, its own NIC
  * still up: corosync, dlm and o2net lose it; the management link, its agent and its disks stay).
+ * {@code restart} is the NFS server's nfsd stopped and, after the fault's time, started again (the
+ * guest, its agent and its disk stay up): the clients' locks are reclaimed in nfsd's grace period.
  */
 final class LabFaults implements FaultInjector {
   private static final Duration QMP_BOUND = Duration.ofSeconds(10);
@@ -55,6 +57,7 @@ final class LabFaults implements FaultInjector {
       }
       case FREEZE -> qmp(n, "stop", Map.of());
       case PARTITION -> cut(n, true);
+      case RESTART -> service(n, true);
     }
   }
 
@@ -63,6 +66,9 @@ final class LabFaults implements FaultInjector {
     LabNode n = node(f);
     if (f.action() == FaultAction.KILL) {
       return null;
+    }
+    if (f.action() == FaultAction.RESTART) {
+      return service(n, false);
     }
     String writtenOff = lab.writtenOff(n, f.forMillis());
     if (writtenOff != null) {
@@ -92,6 +98,14 @@ final class LabFaults implements FaultInjector {
       return lab.recover(node);
     } catch (LabException e) {
       throw new FaultException(e.getMessage());
+    }
+  }
+
+  private String service(LabNode n, boolean stop) {
+    try {
+      return lab.nfsd(n, stop);
+    } catch (LabException e) {
+      throw new FaultException(n.name() + ": " + e.getMessage());
     }
   }
 

@@ -94,6 +94,29 @@ final class ClusterSettings {
     return out;
   }
 
+  /**
+   * An NFS server's settings, where this node runs nfsd (its threads above 0): "nfsd:threads",
+   * "nfsd:grace_time" and "nfsd:lease_time" (NFSv4, seconds, /proc/fs/nfsd) and
+   * "lockd:nlm_grace_period" (NFSv3's NLM; 0 means the lease time). What bounds the clients' stall
+   * when the server restarts.
+   */
+  static Map<String, String> fromNfsd(Path base) {
+    Map<String, String> out = new TreeMap<>();
+    Path nfsd = base.resolve("proc/fs/nfsd");
+    String threads = NodeEnvironment.firstLine(nfsd.resolve("threads")).orElse("0").strip();
+    if (threads.isEmpty() || threads.equals("0")) {
+      return out;
+    }
+    out.put("nfsd:threads", threads);
+    NodeEnvironment.firstLine(nfsd.resolve("nfsv4gracetime"))
+        .ifPresent(v -> out.put("nfsd:grace_time", v.strip()));
+    NodeEnvironment.firstLine(nfsd.resolve("nfsv4leasetime"))
+        .ifPresent(v -> out.put("nfsd:lease_time", v.strip()));
+    NodeEnvironment.firstLine(base.resolve("proc/sys/fs/nfs/nlm_grace_period"))
+        .ifPresent(v -> out.put("lockd:nlm_grace_period", v.strip()));
+    return out;
+  }
+
   /** name=value mount options of a cluster file system, e.g. "ocfs2:localalloc" -> "16". */
   static Map<String, String> fromMount(MountInfo m) {
     Map<String, String> out = new TreeMap<>();

@@ -47,6 +47,7 @@ public record NodeEnvironment(
     Map<String, String> settings =
         new TreeMap<>(ClusterSettings.fromClusterConf(base.resolve("etc/cluster/cluster.conf")));
     settings.putAll(ClusterSettings.fromO2cb(base));
+    settings.putAll(ClusterSettings.fromNfsd(base));
     mount.ifPresent(m -> settings.putAll(ClusterSettings.fromMount(m)));
     mount
         .flatMap(m -> ClusterSettings.nfsLeaseTime(base.resolve("proc/self/mountstats"), m))

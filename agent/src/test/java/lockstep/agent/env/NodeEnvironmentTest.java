@@ -119,6 +119,23 @@ class NodeEnvironmentTest {
   }
 
   @Test
+  void aNodeThatServesNfsNamesNfsdsGraceAndLeaseAndOneWithoutThreadsDoesNot() throws IOException {
+    write("proc/fs/nfsd/threads", "8\n");
+    write("proc/fs/nfsd/nfsv4gracetime", "15\n");
+    write("proc/fs/nfsd/nfsv4leasetime", "20\n");
+    write("proc/sys/fs/nfs/nlm_grace_period", "15\n");
+    assertThat(NodeEnvironment.capture(base, Optional.empty(), 1).clusterSettings())
+        .containsEntry("nfsd:threads", "8")
+        .containsEntry("nfsd:grace_time", "15")
+        .containsEntry("nfsd:lease_time", "20")
+        .containsEntry("lockd:nlm_grace_period", "15");
+    // a client with nfsd's file system mounted but no nfsd running serves nothing
+    write("proc/fs/nfsd/threads", "0\n");
+    assertThat(NodeEnvironment.capture(base, Optional.empty(), 1).clusterSettings())
+        .doesNotContainKeys("nfsd:threads", "nfsd:grace_time", "lockd:nlm_grace_period");
+  }
+
+  @Test
   void namesTheCpusTheAgentIsConfinedTo() throws IOException {
     write("sys/devices/system/cpu/online", "0-1\n");
     write("proc/self/status", "Name:\tjava\nCpus_allowed:\t2\nCpus_allowed_list:\t1\n");

@@ -234,9 +234,6 @@ public final class FaultEffects {
       StringBuilder b = new StringBuilder();
       boolean stalled = e.stallSeconds() >= NO_STALL_SECONDS || !e.resumed();
       b.append(opening(e, what, stalled));
-      if (f.action().lasts()) {
-        b.append(String.format(Locale.ROOT, " for %.1f s", f.forMillis() / 1000.0));
-      }
       if (!e.resumed()) {
         b.append("; they had not come back when its run ended");
       } else if (e.backTo90Seconds() != null) {
@@ -266,7 +263,13 @@ public final class FaultEffects {
   /** What happened to the survivor's work after the fault: a stall at it, a later one, or none. */
   private static String opening(FaultEffect e, String what, boolean stalled) {
     Fault f = e.fault();
-    String fault = f.node() + " " + f.action().pastTense();
+    String fault =
+        f.node()
+            + " "
+            + f.action().pastTense()
+            + (f.action().lasts()
+                ? String.format(Locale.ROOT, " for %.1f s", f.forMillis() / 1000.0)
+                : "");
     String at = String.format(Locale.ROOT, "at %.1f s", e.faultAtSeconds());
     double delay = e.stallFromSeconds() - e.faultAtSeconds();
     if (!stalled) {
@@ -307,8 +310,12 @@ public final class FaultEffects {
    * a silent client's locks when another client asks for them; on v3 nothing but the client's
    * return (its statd notifies the server's, which then drops its locks).
    */
-  private static String nfsBound(Map<String, String> env, FaultAction action) {
+  private static String nfsBound(
+      Map<String, String> env, FaultAction action, Map<String, String> server) {
     String vers = env.getOrDefault("nfs:vers", "");
+    if (action == FaultAction.RESTART) {
+      return nfsGrace(vers, server);
+    }
     String lead = action == FaultAction.FREEZE ? "A frozen client is silent, so " : "";
     if (vers.startsWith("4")) {
       String lease = env.get("nfs:lease_time");
@@ -327,6 +334,28 @@ public final class FaultEffects {
     return "";
   }
 
+  /**
+   * What bounds a survivor's stall when its NFS server restarts: the grace period nfsd (v4) or
+   * lockd (v3) begins with, in which only reclaims are granted, as the server's watch-only agent
+   * read it ({@code server}: its settings; empty without one).
+   */
+  private static String nfsGrace(String vers, Map<String, String> server) {
+    boolean v3 = vers.startsWith("3") || vers.startsWith("2");
+    String grace =
+        v3
+            ? nonZero(server.get("lockd:nlm_grace_period"), server.get("nfsd:lease_time"))
+            : server.get("nfsd:grace_time");
+    String setting = v3 ? "lockd's nlm_grace_period" : "nfsd's nfsv4gracetime";
+    return "A restarted NFS server begins a grace period in which its clients reclaim the locks"
+        + " they held and no new lock is granted"
+        + (grace == null ? " (" + setting + ")" : " (grace time " + grace + " s, " + setting + ")")
+        + ": a lock asked for meanwhile waits for its end, and for the client's next try";
+  }
+
+  private static String nonZero(String v, String otherwise) {
+    return v == null || v.equals("0") ? otherwise : v;
+  }
+
   /** The survivor's cluster timeouts that bound how long a lost peer holds its locks. */
   static String bound(RunRecord run, String node, FaultAction action) {
     AgentRecord agent =
@@ -336,7 +365,13 @@ public final class FaultEffects {
     }
     Map<String, String> env = agent.clusterSettings();
     if ("nfs4".equals(agent.fsType()) || "nfs".equals(agent.fsType())) {
-      return nfsBound(env, action);
+      Map<String, String> server =
+          run.watchers().stream()
+              .map(AgentRecord::clusterSettings)
+              .filter(w -> w.containsKey("nfsd:threads"))
+              .findFirst()
+              .orElse(Map.of());
+      return nfsBound(env, action, server);
     }
     // a node may run both stacks (the lab does): the file system measured says whose timeouts
     boolean o2cb = "ocfs2".equals(agent.fsType());

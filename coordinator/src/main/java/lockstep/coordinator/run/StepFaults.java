@@ -27,10 +27,11 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * The scenario's faults in one step: those whose victim takes part together with at least one other
- * node (a survivor to measure). Each is carried out at its time after the step's instant, on a
- * thread of its own, and a freeze or partition ended after its duration or when the step ends,
- * whichever is first, so that no victim stays paused or cut off past its step. A victim lost after
- * its fault began is expected, not a failure of the step.
+ * node that runs the workload (a survivor to measure); the victim may be a watch-only node. Each is
+ * carried out at its time after the step's instant, on a thread of its own, and a freeze or
+ * partition ended after its duration or when the step ends, whichever is first, so that no victim
+ * stays paused or cut off past its step. A victim lost after its fault began is expected, not a
+ * failure of the step.
  */
 final class StepFaults implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(StepFaults.class);
@@ -56,12 +57,22 @@ final class StepFaults implements AutoCloseable {
     faults.forEach(f -> victimProgress.put(f.node(), new CopyOnWriteArrayList<>()));
   }
 
-  static StepFaults of(List<Fault> all, List<String> stepNodes, FaultInjector injector) {
+  /**
+   * The faults of {@code all} on a node of the step ({@code workers}, or {@code watchers}: a server
+   * that runs no workload) that leave at least one node of the workload to measure.
+   */
+  static StepFaults of(
+      List<Fault> all, List<String> workers, List<String> watchers, FaultInjector injector) {
     List<Fault> here =
-        stepNodes.size() < 2
-            ? List.of()
-            : all.stream().filter(f -> stepNodes.contains(f.node())).toList();
+        all.stream()
+            .filter(f -> workers.contains(f.node()) || watchers.contains(f.node()))
+            .filter(f -> workers.stream().anyMatch(w -> !w.equals(f.node())))
+            .toList();
     return new StepFaults(here, injector);
+  }
+
+  static StepFaults of(List<Fault> all, List<String> stepNodes, FaultInjector injector) {
+    return of(all, stepNodes, List.of(), injector);
   }
 
   boolean isEmpty() {

@@ -74,7 +74,12 @@ public final class StepRunner {
     long startAt = 0;
     long began = System.nanoTime();
     active = new ActiveStep(step.agentRunId(), stepId, agents);
-    StepFaults faults = StepFaults.of(setup.scenario().faults(), step.allNodes(), setup.injector());
+    StepFaults faults =
+        StepFaults.of(
+            setup.scenario().faults(),
+            step.nodes(),
+            step.allNodes().stream().filter(n -> !step.nodes().contains(n)).toList(),
+            setup.injector());
     step.guardedBy(
         new StepGuard(
             step.agentRunId(),

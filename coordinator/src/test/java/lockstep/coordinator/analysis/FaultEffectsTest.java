@@ -141,6 +141,61 @@ class FaultEffectsTest {
         .contains("until that client comes back and its rpc.statd notifies the server");
   }
 
+  @Test
+  void aRestartedNfsServersGracePeriodBoundsTheClientsStallAsItsWatchOnlyAgentReadIt() {
+    Fault restart = new Fault(5_000, "srv", FaultAction.RESTART, 3_000);
+    TestRuns.NodeBuilder n1 = TestRuns.building("node1", 50_000, 0.0, 40.0);
+    n1.series = series(40, 100, 5.0, 24.0, 100);
+    StepRecord all =
+        TestRuns.allStep(n1.build())
+            .withFaults(
+                List.of(
+                    new FaultRecord(
+                        restart,
+                        TestRuns.ORIGIN + 5_000_000_000L,
+                        TestRuns.ORIGIN + 8_000_000_000L,
+                        false,
+                        null,
+                        "nfsd started again (grace 15 s, lockd's 15 s)",
+                        null)));
+    RunRecord run =
+        TestRuns.analysed(
+            TestRuns.copy(
+                    TestRuns.run(
+                        List.of(
+                            TestRuns.agent("node1", "6.1.0", Map.of("nfs:vers", "4.2"), "nfs4"),
+                            TestRuns.agent("node2", "6.1.0", Map.of("nfs:vers", "4.2"), "nfs4")),
+                        List.of(all),
+                        1,
+                        0.05,
+                        "hot-lock"))
+                .watchers(
+                    List.of(
+                        TestRuns.agent(
+                            "srv",
+                            "6.1.0",
+                            Map.of(
+                                "nfsd:threads", "8",
+                                "nfsd:grace_time", "15",
+                                "lockd:nlm_grace_period", "20"),
+                            "ext4")))
+                .build());
+    assertThat(run.analysis().findings())
+        .filteredOn(f -> f.type() == FindingCode.FAULT_STALL)
+        .singleElement()
+        .extracting(Finding::message)
+        .asString()
+        .contains(
+            "node1's locks stalled 19.1 s after srv restarted its file service for 3.0 s (at 5.0"
+                + " s)",
+            "A restarted NFS server begins a grace period in which its clients reclaim the locks"
+                + " they held and no new lock is granted (grace time 15 s, nfsd's nfsv4gracetime):"
+                + " a lock asked for meanwhile waits for its end, and for the client's next try");
+    assertThat(run.analysis().findings())
+        .as("the server ran no workload: no victim's finding")
+        .noneMatch(f -> f.type() == FindingCode.FAULT_VICTIM);
+  }
+
   /**
    * The victim of a partition: its agent reports through the management network while its locks
    * stand still (an inquorate node), until the lab fences it; the verdict says what it measured.

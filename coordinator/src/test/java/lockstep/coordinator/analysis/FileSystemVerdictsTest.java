@@ -124,6 +124,11 @@ class FileSystemVerdictsTest {
     // fcntl on GFS2 still does
     RunRecord fcntl = analysed(run(on("gfs2", both), flatSteps(), 1, 0.05, "hot-lock"));
     assertThat(all(fcntl)).contains("plock_rate_limit is 100 (dlm_controld)");
+    // an NFS client that runs dlm_controld for another file system: NFS's locks never meet it
+    RunRecord nfs = analysed(run(on("nfs4", both), flatSteps(), 1, 0.05, "hot-lock"));
+    assertThat(LockWait.of(nfs, 1).onWhat())
+        .startsWith("on the NFS server's lock manager")
+        .doesNotContain("plock_rate_limit");
   }
 
   @Test

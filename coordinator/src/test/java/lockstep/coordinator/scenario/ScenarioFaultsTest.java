@@ -49,7 +49,7 @@ class ScenarioFaultsTest {
         "faults: [{node: node2, action: kill}]|faults[0].at: is required",
         "faults: [{at: 5s, action: kill}]|faults[0].node: is required",
         "faults: [{at: 5s, node: node2, action: reboot}]|faults[0].action: 'reboot' is not one of"
-            + " kill, freeze, partition",
+            + " kill, freeze, partition, restart",
         "faults: [{at: 5s, node: node2, action: freeze}]|faults[0].for: is required for freeze",
         "faults: [{at: 5s, node: node2, action: kill, for: 3s}]|faults[0].for: a kill does not"
             + " end",

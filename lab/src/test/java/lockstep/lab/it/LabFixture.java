@@ -272,12 +272,15 @@ public final class LabFixture
     return new PrintStream(OutputStream.nullOutputStream());
   }
 
-  /** {@code lab down} once the test JVM ends (and .ci/run's teardown downs it whatever happens). */
+  /**
+   * {@code lab down} once the test JVM ends (and .ci/run's teardown downs it whatever happens); not
+   * with {@code -Dlockstep.lab.keep=true}, for a developer's next run of a class on the same lab.
+   */
   private static final class Shutdown {
     private static boolean hooked;
 
     static synchronized void hook() {
-      if (!hooked) {
+      if (!hooked && !Boolean.getBoolean("lockstep.lab.keep")) {
         hooked = true;
         Runtime.getRuntime()
             .addShutdownHook(new Thread(() -> TestLab.lab("down"), "lab-fixture-down"));

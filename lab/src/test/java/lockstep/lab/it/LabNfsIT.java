@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import lockstep.coordinator.it.Cli;
+import lockstep.coordinator.model.AgentRecord;
 import lockstep.coordinator.model.FaultEffect;
 import lockstep.coordinator.model.FaultRecord;
 import lockstep.coordinator.model.Finding;
@@ -47,6 +48,12 @@ class LabNfsIT extends LabTest {
       "name: lab-nfs-ring\nplan: [all]\nworkload: {type: ping-pong, file: nfs-ring.dat,"
           + " processes: 1, lock: fcntl, io: read-write, duration: 6s, warmup: 2s}\n";
   private static RunRecord v42;
+  private static final int SEED2_DISK_MBPS = 4;
+  // the seed's dd: 4 KiB blocks, conv=fdatasync; 24 MiB is 6 s alone at 4 MB/s
+  private static final String SEED2 =
+      "name: lab-nfs-seed2\nplan: [solo, all]\nworkload: {type: write, file: \"seed2.{node}\","
+          + " block-size: 4KiB, size: 24MiB, fdatasync: true}\n";
+  private static final String DD = "dd if=/dev/zero bs=4k count=6144 conv=fdatasync 2>&1";
 
   @BeforeAll
   static void peerFile() {
@@ -138,8 +145,173 @@ class LabNfsIT extends LabTest {
                     .contains("flock goes there as a whole-file POSIX lock", "since 2.6.12"));
   }
 
+  /**
+   * Seed 2's dd shape (4 KiB writes, fdatasync) from two clients onto the server's disk, throttled
+   * as the seed's SAN was: the clients share one disk's budget, together each keeps well under its
+   * solo rate, and the server's watch-only agent puts its device on the run's time axis, so the
+   * bottleneck named is the server's device. dd run the same way agrees, and each client's own disk
+   * (the control, as throttled) does not halve.
+   */
   @Test
   @Order(7)
+  void seed2sWritesOnTheServersThrottledDiskHalveAndTheWatchOnlyServerIsTheBottleneck()
+      throws Exception {
+    TestLab.set("disk-mbps=" + SEED2_DISK_MBPS);
+    RunRecord run = lab.run("nfs", SEED2, work, "--nodes", TWO);
+    assertThat(run.status()).as("errors %s", run.errors()).isEqualTo(RunStatus.OK);
+    String server = server();
+    assertThat(run.watchers()).extracting(AgentRecord::node).containsExactly(server);
+    assertThat(run.watchers().get(0).clusterSettings())
+        .as("the server's own settings, from its agent")
+        .containsEntry("nfsd:grace_time", "15")
+        .containsEntry("nfsd:lease_time", "15");
+    for (StepRecord s : run.steps()) {
+      assertThat(s.nodes()).doesNotContain(server);
+      assertThat(s.watched())
+          .singleElement()
+          .satisfies(
+              w -> {
+                assertThat(w.node()).isEqualTo(server);
+                assertThat(w.resources()).as("the server's samples in %s", s.id()).isNotNull();
+              });
+    }
+    double solo1 = solo(run, "node1");
+    double solo2 = solo(run, "node2");
+    double all = run.steps().get(2).aggregate().throughput();
+    System.out.printf(
+        Locale.ROOT,
+        "seed 2 on NFS, the server's disk at %d MB/s: solo %.2f and %.2f MB/s, together %.2f and"
+            + " %.2f (%.2fx, %.2fx), %.2f MB/s in all%n",
+        SEED2_DISK_MBPS,
+        solo1,
+        solo2,
+        together(run, "node1"),
+        together(run, "node2"),
+        together(run, "node1") / solo1,
+        together(run, "node2") / solo2,
+        all);
+    for (String node : List.of("node1", "node2")) {
+      // a fixed amount each: whoever ends first leaves the other the whole disk, so above half
+      assertThat(together(run, node) / solo(run, node))
+          .as("%s together / solo", node)
+          .isLessThan(0.8);
+    }
+    assertThat(all).as("together, one disk's budget").isLessThan(1.2 * Math.max(solo1, solo2));
+    Finding bound =
+        run.analysis().findings().stream()
+            .filter(f -> "all".equals(f.step()) && f.message().startsWith("Step all: "))
+            .filter(f -> !f.code().equals("page-cache"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(bound.code()).isEqualTo("storage-bound");
+    assertThat(bound.message())
+        .containsPattern("node " + server + "'s device vd[a-z] busy")
+        .contains("a watch-only node: it ran no workload");
+
+    // dd the same way, alone and together (a barrier through the export: each client writes its
+    // mark into a file made before, and reads both until set; NFS's close-to-open makes an open
+    // see the other's write); then each client's own disk, the control
+    double lockstepAlone = solo1;
+    lab.must("node1", "for n in node1 node2; do : > /mnt/nfs/seed2-ready.$n; done");
+    double ddAlone = TestLab.ddMBps(lab.must("node1", DD + " of=/mnt/nfs/seed2-dd.node1"));
+    Map<String, Double> ddTogether =
+        TestLab.ddMBpsByNode(
+            lab.must(
+                TWO,
+                "echo 1 > /mnt/nfs/seed2-ready.$(hostname) && timeout 60 sh -c 'until grep -q 1"
+                    + " /mnt/nfs/seed2-ready.node1 && grep -q 1 /mnt/nfs/seed2-ready.node2; do"
+                    + " sleep 0.01; done' && "
+                    + DD
+                    + " of=/mnt/nfs/seed2-dd.$(hostname)"));
+    double privAlone = TestLab.ddMBps(lab.must("node1", DD + " of=/mnt/priv/seed2-dd"));
+    Map<String, Double> privTogether =
+        TestLab.ddMBpsByNode(lab.must(TWO, DD + " of=/mnt/priv/seed2-dd"));
+    lab.must(TWO, "rm -f /mnt/nfs/seed2-dd.* /mnt/nfs/seed2-ready.* /mnt/priv/seed2-dd");
+    System.out.printf(
+        Locale.ROOT,
+        "seed 2 dd on NFS: alone %.2f MB/s (lockstep %.2f, %.2fx), together %s; each client's own"
+            + " disk alone %.2f, together %s%n",
+        ddAlone,
+        lockstepAlone,
+        lockstepAlone / ddAlone,
+        ddTogether,
+        privAlone,
+        privTogether);
+    assertThat(lockstepAlone / ddAlone).as("lockstep / dd alone").isBetween(0.7, 1.3);
+    assertThat(ddTogether.values()).allSatisfy(v -> assertThat(v / ddAlone).isLessThan(0.8));
+    assertThat(ddTogether.values().stream().mapToDouble(Double::doubleValue).sum())
+        .isLessThan(1.25 * ddAlone);
+    assertThat(privTogether.values())
+        .allSatisfy(v -> assertThat(v / privAlone).isGreaterThan(0.85));
+  }
+
+  /**
+   * The server's nfsd stopped for 3 s and started again mid-run: the clients reclaim their locks in
+   * its grace period, in which no new lock is granted, so each client's locks stall for about the
+   * outage and the grace (plus the client's wait between tries); the verdict names the grace time,
+   * as the server's watch-only agent read it.
+   */
+  @Test
+  @Order(8)
+  void aRestartedServersGracePeriodBoundsEachClientsStall() throws Exception {
+    TestLab.set("disk-mbps=20");
+    String server = server();
+    RunRecord run =
+        lab.run(
+            "nfs",
+            "name: lab-nfs-restart\nplan: [all]\nworkload: {type: hot-lock, file: nfs-restart.dat,"
+                + " processes: 1, lock: fcntl, duration: 50s}\nfaults: [{at: 8s, node: "
+                + server
+                + ", action: restart, for: 3s}]\n",
+            work,
+            "--nodes",
+            TWO);
+    assertThat(run.status()).as("errors %s", run.errors()).isEqualTo(RunStatus.OK);
+    StepRecord s = run.steps().get(0);
+    FaultRecord f = s.faults().get(0);
+    assertThat(f.happened()).isTrue();
+    assertThat(f.victimLost()).as("the server's agent stays").isFalse();
+    assertThat(f.ending()).startsWith("nfsd started again (grace 15 s");
+    int grace = 15;
+    for (FaultEffect e : run.analysis().faultEffects()) {
+      System.out.printf(
+          Locale.ROOT,
+          "NFSv4.2 server restart (nfsd down 3 s, grace %d s): %s's locks stalled %.2f s (from"
+              + " %.2f s to %.2f s; the fault at %.2f s)%n",
+          grace,
+          e.survivor(),
+          e.stallSeconds(),
+          e.stallFromSeconds(),
+          e.stallToSeconds(),
+          e.faultAtSeconds());
+      assertThat(e.resumed()).as("%s's locks came back", e.survivor()).isTrue();
+      // the outage and the grace at least; at most twice both, plus the client's wait between
+      // two tries
+      assertThat(e.stallToSeconds() - e.faultAtSeconds())
+          .as("%s's stall after the restart began", e.survivor())
+          .isBetween(3.0 + grace - 1, 2 * (3.0 + grace) + 5);
+    }
+    assertThat(run.analysis().faultEffects())
+        .extracting(FaultEffect::survivor)
+        .containsExactlyInAnyOrder("node1", "node2");
+    assertThat(run.analysis().findings())
+        .filteredOn(x -> x.code().equals("fault-stall"))
+        .hasSize(2)
+        .allSatisfy(
+            x ->
+                assertThat(x.message())
+                    .contains(
+                        "after " + server + " restarted its file service",
+                        "grace time 15 s, nfsd's nfsv4gracetime"));
+  }
+
+  /** The lab's NFS server: the node after the clients. */
+  private static String server() {
+    return "node" + (lab.nodes + 1);
+  }
+
+  @Test
+  @Order(9)
   void aKilledV4ClientsLocksComeFreeWithTheServersLease() throws Exception {
     TestLab.set("nfs_vers=4.2", "nfs_local_lock=none", "nfs_lock=on");
     // The waiter: node1 blocked in fcntl(F_SETLKW) on a byte node2's process holds when node2 is
@@ -199,6 +371,65 @@ class LabNfsIT extends LabTest {
     assertThat(head.message())
         .startsWith("node1's locks stalled ")
         .contains("after node2 was killed", "lease time 15 s");
+  }
+
+  /**
+   * On NFSv3 nothing times a lost client's locks out: node2 killed mid-ring holds its byte at the
+   * server's lockd until it comes back. The ring's node1 (trying, not blocking, so that its run
+   * ends) never gets past it in the step; the lab then boots node2 again, and its rpc.statd's
+   * SM_NOTIFY at the remount makes the server drop node2's old locks: a plain waiter on node1 is
+   * granted only then.
+   */
+  @Test
+  @Order(10)
+  void aKilledV3ClientsLocksStayUntilItComesBackAndItsStatdNotifiesTheServer() throws Exception {
+    TestLab.set("nfs_vers=3", "nfs_local_lock=none", "nfs_lock=on");
+    lab.holdByteZero("node2", PEER_FILE);
+    lab.waitOnByteZero("node1", PEER_FILE, "/root/nfs-peer3.log");
+    RunRecord run =
+        lab.run(
+            "nfs",
+            "name: lab-nfs-kill-v3\nplan: [all]\nworkload: {type: ping-pong, file: nfs-kill3.dat,"
+                + " processes: 1, lock: fcntl, lock-wait: try, duration: 30s}\nfaults: [{at: 8s,"
+                + " node: node2, action: kill}]\n",
+            work,
+            "--nodes",
+            TWO);
+    double returned = System.currentTimeMillis() / 1e3;
+    assertThat(run.status()).as("errors %s", run.errors()).isEqualTo(RunStatus.OK);
+    StepRecord s = run.steps().get(0);
+    NodeResult node1 = s.results().get(0);
+    assertThat(node1.node()).isEqualTo("node1");
+    FaultRecord f = s.faults().get(0);
+    assertThat(f.victimLost()).isTrue();
+    assertThat(f.recovery()).startsWith("restarted, rejoined");
+    FaultEffect e = run.analysis().faultEffects().get(0);
+    assertThat(e.resumed()).as("node1's ring came back within the step").isFalse();
+    assertThat(e.stallToSeconds() - e.faultAtSeconds())
+        .as("node1 stood still from the kill to its run's end")
+        .isGreaterThan(30 - 8 - 2.0);
+    double offset = node1.clockOffsetMillis() / 1e3;
+    double killOnNode1 = f.begunUnixNanos() / 1e9 + offset;
+    double stepEndOnNode1 = node1.endUnixNanos() / 1e9 + offset;
+    double granted = LabFaultIT.granted(lab.must("node1", "cat /root/nfs-peer3.log"), killOnNode1);
+    System.out.printf(
+        Locale.ROOT,
+        "NFSv3 client kill: node1's ring stood still %.2f s to its run's end; a waiter on node2's"
+            + " lock was granted %.2f s after the kill, %.2f s after the step ended; recovery:"
+            + " %s%n",
+        e.stallSeconds(),
+        granted - killOnNode1,
+        granted - stepEndOnNode1,
+        f.recovery());
+    assertThat(granted)
+        .as("the waiter is granted only once node2 is back (after the step, in its recovery)")
+        .isGreaterThan(stepEndOnNode1);
+    assertThat(granted).as("... and by the time it was back").isLessThan(returned + offset + 5);
+    assertThat(run.analysis().findings().get(0).message())
+        .startsWith("node1's locks stalled ")
+        .contains(
+            "they had not come back when its run ended",
+            "until that client comes back and its rpc.statd notifies the server");
   }
 
   /**

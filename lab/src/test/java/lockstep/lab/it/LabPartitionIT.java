@@ -92,7 +92,7 @@ class LabPartitionIT extends LabTest {
         .allSatisfy(
             x ->
                 assertThat(x.message())
-                    .contains("after node3 was cut off the cluster network (at 8.0 s) for 15.0 s")
+                    .contains("after node3 was cut off the cluster network for 15.0 s (at 8.0 s)")
                     .contains(
                         String.format(
                             Locale.ROOT,
