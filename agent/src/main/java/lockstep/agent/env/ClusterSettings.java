@@ -3,6 +3,7 @@ package lockstep.agent.env;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -96,24 +97,82 @@ final class ClusterSettings {
 
   /**
    * An NFS server's settings, where this node runs nfsd (its threads above 0): "nfsd:threads",
-   * "nfsd:grace_time" and "nfsd:lease_time" (NFSv4, seconds, /proc/fs/nfsd) and
-   * "lockd:nlm_grace_period" (NFSv3's NLM; 0 means the lease time). What bounds the clients' stall
-   * when the server restarts.
+   * "nfsd:grace_time" and "nfsd:lease_time" (NFSv4, seconds, in effect: /proc/fs/nfsd, which only
+   * root reads and a sandboxed agent's /proc lacks; else what /etc/nfs.conf and nfs.conf.d set,
+   * "nfs.conf:nfsd.grace-time" and "nfs.conf:nfsd.lease-time") and "lockd:nlm_grace_period"
+   * (NFSv3's NLM; 0 means the lease time). What bounds the clients' stall when the server restarts.
    */
   static Map<String, String> fromNfsd(Path base) {
     Map<String, String> out = new TreeMap<>();
     Path nfsd = base.resolve("proc/fs/nfsd");
-    String threads = NodeEnvironment.firstLine(nfsd.resolve("threads")).orElse("0").strip();
+    String threads =
+        NodeEnvironment.firstLine(nfsd.resolve("threads"))
+            .map(String::strip)
+            .or(() -> rpcThreads(base.resolve("proc/net/rpc/nfsd")))
+            .orElse("0");
     if (threads.isEmpty() || threads.equals("0")) {
       return out;
     }
     out.put("nfsd:threads", threads);
-    NodeEnvironment.firstLine(nfsd.resolve("nfsv4gracetime"))
-        .ifPresent(v -> out.put("nfsd:grace_time", v.strip()));
-    NodeEnvironment.firstLine(nfsd.resolve("nfsv4leasetime"))
-        .ifPresent(v -> out.put("nfsd:lease_time", v.strip()));
+    Optional<String> grace = NodeEnvironment.firstLine(nfsd.resolve("nfsv4gracetime"));
+    Optional<String> lease = NodeEnvironment.firstLine(nfsd.resolve("nfsv4leasetime"));
+    grace.ifPresent(v -> out.put("nfsd:grace_time", v.strip()));
+    lease.ifPresent(v -> out.put("nfsd:lease_time", v.strip()));
+    if (grace.isEmpty() || lease.isEmpty()) {
+      Map<String, String> conf = nfsConf(base.resolve("etc"));
+      for (String key : List.of("grace-time", "lease-time")) {
+        String v = conf.get(key);
+        if (v != null) {
+          out.put("nfs.conf:nfsd." + key, v);
+        }
+      }
+    }
     NodeEnvironment.firstLine(base.resolve("proc/sys/fs/nfs/nlm_grace_period"))
         .ifPresent(v -> out.put("lockd:nlm_grace_period", v.strip()));
+    return out;
+  }
+
+  /** The thread count of the "th" line of /proc/net/rpc/nfsd (readable by anyone). */
+  private static Optional<String> rpcThreads(Path rpcNfsd) {
+    try {
+      return Files.readAllLines(rpcNfsd).stream()
+          .filter(l -> l.startsWith("th "))
+          .map(l -> l.split("\\s+")[1])
+          .findFirst();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The [nfsd] section of nfs.conf (etc/nfs.conf, then etc/nfs.conf.d/*.conf in name order, a later
+   * file's key winning), keys as written.
+   */
+  static Map<String, String> nfsConf(Path etc) {
+    Map<String, String> out = new TreeMap<>();
+    List<Path> files = new ArrayList<>(List.of(etc.resolve("nfs.conf")));
+    try (var d = Files.list(etc.resolve("nfs.conf.d"))) {
+      d.filter(f -> f.getFileName().toString().endsWith(".conf")).sorted().forEach(files::add);
+    } catch (IOException | RuntimeException e) {
+      // no nfs.conf.d
+    }
+    for (Path f : files) {
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(f);
+      } catch (IOException | RuntimeException e) {
+        continue;
+      }
+      boolean inNfsd = false;
+      for (String raw : lines) {
+        String l = raw.strip();
+        if (l.startsWith("[")) {
+          inNfsd = l.equals("[nfsd]");
+        } else if (inNfsd && !l.startsWith("#") && !l.startsWith(";") && l.contains("=")) {
+          out.put(l.substring(0, l.indexOf('=')).strip(), l.substring(l.indexOf('=') + 1).strip());
+        }
+      }
+    }
     return out;
   }
 

@@ -136,6 +136,24 @@ class NodeEnvironmentTest {
   }
 
   @Test
+  void aSandboxedAgentWithoutProcFsNfsdReadsNfsdsThreadsFromRpcAndItsTimesFromNfsConf()
+      throws IOException {
+    write("proc/net/rpc/nfsd", "rc 0 0 0\nth 8 0 0.000 0.000\nio 0 0\n");
+    write(
+        "etc/nfs.conf",
+        "[general]\ngrace-time = 99\n[nfsd]\n# grace-time=90\ngrace-time = 20\nlease-time = 30\n"
+            + "[statd]\nlease-time = 7\n");
+    write("etc/nfs.conf.d/local.conf", "[nfsd]\nlease-time=15\n");
+    write("proc/sys/fs/nfs/nlm_grace_period", "0\n");
+    assertThat(NodeEnvironment.capture(base, Optional.empty(), 1).clusterSettings())
+        .containsEntry("nfsd:threads", "8")
+        .containsEntry("nfs.conf:nfsd.grace-time", "20")
+        .containsEntry("nfs.conf:nfsd.lease-time", "15")
+        .containsEntry("lockd:nlm_grace_period", "0")
+        .doesNotContainKeys("nfsd:grace_time", "nfsd:lease_time");
+  }
+
+  @Test
   void namesTheCpusTheAgentIsConfinedTo() throws IOException {
     write("sys/devices/system/cpu/online", "0-1\n");
     write("proc/self/status", "Name:\tjava\nCpus_allowed:\t2\nCpus_allowed_list:\t1\n");

@@ -341,11 +341,16 @@ public final class FaultEffects {
    */
   private static String nfsGrace(String vers, Map<String, String> server) {
     boolean v3 = vers.startsWith("3") || vers.startsWith("2");
-    String grace =
+    // in effect (/proc/fs/nfsd, an agent as root), else as nfs.conf sets it
+    String lease = server.getOrDefault("nfsd:lease_time", server.get("nfs.conf:nfsd.lease-time"));
+    String v4grace = server.getOrDefault("nfsd:grace_time", server.get("nfs.conf:nfsd.grace-time"));
+    String grace = v3 ? nonZero(server.get("lockd:nlm_grace_period"), lease) : v4grace;
+    String setting =
         v3
-            ? nonZero(server.get("lockd:nlm_grace_period"), server.get("nfsd:lease_time"))
-            : server.get("nfsd:grace_time");
-    String setting = v3 ? "lockd's nlm_grace_period" : "nfsd's nfsv4gracetime";
+            ? "lockd's nlm_grace_period"
+            : server.containsKey("nfsd:grace_time")
+                ? "nfsd's nfsv4gracetime"
+                : "nfs.conf's grace-time";
     return "A restarted NFS server begins a grace period in which its clients reclaim the locks"
         + " they held and no new lock is granted"
         + (grace == null ? " (" + setting + ")" : " (grace time " + grace + " s, " + setting + ")")

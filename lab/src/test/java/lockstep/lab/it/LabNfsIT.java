@@ -163,8 +163,10 @@ class LabNfsIT extends LabTest {
     assertThat(run.watchers()).extracting(AgentRecord::node).containsExactly(server);
     assertThat(run.watchers().get(0).clusterSettings())
         .as("the server's own settings, from its agent")
-        .containsEntry("nfsd:grace_time", "15")
-        .containsEntry("nfsd:lease_time", "15");
+        .containsEntry("nfsd:threads", "8")
+        .containsEntry("nfs.conf:nfsd.grace-time", "15")
+        .containsEntry("nfs.conf:nfsd.lease-time", "15")
+        .containsEntry("lockd:nlm_grace_period", "15");
     for (StepRecord s : run.steps()) {
       assertThat(s.nodes()).doesNotContain(server);
       assertThat(s.watched())
@@ -302,7 +304,7 @@ class LabNfsIT extends LabTest {
                 assertThat(x.message())
                     .contains(
                         "after " + server + " restarted its file service",
-                        "grace time 15 s, nfsd's nfsv4gracetime"));
+                        "grace time 15 s, nfs.conf's grace-time"));
   }
 
   /** The lab's NFS server: the node after the clients. */
