@@ -1,6 +1,7 @@
 package lockstep.agent.worker;
 
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 import lockstep.agent.fs.AlignedBuffer;
 import lockstep.agent.fs.LockMode;
 import lockstep.agent.fs.Posix;
@@ -174,10 +175,15 @@ public final class PingPongLoop extends CountingLoop {
       // one iteration's unlock is the next one's start, and without I/O the time after the
       // lock is also the time before the unlock.
       long t3 = System.nanoTime();
+      // a try-lock ring whose neighbour never lets go (its node died, its locks stand) ends at
+      // the run's end, as a ring that turns does; a blocking one waits in the kernel regardless
+      long stopAtMono = mono0 + (stopAt - wall0);
+      BooleanSupplier overOrStopped =
+          () -> isStopped.getAsBoolean() || System.nanoTime() - stopAtMono >= 0;
       while (!stopped && iterations++ < most) {
         int next = (i + 1) % slots;
         long t0 = t3;
-        long r = locks.acquire(fd, mode, next, 1, path, isStopped);
+        long r = locks.acquire(fd, mode, next, 1, path, overOrStopped);
         if (r < 0) {
           break;
         }

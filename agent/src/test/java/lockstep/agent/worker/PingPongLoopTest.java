@@ -1,10 +1,12 @@
 package lockstep.agent.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import lockstep.agent.fs.ScratchDir;
@@ -50,6 +52,52 @@ class PingPongLoopTest {
     assertThat(run.hasError()).isFalse();
     assertThat(run.getCoherenceChecks()).isPositive();
     assertThat(run.getCoherenceErrors()).isEqualTo(run.getCoherenceChecks());
+  }
+
+  /**
+   * A try-lock ring whose neighbour never lets go (its node died holding the byte, as an NFSv3
+   * client's locks stand until it comes back): the loop gives up at the run's end, as a turning
+   * ring does, instead of trying until it is aborted.
+   */
+  @Test
+  void aTryLockRingWhoseNeighbourNeverLetsGoEndsAtTheRunsEnd() throws Exception {
+    Path file = root.resolve("pp.dat");
+    Files.write(file, new byte[] {0, 0, 0, 0});
+    // another process holds byte 1, the ring's next slot, for longer than the test
+    Process holder =
+        new ProcessBuilder(
+                "python3",
+                "-c",
+                "import fcntl, os, time; fd = os.open('"
+                    + file
+                    + "', os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX, 1, 1); print('held',"
+                    + " flush=True); time.sleep(60)")
+            .redirectErrorStream(true)
+            .start();
+    try {
+      assertThat(new String(holder.getInputStream().readNBytes(4))).isEqualTo("held");
+      PingPongWorkload spec =
+          PingPongWorkload.newBuilder()
+              .setFile("pp.dat")
+              .setProcesses(1)
+              .setLock(LockKind.LOCK_KIND_FCNTL)
+              .setTryLock(true)
+              .setDurationMillis(200)
+              .setWarmupMillis(50)
+              .build();
+      PingPongLoop loop = new PingPongLoop(file, spec, 3, 2, root, true);
+      long began = System.nanoTime();
+      WorkloadResult run =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(20), () -> loop.run(WallClock.nowNanos() + 10_000_000L));
+      assertThat((System.nanoTime() - began) / 1e9)
+          .as("ended at the run's end (warm-up, 200 ms, warm-up), not at the timeout")
+          .isLessThan(5);
+      assertThat(run.hasError()).isFalse();
+      assertThat(run.getOps()).isZero();
+    } finally {
+      holder.destroyForcibly().waitFor();
+    }
   }
 
   @Test
