@@ -33,7 +33,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  * guest. Then the lock gaps NFS is known for: with {@code local_lock=all} or {@code nolock} on v3
  * every client grants its own locks, the workers measure coherence errors (or locks that never
  * contend) and the run is INVALID naming the option; on v4 Linux ignores {@code local_lock} (the
- * mount reads back {@code none}) and the ring holds. flock over NFS is the server's POSIX lock.
+ * mount reads back {@code none}) and the ring holds. flock over NFS is the server's POSIX lock. The
+ * server runs a watch-only agent: seed 2's writes onto its throttled disk are storage-bound on its
+ * device. Failover as users meet it: nfsd restarted (its grace bounds the clients' stall), a v4
+ * client killed (the server's lease frees its locks), a v3 client killed (nothing but its return
+ * does). The v3 kill comes right after the v3 ring, so that it needs no remount of its own.
  */
 @OnLab(stacks = Stack.NFS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -86,7 +90,7 @@ class LabNfsIT extends LabTest {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void onNfsV3WithLocalLockAllEachClientGrantsItsOwnLocksAndTheRunIsInvalid() throws Exception {
     TestLab.set("nfs_vers=3", "nfs_local_lock=all");
     RunRecord run = lab.run("nfs", RING_TOGETHER, work, "--nodes", TWO);
@@ -94,7 +98,7 @@ class LabNfsIT extends LabTest {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void onNfsV3WithNolockNoLockReachesTheServerAndTheRunIsInvalidNamingNolock() throws Exception {
     TestLab.set("nfs_vers=3", "nfs_local_lock=none", "nfs_lock=off");
     RunRecord run = lab.run("nfs", RING_TOGETHER, work, "--nodes", TWO);
@@ -103,7 +107,7 @@ class LabNfsIT extends LabTest {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void onNfsV4LinuxIgnoresLocalLockAndTheRingHolds() throws Exception {
     TestLab.set("nfs_vers=4.2", "nfs_lock=on", "nfs_local_lock=all");
     RunRecord run = lab.run("nfs", RING_TOGETHER, work, "--nodes", TWO);
@@ -114,7 +118,7 @@ class LabNfsIT extends LabTest {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void flockOverNfsIsTheServersPosixLockAndContendsAcrossClients() throws Exception {
     TestLab.set("nfs_local_lock=none");
     RunRecord run =
@@ -153,7 +157,7 @@ class LabNfsIT extends LabTest {
    * (the control, as throttled) does not halve.
    */
   @Test
-  @Order(7)
+  @Order(8)
   void seed2sWritesOnTheServersThrottledDiskHalveAndTheWatchOnlyServerIsTheBottleneck()
       throws Exception {
     TestLab.set("disk-mbps=" + SEED2_DISK_MBPS);
@@ -254,7 +258,7 @@ class LabNfsIT extends LabTest {
    * as the server's watch-only agent read it.
    */
   @Test
-  @Order(8)
+  @Order(9)
   void aRestartedServersGracePeriodBoundsEachClientsStall() throws Exception {
     TestLab.set("disk-mbps=20");
     String server = server();
@@ -313,7 +317,7 @@ class LabNfsIT extends LabTest {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void aKilledV4ClientsLocksComeFreeWithTheServersLease() throws Exception {
     TestLab.set("nfs_vers=4.2", "nfs_local_lock=none", "nfs_lock=on");
     // The waiter: node1 blocked in fcntl(F_SETLKW) on a byte node2's process holds when node2 is
@@ -383,7 +387,7 @@ class LabNfsIT extends LabTest {
    * granted only then.
    */
   @Test
-  @Order(10)
+  @Order(3)
   void aKilledV3ClientsLocksStayUntilItComesBackAndItsStatdNotifiesTheServer() throws Exception {
     TestLab.set("nfs_vers=3", "nfs_local_lock=none", "nfs_lock=on");
     lab.holdByteZero("node2", PEER_FILE);
