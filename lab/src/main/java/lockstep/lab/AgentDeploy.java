@@ -1,5 +1,6 @@
 package lockstep.lab;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -121,7 +122,7 @@ record AgentDeploy(LabPaths paths, LabFiles files, Commands commands, LabLog log
     Path p = paths.dir().resolve(name);
     try {
       Files.writeString(p, yaml);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new LabException("cannot write " + p + ": " + e.getMessage());
     }
     return p;

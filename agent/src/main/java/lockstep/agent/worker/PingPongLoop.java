@@ -160,10 +160,15 @@ public final class PingPongLoop extends CountingLoop {
     long wall0 = WallClock.nowNanos();
     long mono0 = System.nanoTime();
     out.setStartedUnixNanos(wall0);
+    // a try-lock ring whose neighbour never lets go (its node died, its locks stand) ends at the
+    // run's end, as a ring that turns does; a blocking one waits in the kernel regardless
+    long stopAtMono = mono0 + (stopAt - wall0);
+    BooleanSupplier overOrStopped =
+        () -> isStopped.getAsBoolean() || System.nanoTime() - stopAtMono >= 0;
     try {
       long r0;
       try {
-        r0 = locks.acquire(fd, mode, 0, 1, path, isStopped);
+        r0 = locks.acquire(fd, mode, 0, 1, path, overOrStopped);
       } finally {
         WallClockWait.firstOpDone();
       }
@@ -175,11 +180,6 @@ public final class PingPongLoop extends CountingLoop {
       // one iteration's unlock is the next one's start, and without I/O the time after the
       // lock is also the time before the unlock.
       long t3 = System.nanoTime();
-      // a try-lock ring whose neighbour never lets go (its node died, its locks stand) ends at
-      // the run's end, as a ring that turns does; a blocking one waits in the kernel regardless
-      long stopAtMono = mono0 + (stopAt - wall0);
-      BooleanSupplier overOrStopped =
-          () -> isStopped.getAsBoolean() || System.nanoTime() - stopAtMono >= 0;
       while (!stopped && iterations++ < most) {
         int next = (i + 1) % slots;
         long t0 = t3;

@@ -2,15 +2,14 @@ package lockstep.agent.workload;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import lockstep.agent.fs.WallClockWait;
 import lockstep.agent.v1.RunState;
 import lockstep.agent.v1.WorkloadResult;
 import lockstep.common.WallClock;
 
 /**
- * A watch-only run's stand-in for a workload: no files, no processes, no operations. It waits for
- * the start instant and then for {@link #finish} (the workload's nodes have ended), so that the
- * run's resource samples (RunTelemetry) cover the step on a node that only serves the file system.
+ * A watch-only run's stand-in for a workload: no files, no processes, no operations. It lasts until
+ * {@link #finish} (the workload's nodes have ended), so that the run's resource samples
+ * (RunTelemetry, from the start instant) cover the step on a node that only serves the file system.
  */
 public final class WatchOnly implements Workload {
   private final CountDownLatch ended = new CountDownLatch(1);
@@ -39,27 +38,21 @@ public final class WatchOnly implements Workload {
     ended.countDown();
   }
 
+  /**
+   * Waits for {@link #finish} (or an abort). The instant needs no waiting of its own: the run's
+   * telemetry samples from it whatever this thread does.
+   */
   @Override
   public WorkloadResult.Builder run(long startAtUnixNanos) {
-    WorkloadResult.Builder result = WorkloadResult.newBuilder().setOpName(opName());
-    if (!WallClockWait.until(startAtUnixNanos, () -> ended.getCount() == 0)) {
-      WallClockWait.firstOpDone();
-      long now = WallClock.nowNanos();
-      return result
-          .setStartedUnixNanos(now)
-          .setEndUnixNanos(now)
-          .setState(aborted ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);
-    }
-    WallClockWait.firstOpDone();
-    long started = WallClock.nowNanos();
-    result.setStartedUnixNanos(started);
     try {
       ended.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       aborted = true;
     }
-    return result
+    return WorkloadResult.newBuilder()
+        .setOpName(opName())
+        .setStartedUnixNanos(startAtUnixNanos)
         .setEndUnixNanos(WallClock.nowNanos())
         .setState(aborted ? RunState.RUN_STATE_ABORTED : RunState.RUN_STATE_SUCCEEDED);
   }

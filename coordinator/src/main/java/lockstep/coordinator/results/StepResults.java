@@ -101,12 +101,7 @@ public final class StepResults {
       results.add(nr);
       merged.add(LatencyHistograms.decode(o.result().getLatencyHistogram()));
       if (!nr.ok()) {
-        all.add(
-            "node "
-                + nr.node()
-                + ": "
-                + nr.status()
-                + (nr.error() == null ? "" : ": " + nr.error().message()));
+        all.add(failure(nr));
       }
     }
     List<NodeResult> watchedResults = new ArrayList<>();
@@ -114,12 +109,7 @@ public final class StepResults {
       NodeResult nr = NodeResults.watched(o.node(), o.result(), o.clock(), o.intendedStart());
       watchedResults.add(nr);
       if (!nr.ok()) {
-        all.add(
-            "watch-only node "
-                + nr.node()
-                + ": "
-                + nr.status()
-                + (nr.error() == null ? "" : ": " + nr.error().message()));
+        all.add("watch-only " + failure(nr));
       }
     }
     results = NodeResults.withShares(results);
@@ -138,6 +128,15 @@ public final class StepResults {
         1,
         List.of(),
         List.copyOf(watchedResults));
+  }
+
+  /** "node N: STATUS: error": a node whose run did not end ok, as the step's errors name it. */
+  private static String failure(NodeResult nr) {
+    return "node "
+        + nr.node()
+        + ": "
+        + nr.status()
+        + (nr.error() == null ? "" : ": " + nr.error().message());
   }
 
   /**

@@ -66,9 +66,9 @@ final class StepContext {
     return workers().stream().map(names::get).toList();
   }
 
-  /** Every node of the step, watch-only ones included (a fault may act on any). */
-  List<String> allNodes() {
-    return List.copyOf(names.values());
+  /** The watch-only nodes (a fault may act on them too). */
+  List<String> watchingNodes() {
+    return watchers.stream().map(names::get).toList();
   }
 
   String node(Agent a) {

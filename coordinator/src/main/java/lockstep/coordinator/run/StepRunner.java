@@ -76,10 +76,7 @@ public final class StepRunner {
     active = new ActiveStep(step.agentRunId(), stepId, agents);
     StepFaults faults =
         StepFaults.of(
-            setup.scenario().faults(),
-            step.nodes(),
-            step.allNodes().stream().filter(n -> !step.nodes().contains(n)).toList(),
-            setup.injector());
+            setup.scenario().faults(), step.nodes(), step.watchingNodes(), setup.injector());
     step.guardedBy(
         new StepGuard(
             step.agentRunId(),
